@@ -1,0 +1,127 @@
+import CJansson
+import Glibc
+
+/// One JSON value held in Jansson's tree (`json_t`), owned by this object.
+///
+/// Gatewire parses each body once with Jansson and never converts the tree into Swift
+/// collections: mapping walks the tree through ``JSONNode`` views, builds its output as a
+/// new Jansson tree, and ``JSONDecoder`` decodes `Decodable` types straight from it.
+///
+/// The object holds one Jansson reference and releases it in `deinit`. A value is
+/// mutated only while it is being built (by the code that created it) and is read-only
+/// once shared; Jansson's reference counts are atomic, so shared values are `Sendable`.
+public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
+    /// The Jansson value; valid for the lifetime of this object.
+    public let pointer: UnsafeMutablePointer<json_t>
+
+    /// Takes over one reference the caller owns (a "new reference" in Jansson's terms).
+    init(taking pointer: UnsafeMutablePointer<json_t>) { self.pointer = pointer }
+
+    /// Adds a reference to a borrowed Jansson value and holds it.
+    public init(retaining pointer: UnsafeMutablePointer<json_t>) {
+        self.pointer = json_incref(pointer)!
+    }
+
+    deinit { json_decref(pointer) }
+
+    /// A borrowed view for walking the tree; valid while this object lives.
+    public var node: JSONNode { JSONNode(pointer) }
+
+    /// Parses UTF-8 JSON text of any top-level type (RFC 8259).
+    /// - Throws: ``JSONParseError`` with Jansson's message and the 1-based line and column.
+    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+        var error = json_error_t()
+        let parsed: UnsafeMutablePointer<json_t>?
+        if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
+            parsed = json_loadb(base, bytes.count, gw_json_load_flags(), &error)
+        } else {
+            parsed = json_loads("", gw_json_load_flags(), &error)  // empty input: Jansson's own error
+        }
+        guard let parsed else {
+            throw JSONParseError(error)
+        }
+        return JSONValue(taking: parsed)
+    }
+
+    /// Parses UTF-8 JSON text of any top-level type.
+    /// - Throws: ``JSONParseError`` with the line and column of the first error.
+    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { bytes in
+            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(bytes)) }
+        }
+        return try result.get()
+    }
+
+    /// The value as JSON text: compact by default, or indented by two spaces.
+    public func serialized(pretty: Bool = false) -> String {
+        guard let text = json_dumps(pointer, pretty ? gw_json_pretty_flags() : gw_json_compact_flags()) else {
+            return "null"  // only on allocation failure
+        }
+        defer { free(text) }
+        return String(cString: text)
+    }
+
+    public var description: String { serialized() }
+
+    // MARK: Building (only before the value is shared)
+
+    /// A new empty JSON object.
+    public static func object() -> JSONValue { JSONValue(taking: json_object()) }
+    /// A new empty JSON array.
+    public static func array() -> JSONValue { JSONValue(taking: json_array()) }
+    /// A JSON string (invalid UTF-8 is repaired to U+FFFD by Swift's `String`).
+    public static func string(_ value: String) -> JSONValue {
+        var value = value
+        let made = value.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                chars.baseAddress.map { json_stringn($0, chars.count) } ?? json_string("")
+            }
+        }
+        return JSONValue(taking: made ?? json_null())
+    }
+    /// A JSON integer (exact, 64-bit).
+    public static func integer(_ value: Int64) -> JSONValue { JSONValue(taking: json_integer(value)) }
+    /// A JSON real number; NaN and infinities, which JSON cannot hold, become `null`.
+    public static func number(_ value: Double) -> JSONValue {
+        JSONValue(taking: value.isFinite ? json_real(value) : json_null())
+    }
+    /// `true` or `false`.
+    public static func bool(_ value: Bool) -> JSONValue { JSONValue(taking: value ? json_true() : json_false()) }
+    /// `null`.
+    public static func null() -> JSONValue { JSONValue(taking: json_null()) }
+
+    /// Sets `key` of this object to `value` (Jansson adds its own reference).
+    public func set(_ key: String, _ value: JSONValue) {
+        _ = key.withCString { json_object_set(pointer, $0, value.pointer) }
+    }
+
+    /// Appends `value` to this array.
+    public func append(_ value: JSONValue) {
+        _ = json_array_append(pointer, value.pointer)
+    }
+}
+
+/// A JSON text that Jansson could not parse.
+public struct JSONParseError: Error, Sendable, CustomStringConvertible {
+    /// Jansson's message, e.g. "'[' or '{' expected near 'x'".
+    public let message: String
+    /// 1-based line of the error (Jansson's count).
+    public let line: Int
+    /// 1-based column of the error, in characters.
+    public let column: Int
+    /// 0-based byte offset of the error.
+    public let position: Int
+
+    init(_ error: json_error_t) {
+        var copy = error
+        message = withUnsafeBytes(of: &copy.text) {
+            String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))
+        }
+        line = Int(error.line)
+        column = Int(error.column)
+        position = Int(error.position)
+    }
+
+    public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+}

@@ -1,0 +1,21 @@
+/// An HTTP request method (RFC 9110 section 9).
+public enum HTTPMethod: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    case get = "GET", head = "HEAD", post = "POST", put = "PUT", patch = "PATCH"
+    case delete = "DELETE", options = "OPTIONS", trace = "TRACE"
+
+    /// Parses a method name; case-insensitive ("get" is GET). Nil for an unknown name.
+    public init?(name: String) {
+        self.init(rawValue: name.uppercased())
+    }
+
+    /// Idempotent per RFC 9110 section 9.2.2: GET, HEAD, OPTIONS, TRACE, PUT, DELETE.
+    /// These are the methods retried by default (the urllib3 and Alamofire set).
+    public var isIdempotent: Bool {
+        switch self {
+        case .get, .head, .options, .trace, .put, .delete: true
+        case .post, .patch: false
+        }
+    }
+
+    public var description: String { rawValue }
+}

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian 12 machine lacks to build and test Gatewire:
+# Debian packages (libcurl, Jansson, CMake, pkg-config) and a project-local
+# Python virtual environment (.venv) with the test and demo servers.
+# Idempotent: a second run only checks. Needs root for apt-get.
+set -euo pipefail
+here="$(cd "$(dirname "$0")/.." && pwd)"
+
+debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config)
+missing=()
+for p in "${debs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "bootstrap: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+venv="$here/.venv"
+if [ ! -x "$venv/bin/python" ]; then
+    echo "bootstrap: creating $venv" >&2
+    python3 -m venv "$venv"
+fi
+if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver' 2>/dev/null; then
+    "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
+fi
