@@ -1,0 +1,51 @@
+/// Why a call failed. The same kinds, with the same numbers, are the C ABI's `GW_KIND_*`
+/// constants and the Python binding's `ErrorKind`.
+///
+/// Transport kinds (`connect`, `dns`, `tls`, `timeout`, `network`) come with status 0:
+/// no HTTP response was received.
+public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+    /// No connection could be made: refused, unreachable, or the connect timeout passed.
+    case connect = 1
+    /// The host name could not be resolved.
+    case dns = 2
+    /// TLS handshake or certificate verification failed.
+    case tls = 3
+    /// The attempt's timeout passed after the connection was made.
+    case timeout = 4
+    /// The connection failed mid-exchange: reset, send or receive error, empty or partial reply.
+    case network = 5
+    /// A response arrived whose status the descriptors do not accept (every 4xx and 5xx).
+    case httpStatus = 6
+    /// The body could not be parsed or mapped.
+    case mapping = 7
+    /// The caller cancelled the call.
+    case cancelled = 8
+    /// The call's overall deadline passed (across all attempts and delays).
+    case deadline = 9
+    /// The call could not be built: unknown route, missing parameter, bad URL or body.
+    case invalidArgument = 10
+    /// A plugin refused or failed to prepare the request.
+    case plugin = 11
+
+    /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.
+    public var name: String {
+        switch self {
+        case .connect: "connect"
+        case .dns: "dns"
+        case .tls: "tls"
+        case .timeout: "timeout"
+        case .network: "network"
+        case .httpStatus: "http_status"
+        case .mapping: "mapping"
+        case .cancelled: "cancelled"
+        case .deadline: "deadline"
+        case .invalidArgument: "invalid_argument"
+        case .plugin: "plugin"
+        }
+    }
+
+    /// Whether this kind means no HTTP response was received (status 0).
+    public var isTransport: Bool { [.connect, .dns, .tls, .timeout, .network].contains(self) }
+
+    public var description: String { name }
+}
