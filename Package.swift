@@ -13,7 +13,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .target(name: "Gatewire", dependencies: ["CCurl", "CJansson"]),
-        .target(name: "GatewireC", dependencies: ["Gatewire", "CJansson"]),
+        .systemLibrary(name: "CGatewireABI"),
+        .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
         .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson"]),
     ]

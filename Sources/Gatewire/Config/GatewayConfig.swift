@@ -1,0 +1,93 @@
+import CJansson
+
+/// A declarative description of one REST gateway: base URL, default headers, credentials,
+/// timeouts, retry policy, routes, object mappings and descriptors. The same JSON schema
+/// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
+///
+/// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `retry`, `routes`, `mappings`,
+/// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
+/// so a misspelt field is reported rather than ignored.
+public struct GatewayConfig: Sendable {
+    /// The URL every path is relative to, e.g. `http://127.0.0.1:8080/api/v1` (no trailing slash needed).
+    public var baseURL: String
+    /// Header fields sent with every call (a call's own headers replace them by name).
+    public var headers: HTTPHeaders = HTTPHeaders()
+    /// Credentials sent with every call, or nil.
+    public var authentication: Authentication?
+    /// Time limits; the defaults of ``Timeouts``.
+    public var timeouts = Timeouts()
+    /// Verify TLS certificates and host names (default true).
+    public var verifyTLS = true
+    /// The retry policy of every call without its own.
+    public var retryPolicy = RetryPolicy()
+    /// Named routes.
+    public var routes: [String: Route] = [:]
+    /// Object mappings and request, response and error descriptors.
+    public var catalog = MappingCatalog()
+    /// Things that are legal but probably unintended (e.g. two descriptors for the same key path).
+    public var warnings: [String] = []
+
+    /// A config with only a base URL and every default.
+    public init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+
+    /// Parses a config from JSON text.
+    /// - Throws: ``ConfigError`` with the field's path, or with the line and column of invalid JSON.
+    public init(json: String) throws(ConfigError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(json)
+        } catch {
+            throw ConfigError(path: "", message: error.description)
+        }
+        try self.init(root: ConfigNode(document.node))
+    }
+
+    /// Reads and parses a config file (UTF-8 JSON).
+    /// - Throws: ``ConfigError`` naming the file when it cannot be read or parsed.
+    public init(contentsOfFile path: String) throws(ConfigError) {
+        var error = json_error_t()
+        guard let loaded = json_load_file(path, 0, &error) else {
+            throw ConfigError(path: "", message: "\(path): \(JSONParseError(error).description)")
+        }
+        let document = JSONValue(taking: loaded)
+        try self.init(root: ConfigNode(document.node))
+    }
+
+    init(root: ConfigNode) throws(ConfigError) {
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "retry", "routes",
+                                    "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
+        let urlNode = try root.required("baseURL")
+        baseURL = try urlNode.string()
+        guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), baseURL.count > 8 else {
+            throw urlNode.error("must be an absolute http:// or https:// URL")
+        }
+        if let node = try root.optional("headers") {
+            for (name, value) in try node.members() { headers.add(name, try value.string()) }
+        }
+        authentication = try root.optional("auth").map { (node) throws(ConfigError) in try Authentication(config: node) }
+        if let node = try root.optional("timeouts") {
+            try node.rejectUnknownKeys(["connect", "attempt", "deadline"])
+            let positive = 0.001...86_400.0
+            if let connect = try node.optional("connect") { timeouts.connect = try connect.number(in: positive) }
+            if let attempt = try node.optional("attempt") { timeouts.attempt = try attempt.number(in: positive) }
+            if let deadline = try node.optional("deadline") { timeouts.deadline = try deadline.number(in: positive) }
+        }
+        if let node = try root.optional("verifyTLS") { verifyTLS = try node.bool() }
+        if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
+        catalog = try MappingCatalog(config: root)
+        if let node = try root.optional("routes") {
+            for (name, value) in try node.members() { routes[name] = try Route(config: value, name: name) }
+        }
+        for route in routes.values.sorted(by: { $0.name < $1.name }) {
+            guard let type = route.objectType else { continue }
+            guard catalog.requestDescriptor(forObjectType: type) != nil else {
+                throw ConfigError(path: "routes.\(route.name).objectType",
+                                  message: "no request descriptor has objectType \"\(type)\"")
+            }
+        }
+        warnings = catalog.warnings()
+    }
+}

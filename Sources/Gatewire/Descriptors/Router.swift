@@ -1,0 +1,63 @@
+/// Builds request paths: fills a pattern's `:name` parameters from call parameters and
+/// sends the rest as the query string, percent-encoded per RFC 3986 section 2.
+public enum Router {
+    /// Fills `:name` segments of `pattern` with `parameters` (each value percent-encoded as
+    /// one path segment) and appends the parameters not used in the path as a query string
+    /// in key order.
+    /// - Throws: a message naming the missing parameter (never `(null)` or an empty segment).
+    public static func build(_ pattern: String, parameters: [String: String]) throws(RouterError) -> String {
+        var used = Set<String>()
+        var path = ""
+        var index = pattern.startIndex
+        while index < pattern.endIndex {
+            let character = pattern[index]
+            let nextIndex = pattern.index(after: index)
+            guard character == ":", nextIndex < pattern.endIndex, isNameCharacter(pattern[nextIndex]) else {
+                path.append(character)
+                index = nextIndex
+                continue
+            }
+            var end = nextIndex
+            while end < pattern.endIndex, isNameCharacter(pattern[end]) { end = pattern.index(after: end) }
+            let name = String(pattern[nextIndex..<end])
+            guard let value = parameters[name], !value.isEmpty else {
+                throw RouterError(message: "missing parameter \"\(name)\" for path pattern \(pattern)")
+            }
+            path += percentEncoded(value)
+            used.insert(name)
+            index = end
+        }
+        let query = parameters.keys.filter { !used.contains($0) }.sorted()
+            .map { "\(percentEncoded($0))=\(percentEncoded(parameters[$0]!))" }
+        guard !query.isEmpty else { return path }
+        return path + (path.contains("?") ? "&" : "?") + query.joined(separator: "&")
+    }
+
+    /// `value` with every byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`)
+    /// written as `%XX` of its UTF-8 encoding.
+    public static func percentEncoded(_ value: String) -> String {
+        var result = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+                 UInt8(ascii: "_"), UInt8(ascii: "~"):
+                result.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF".utf8)
+                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+            }
+        }
+        return result
+    }
+
+    private static func isNameCharacter(_ character: Character) -> Bool {
+        character == "_" || (character.isASCII && (character.isLetter || character.isNumber))
+    }
+}
+
+/// A path that could not be built from its pattern and parameters.
+public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

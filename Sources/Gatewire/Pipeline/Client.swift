@@ -1,0 +1,161 @@
+import Glibc
+
+/// A REST gateway client: one base URL, its descriptors, routes, retry policy, plugins and
+/// failure observers, and one libcurl event loop on its own thread that runs every call.
+///
+/// Set up once and then shared freely: every method is safe from any thread. Completions,
+/// plugins and observers run on the client's event-loop thread and must not block.
+/// ``close()`` (or releasing the last reference) ends the calls still running with kind
+/// `cancelled`.
+///
+/// ```swift
+/// let client = try Client(configFile: "examples/httpbin.json")
+/// let result = try await client.send(Request(route: "slideshow"))
+/// let show = try result.decode(Slideshow.self, at: "slideshow")
+/// ```
+public final class Client: Sendable {
+    let core: ClientCore
+
+    /// A client for `config`, with `plugins` after the config's own (auth first).
+    /// - Parameter randomSeed: seeds the retry jitter per call, for exact tests; nil (default)
+    ///   seeds from the system.
+    public init(config: GatewayConfig, plugins: [any Plugin] = [], randomSeed: UInt64? = nil) {
+        core = ClientCore(config: config, plugins: plugins, randomSeed: randomSeed)
+    }
+
+    /// A client with only a base URL and every default (no retries beyond the default policy,
+    /// no descriptors: results carry the raw body).
+    public convenience init(baseURL: String, plugins: [any Plugin] = []) {
+        self.init(config: GatewayConfig(baseURL: baseURL), plugins: plugins)
+    }
+
+    /// A client from a gateway config file (JSON).
+    /// - Throws: ``ConfigError`` naming the field that is wrong.
+    public convenience init(configFile path: String, plugins: [any Plugin] = []) throws(ConfigError) {
+        self.init(config: try GatewayConfig(contentsOfFile: path), plugins: plugins)
+    }
+
+    deinit { core.loop.shutdown() }
+
+    /// The config the client was built from.
+    public var config: GatewayConfig { core.config }
+
+    /// Stops the event loop: calls still running complete with kind `cancelled` (observers
+    /// see them), later calls fail at once with kind `cancelled`. Blocks until the loop
+    /// thread has ended, unless called from it. Idempotent.
+    public func close() { core.loop.shutdown() }
+
+    /// Like ``close()``, then runs `cleanup` once every call has completed: on the loop
+    /// thread as its last act, so state the callbacks use can be released safely even when
+    /// this is called from a callback. `cleanup` does not run if the client was already closed.
+    public func close(then cleanup: @escaping @Sendable () -> Void) { core.loop.shutdown(then: cleanup) }
+
+    /// Whether the caller runs on this client's event-loop thread (inside a completion,
+    /// plugin, retry test or observer), where a blocking call would deadlock.
+    public var isOnEventLoopThread: Bool { core.loop.isCurrentThread }
+
+    // MARK: Failure observers
+
+    /// Registers `observer` to see every failed call from now on, exactly once per call,
+    /// after the call's last attempt and before its own completion (the RestKit pattern).
+    /// - Returns: a token for ``removeFailureObserver(_:)``.
+    @discardableResult
+    public func addFailureObserver(_ observer: @escaping FailureObserver) -> ObserverToken {
+        core.observers.add(observer)
+    }
+
+    /// Removes an observer; calls that finish afterwards no longer notify it.
+    /// - Returns: whether it was registered.
+    @discardableResult
+    public func removeFailureObserver(_ token: ObserverToken) -> Bool {
+        core.observers.remove(token)
+    }
+
+    // MARK: Calls
+
+    /// Starts a call and returns at once.
+    ///
+    /// `completion` runs exactly once, on the client's event-loop thread, with the response
+    /// or the error; failure observers run just before it. A call that cannot be built
+    /// (unknown route, missing parameter) fails with `invalidArgument`.
+    @discardableResult
+    public func start(_ request: Request,
+                      completion: @escaping @Sendable (Result<Response, GatewireError>) -> Void) -> CallHandle {
+        let core = core
+        let handle = CallHandle(loop: core.loop)
+        let accepted = core.loop.execute {
+            do {
+                let call = Call(core: core, prepared: try core.prepare(request), options: request.options,
+                                completion: completion)
+                handle.attach(call)
+                call.start()
+            } catch {
+                core.observers.notify(error)
+                completion(.failure(error))
+            }
+        }
+        if !accepted {
+            let error = GatewireError(kind: .cancelled, message: "the client was closed", method: request.method,
+                                      path: request.route ?? request.path)
+            core.observers.notify(error)
+            completion(.failure(error))
+        }
+        return handle
+    }
+
+    /// Sends a call and waits for its result (async/await). Cancelling the task cancels the
+    /// call (kind `cancelled`).
+    /// - Throws: ``GatewireError``.
+    public func send(_ request: Request) async throws(GatewireError) -> Response {
+        let handle = Lock<(handle: CallHandle?, cancelled: Bool)>((nil, false))
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, GatewireError>, Never>) in
+                let started = start(request) { continuation.resume(returning: $0) }
+                let cancelled = handle.withLock { state -> Bool in
+                    state.handle = started
+                    return state.cancelled
+                }
+                if cancelled { started.cancel() }
+            }
+        } onCancel: {
+            let started = handle.withLock { state -> CallHandle? in
+                state.cancelled = true
+                return state.handle
+            }
+            started?.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Sends a call and decodes the mapped object at `keyPath` into `T`.
+    /// - Throws: ``GatewireError``; a decoding failure is kind `mapping`.
+    public func send<T: Decodable>(_ request: Request, decoding type: T.Type, at keyPath: String = "")
+        async throws(GatewireError) -> T
+    {
+        let response = try await send(request)
+        do {
+            return try response.decode(type, at: keyPath)
+        } catch let error as GatewireError {
+            throw error
+        } catch {
+            throw GatewireError(kind: .mapping, status: response.status, message: "\(error)",
+                                method: response.method, path: response.path, attempts: response.attempts)
+        }
+    }
+
+    /// Sends a call and blocks the calling thread until it completes.
+    ///
+    /// - Throws: ``GatewireError``; kind `invalidArgument` at once, without sending, when
+    ///   called on the client's event-loop thread (from a completion, plugin or observer),
+    ///   where waiting would deadlock.
+    public func sendAndWait(_ request: Request) throws(GatewireError) -> Response {
+        guard !core.loop.isCurrentThread else {
+            throw GatewireError(kind: .invalidArgument,
+                                message: "a blocking call from the client's own callback thread would deadlock",
+                                method: request.method, path: request.route ?? request.path)
+        }
+        let waiter = Waiter<Result<Response, GatewireError>>()
+        start(request) { waiter.put($0) }
+        return try waiter.wait().get()
+    }
+}

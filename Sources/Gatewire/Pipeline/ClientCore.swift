@@ -1,0 +1,90 @@
+/// What every call of a client shares: set up once, then read-only (and so `Sendable`).
+final class ClientCore: Sendable {
+    let loop: EventLoop
+    let config: GatewayConfig
+    let plugins: [any Plugin]
+    let observers = FailureObservers()
+    let transferOptions: TransferOptions
+    private let randomSeed: UInt64?
+    private let callCounter = Lock<UInt64>(0)
+
+    init(config: GatewayConfig, plugins: [any Plugin], randomSeed: UInt64?) {
+        self.config = config
+        self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + plugins
+        self.randomSeed = randomSeed
+        var options = TransferOptions()
+        options.verifyTLS = config.verifyTLS
+        transferOptions = options
+        loop = EventLoop()
+    }
+
+    var catalog: MappingCatalog { config.catalog }
+    var retryPolicy: RetryPolicy { config.retryPolicy }
+    var timeouts: Timeouts { config.timeouts }
+
+    /// The jitter source of one call: seeded per call when the client has a seed (exact
+    /// tests), else from the system.
+    func makeGenerator() -> SeededGenerator {
+        guard let randomSeed else { return SeededGenerator() }
+        let index = callCounter.withLock { count -> UInt64 in
+            count += 1
+            return count
+        }
+        return SeededGenerator(seed: randomSeed &+ index)
+    }
+
+    /// Resolves route, parameters, body and headers.
+    /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong.
+    func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {
+        var method = request.method
+        var pattern = request.path
+        var objectType: String?
+        if let name = request.route {
+            guard let route = config.routes[name] else {
+                let known = config.routes.keys.sorted().joined(separator: ", ")
+                throw GatewireError(kind: .invalidArgument, message: "unknown route \"\(name)\" (known: \(known))",
+                                    method: method, path: name)
+            }
+            method = route.method
+            pattern = route.pathPattern
+            objectType = route.objectType
+        }
+        func invalid(_ message: String) -> GatewireError {
+            GatewireError(kind: .invalidArgument, message: message, method: method, path: pattern)
+        }
+        let path: String
+        do {
+            path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters)
+        } catch {
+            throw invalid(error.message)
+        }
+        var headers = config.headers
+        headers.merge(request.headers)
+        var body: [UInt8]?
+        switch request.body {
+        case nil:
+            break
+        case .json(let value):
+            body = Array(value.serialized().utf8)
+            if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
+        case .object(let value, let type):
+            let typeName = type.isEmpty ? (objectType ?? "") : type
+            guard let descriptor = catalog.requestDescriptor(forObjectType: typeName) else {
+                throw invalid("no request descriptor for object type \"\(typeName)\"")
+            }
+            do {
+                body = Array(try descriptor.body(for: value.node, catalog: catalog).serialized().utf8)
+            } catch {
+                throw invalid("the \(typeName) object could not be mapped: \(error)")
+            }
+            if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
+        case .bytes(let bytes, let contentType):
+            body = bytes
+            if !headers.contains("Content-Type") { headers.set("Content-Type", contentType) }
+        }
+        var base = config.baseURL
+        while base.hasSuffix("/") { base.removeLast() }
+        return PreparedRequest(method: method, path: path, url: base + path, headers: headers, body: body,
+                               route: request.route)
+    }
+}

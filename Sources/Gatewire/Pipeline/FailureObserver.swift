@@ -1,0 +1,41 @@
+/// A global failure observer: called exactly once for every failed call of the client,
+/// after its last attempt and before the call's own completion, as RestKit apps did with one
+/// notification per failed request (status 0 = no connection, 401 = log in again).
+///
+/// Runs on the client's event-loop thread; it must not block (a blocking call from inside it
+/// fails with `invalidArgument` instead of deadlocking).
+public typealias FailureObserver = @Sendable (GatewireError) -> Void
+
+/// Identifies a registered observer, for ``Client/removeFailureObserver(_:)``.
+public struct ObserverToken: Sendable, Hashable {
+    let id: Int
+}
+
+/// The client's observers; registration and removal are safe from any thread.
+final class FailureObservers: Sendable {
+    private let entries = Lock<(next: Int, list: [(id: Int, observer: FailureObserver)])>((1, []))
+
+    func add(_ observer: @escaping FailureObserver) -> ObserverToken {
+        entries.withLock { state in
+            defer { state.next += 1 }
+            state.list.append((state.next, observer))
+            return ObserverToken(id: state.next)
+        }
+    }
+
+    /// Returns whether the token was registered.
+    @discardableResult
+    func remove(_ token: ObserverToken) -> Bool {
+        entries.withLock { state in
+            let before = state.list.count
+            state.list.removeAll { $0.id == token.id }
+            return state.list.count != before
+        }
+    }
+
+    /// Calls every observer registered now, once each.
+    func notify(_ error: GatewireError) {
+        let observers = entries.withLock { $0.list.map(\.observer) }
+        for observer in observers { observer(error) }
+    }
+}

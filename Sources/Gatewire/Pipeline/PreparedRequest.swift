@@ -1,0 +1,11 @@
+/// A call resolved against the client's config: route and parameters filled in, body
+/// encoded, default headers merged. The template every attempt's ``HTTPRequest`` is built from.
+struct PreparedRequest: Sendable {
+    var method: HTTPMethod
+    /// Relative to the base URL, with its query.
+    var path: String
+    var url: String
+    var headers: HTTPHeaders
+    var body: [UInt8]?
+    var route: String?
+}

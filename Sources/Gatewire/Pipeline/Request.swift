@@ -1,0 +1,97 @@
+/// One logical call as the caller describes it: what to call, with which parameters and body.
+///
+/// Either `method` + `path` (relative to the client's base URL; `:name` segments are filled
+/// from `parameters`) or a configured `route` name. Parameters not used in the path are sent
+/// as query parameters. Every attempt of the call is built afresh from this value.
+public struct Request: Sendable {
+    /// The method; a route's method replaces it.
+    public var method: HTTPMethod
+    /// The path relative to the base URL, e.g. `/users/:id` or `/search?q=a`. Ignored with a route.
+    public var path: String
+    /// A route name from the gateway config (e.g. `"user"`), or nil.
+    public var route: String?
+    /// Values for `:name` path parameters; the rest become query parameters (RFC 3986
+    /// percent-encoded), in key order.
+    public var parameters: [String: String]
+    /// Header fields for this call; they replace the client's default headers of the same name.
+    public var headers: HTTPHeaders
+    /// The body, if any.
+    public var body: Body?
+    /// Per-call overrides of the client's policies.
+    public var options: CallOptions
+
+    /// What a call sends as its body.
+    public enum Body: Sendable {
+        /// JSON sent as is (`Content-Type: application/json`).
+        case json(JSONValue)
+        /// An object of a configured type, turned into the body by the request descriptor for
+        /// that type (attribute mapping + `rootKeyPath`), as RestKit's `RKRequestDescriptor`.
+        case object(JSONValue, type: String)
+        /// Raw bytes with their content type.
+        case bytes([UInt8], contentType: String)
+    }
+
+    public init(_ method: HTTPMethod, _ path: String, parameters: [String: String] = [:],
+                headers: HTTPHeaders = HTTPHeaders(), body: Body? = nil, options: CallOptions = CallOptions()) {
+        self.method = method
+        self.path = path
+        self.route = nil
+        self.parameters = parameters
+        self.headers = headers
+        self.body = body
+        self.options = options
+    }
+
+    /// A call of the configured route `name` (its method and path pattern come from the config).
+    public init(route name: String, parameters: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
+                body: Body? = nil, options: CallOptions = CallOptions()) {
+        self.init(.get, "", parameters: parameters, headers: headers, body: body, options: options)
+        route = name
+    }
+
+    /// `GET path`.
+    public static func get(_ path: String, parameters: [String: String] = [:]) -> Request {
+        Request(.get, path, parameters: parameters)
+    }
+
+    /// `POST path` with `body`.
+    public static func post(_ path: String, body: Body?) -> Request { Request(.post, path, body: body) }
+
+    /// `PUT path` with `body`.
+    public static func put(_ path: String, body: Body?) -> Request { Request(.put, path, body: body) }
+
+    /// `DELETE path`.
+    public static func delete(_ path: String) -> Request { Request(.delete, path) }
+}
+
+/// Per-call overrides; nil fields use the client's settings.
+public struct CallOptions: Sendable {
+    /// The retry policy for this call.
+    public var retryPolicy: RetryPolicy?
+    /// The caller's test, asked once per failed attempt whether to retry (see ``RetryVerdict``).
+    public var retryTest: RetryTest?
+    /// Timeouts for this call.
+    public var timeouts: Timeouts?
+
+    public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil) {
+        self.retryPolicy = retryPolicy
+        self.retryTest = retryTest
+        self.timeouts = timeouts
+    }
+}
+
+/// Time limits of a call, in seconds.
+public struct Timeouts: Sendable, Equatable {
+    /// Longest wait for a connection, per attempt. Default 10 s.
+    public var connect: Double
+    /// Longest time for one attempt, connect included; nil for none. Default 30 s.
+    public var attempt: Double?
+    /// Longest time for the whole call, all attempts and delays included; nil for none (default).
+    public var deadline: Double?
+
+    public init(connect: Double = 10, attempt: Double? = 30, deadline: Double? = nil) {
+        self.connect = connect
+        self.attempt = attempt
+        self.deadline = deadline
+    }
+}

@@ -1,0 +1,32 @@
+/// A successful call: the final response, its mapped objects and the attempt history.
+public struct Response: Sendable {
+    /// The method that was sent.
+    public let method: HTTPMethod
+    /// The path relative to the base URL, as sent (parameters filled in, query included).
+    public let path: String
+    /// The final response (status, headers, raw body).
+    public let http: HTTPResponse
+    /// The objects the response descriptors mapped, as a JSON object keyed by each
+    /// descriptor's key path (`""` for the whole body); nil when no descriptor matched or
+    /// the body was empty.
+    public let mapped: JSONValue?
+    /// Values of the path pattern's `:name` parameters of the matching descriptor.
+    public let pathParameters: [String: String]
+    /// Every attempt, oldest first.
+    public let attempts: [Attempt]
+
+    /// The status code.
+    public var status: Int { http.status }
+
+    /// Decodes the mapped object at `keyPath` (a descriptor's key path; `""` for the root)
+    /// into `T`, straight from Jansson's tree.
+    /// - Throws: `DecodingError` when the shape does not fit, or `GatewireError` of kind
+    ///   `mapping` when nothing was mapped at `keyPath`.
+    public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws -> T {
+        guard let mapped, let node = mapped.node[keyPath] else {
+            throw GatewireError(kind: .mapping, message: "nothing was mapped at key path \"\(keyPath)\"",
+                                method: method, path: path)
+        }
+        return try JSONNodeDecoder().decode(type, from: node)
+    }
+}

@@ -1,0 +1,211 @@
+import CCurl
+import Glibc
+import Synchronization
+
+/// One libcurl multi event loop on its own thread: every transfer, timer and piece of call
+/// logic of a client runs here, so call state needs no locks.
+///
+/// Other threads talk to the loop only through ``execute(_:)``: the job goes on a queue and
+/// `curl_multi_wakeup` (the one libcurl call that is safe from any thread) interrupts
+/// `curl_multi_poll`. Backoff delays are ``schedule(after:_:)`` timers on the same loop,
+/// never sleeping threads. Connections are kept alive and reused by the multi handle.
+final class EventLoop: Sendable {
+    private struct Handle: @unchecked Sendable { let multi: UnsafeMutableRawPointer }
+
+    /// A delayed job; `fired` is false when the loop shut down before its time.
+    typealias TimerAction = (_ fired: Bool) -> Void
+
+    /// State only the loop thread touches.
+    private final class LoopState: @unchecked Sendable {
+        var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        var idleHandles: [UnsafeMutableRawPointer] = []
+        var timers: [(due: Double, id: Int, action: TimerAction)] = []
+        var nextTimerID = 1
+    }
+
+    private let handle: Handle
+    private let state = LoopState()
+    private let inbox = Lock<(jobs: [@Sendable () -> Void], closed: Bool)>(([], false))
+    private let stopping = Atomic<Bool>(false)
+    private let thread = Lock<pthread_t?>(nil)
+    private let threadID = Atomic<UInt>(0)
+    private let finalJob = Lock<(@Sendable () -> Void)?>(nil)
+    private static let idleHandleLimit = 64
+
+    init() {
+        _ = curlGlobalInit
+        handle = Handle(multi: curl_multi_init())
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        var created = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        let rc = pthread_create(&created, nil, { context in
+            let loop = Unmanaged<EventLoop>.fromOpaque(context!).takeRetainedValue()
+            loop.run()
+            return nil
+        }, context)
+        precondition(rc == 0, "pthread_create failed: \(rc)")
+        thread.withLock { $0 = created }
+    }
+
+    deinit { curl_multi_cleanup(handle.multi) }
+
+    /// Whether the caller runs on this loop's thread (where blocking would deadlock).
+    var isCurrentThread: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// Queues `job` to run on the loop thread. Returns false, without running it, once the
+    /// loop is shutting down. Safe from any thread.
+    @discardableResult
+    func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
+        let accepted = inbox.withLock { box -> Bool in
+            guard !box.closed else { return false }
+            box.jobs.append(job)
+            return true
+        }
+        if accepted { curl_multi_wakeup(handle.multi) }
+        return accepted
+    }
+
+    // MARK: Loop-thread API
+
+    /// Starts `transfer`. Loop thread only. Its completion runs on the loop thread.
+    func start(_ transfer: Transfer) {
+        guard !isStopping else {
+            return transfer.complete(failure: TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed"))
+        }
+        let easy = state.idleHandles.popLast() ?? curl_easy_init()!
+        if let failure = transfer.configure(easy) {
+            recycle(easy)
+            return transfer.complete(failure: failure)
+        }
+        state.active[easy] = transfer
+        let code = curl_multi_add_handle(handle.multi, easy)
+        if code != CURLM_OK {
+            state.active[easy] = nil
+            recycle(easy)
+            transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
+                                                      message: String(cString: curl_multi_strerror(code))))
+        }
+    }
+
+    /// Aborts an in-flight `transfer` at once and completes it with `failure`. Loop thread only.
+    func abort(_ transfer: Transfer, with failure: TransportError) {
+        guard let easy = transfer.easy, state.active[easy] === transfer else { return }
+        state.active[easy] = nil
+        curl_multi_remove_handle(handle.multi, easy)
+        recycle(easy)
+        transfer.complete(failure: failure)
+    }
+
+    /// Runs `action(true)` on the loop thread after `delay` seconds. Loop thread only.
+    /// Returns an id for ``cancelTimer(_:)``.
+    func schedule(after delay: Double, _ action: @escaping TimerAction) -> Int {
+        let id = state.nextTimerID
+        state.nextTimerID += 1
+        state.timers.append((MonotonicClock.now() + max(0, delay), id, action))
+        return id
+    }
+
+    /// Drops a pending timer without running it. Loop thread only.
+    func cancelTimer(_ id: Int) {
+        state.timers.removeAll { $0.id == id }
+    }
+
+    /// Stops the loop: queued jobs still run, in-flight transfers end as cancelled, pending
+    /// timers fire with `fired == false`, then `cleanup` runs (on the loop thread) and the thread exits. Waits for the thread unless
+    /// called on it (then it detaches). Idempotent.
+    func shutdown(then cleanup: (@Sendable () -> Void)? = nil) {
+        let first = inbox.withLock { box -> Bool in
+            defer { box.closed = true }
+            return !box.closed
+        }
+        guard first else { return }
+        finalJob.withLock { $0 = cleanup }
+        stopping.store(true, ordering: .releasing)
+        curl_multi_wakeup(handle.multi)
+        guard let thread = thread.withLock({ $0 }) else { return }
+        if isCurrentThread { pthread_detach(thread) } else { pthread_join(thread, nil) }
+    }
+
+    // MARK: The loop
+
+    private func run() {
+        threadID.store(UInt(pthread_self()), ordering: .releasing)
+        while !stopping.load(ordering: .acquiring) {
+            runJobs()
+            runDueTimers()
+            var running: Int32 = 0
+            curl_multi_perform(handle.multi, &running)
+            collectFinished()
+            curl_multi_poll(handle.multi, nil, 0, pollTimeout(), nil)
+        }
+        drain()
+    }
+
+    private func runJobs() {
+        let jobs = inbox.withLock { box -> [@Sendable () -> Void] in
+            defer { box.jobs.removeAll(keepingCapacity: true) }
+            return box.jobs
+        }
+        for job in jobs { job() }
+    }
+
+    private func runDueTimers() {
+        let now = MonotonicClock.now()
+        while let index = state.timers.indices.min(by: { state.timers[$0].due < state.timers[$1].due }),
+              state.timers[index].due <= now {
+            let timer = state.timers.remove(at: index)
+            timer.action(true)
+        }
+    }
+
+    private func pollTimeout() -> Int32 {
+        guard let due = state.timers.map(\.due).min() else { return 1000 }
+        let wait = (due - MonotonicClock.now()) * 1000
+        return Int32(max(0, min(1000, wait.rounded(.up))))
+    }
+
+    private func collectFinished() {
+        var remaining: Int32 = 0
+        while let message = curl_multi_info_read(handle.multi, &remaining) {
+            guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
+            let code = message.pointee.data.result
+            curl_multi_remove_handle(handle.multi, easy)
+            guard let transfer = state.active.removeValue(forKey: easy) else { continue }
+            transfer.finish(code)
+            recycle(easy)
+        }
+    }
+
+    private func recycle(_ easy: UnsafeMutableRawPointer) {
+        if state.idleHandles.count < Self.idleHandleLimit {
+            curl_easy_reset(easy)
+            state.idleHandles.append(easy)
+        } else {
+            curl_easy_cleanup(easy)
+        }
+    }
+
+    /// Completes everything still pending exactly once, then frees the handles.
+    private func drain() {
+        runJobs()  // jobs queued before `closed` was set (their transfers see the loop closing)
+        let cancelled = TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed")
+        for (easy, transfer) in state.active {
+            curl_multi_remove_handle(handle.multi, easy)
+            transfer.complete(failure: cancelled)
+            curl_easy_cleanup(easy)
+        }
+        state.active.removeAll()
+        let timers = state.timers
+        state.timers.removeAll()
+        for timer in timers { timer.action(false) }
+        for easy in state.idleHandles { curl_easy_cleanup(easy) }
+        state.idleHandles.removeAll()
+        finalJob.withLock { $0 }?()
+    }
+
+    /// Whether the loop is shutting down (loop thread: no new transfers should start).
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+}
+
+/// `curl_global_init` exactly once per process, before the first multi handle.
+private let curlGlobalInit: CURLcode = curl_global_init(Int(CURL_GLOBAL_DEFAULT))

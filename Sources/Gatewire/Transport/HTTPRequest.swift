@@ -1,0 +1,38 @@
+/// One attempt's request, exactly as it goes on the wire.
+///
+/// Built fresh for every attempt by the call from its ``Request``; plugins adapt it in
+/// ``Plugin/prepare(_:context:)`` before it is handed to the transport.
+public struct HTTPRequest: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The absolute URL (`http` or `https`), percent-encoded.
+    public var url: String
+    /// Header fields to send in addition to those libcurl adds (Host, Content-Length,
+    /// Accept-Encoding when decoding is on).
+    public var headers: HTTPHeaders
+    /// The body bytes, or nil for none.
+    public var body: [UInt8]?
+
+    public init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
+/// Transport settings of one attempt. Times are in seconds.
+public struct TransferOptions: Sendable, Equatable {
+    /// Longest wait for the TCP (and TLS) connection; default 10 s.
+    public var connectTimeout: Double = 10
+    /// Longest time for the whole attempt, connect included; nil for no limit. Default 30 s.
+    public var timeout: Double? = 30
+    /// Verify the server's TLS certificate and host name (default true; turn off only for tests).
+    public var verifyTLS: Bool = true
+    /// Ask for and decode every `Content-Encoding` libcurl supports (gzip, deflate, br, zstd).
+    public var acceptEncoding: Bool = true
+    /// Follow 3xx redirects (up to 10); redirects are not retries.
+    public var followRedirects: Bool = true
+
+    public init() {}
+}

@@ -1,0 +1,79 @@
+/// A response as received: status, headers and the (decoded) body bytes.
+public struct HTTPResponse: Sendable {
+    /// The status code of the final response (after redirects).
+    public var status: Int
+    /// The header fields of the final response, in order.
+    public var headers: HTTPHeaders
+    /// The body, after `Content-Encoding` decoding.
+    public var body: [UInt8]
+    /// The URL of the final response (differs from the request's after a redirect).
+    public var effectiveURL: String
+    /// The HTTP version libcurl used: "1.0", "1.1", "2" or "3".
+    public var httpVersion: String
+
+    public init(status: Int, headers: HTTPHeaders, body: [UInt8], effectiveURL: String, httpVersion: String) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.effectiveURL = effectiveURL
+        self.httpVersion = httpVersion
+    }
+
+    /// The body as UTF-8 text (invalid bytes become U+FFFD).
+    public var text: String { String(decoding: body, as: UTF8.self) }
+}
+
+/// Where the time of one attempt went, from libcurl's `CURLINFO_*_TIME_T` counters.
+/// Every value is in seconds from the start of the attempt; 0 when the phase did not happen
+/// (no TLS on `http`, a reused connection skips DNS and connect).
+public struct TransferTimings: Sendable, Equatable {
+    /// Name resolution finished.
+    public var dns: Double = 0
+    /// TCP connection established.
+    public var connect: Double = 0
+    /// TLS handshake finished (`APPCONNECT`).
+    public var tls: Double = 0
+    /// First response byte received (time to first byte, `STARTTRANSFER`).
+    public var firstByte: Double = 0
+    /// Whole attempt.
+    public var total: Double = 0
+
+    public init() {}
+}
+
+/// A failure of the transport itself (no HTTP response), with libcurl's code and message.
+public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure (connect, dns, tls, timeout, network, cancelled, invalidArgument).
+    public var kind: ErrorKind
+    /// libcurl's `CURLcode` (0 when the failure did not come from libcurl).
+    public var curlCode: Int32
+    /// libcurl's detailed message (`CURLOPT_ERRORBUFFER`), or a description.
+    public var message: String
+
+    public init(kind: ErrorKind, curlCode: Int32, message: String) {
+        self.kind = kind
+        self.curlCode = curlCode
+        self.message = message
+    }
+
+    public var description: String { "\(kind): \(message) (curl \(curlCode))" }
+}
+
+/// How one transfer ended: a response or a transport error, its timings and what was sent.
+public struct TransferResult: Sendable {
+    /// The response, or nil when the transfer failed before a complete response.
+    public var response: HTTPResponse?
+    /// The transport failure, or nil when a response arrived.
+    public var error: TransportError?
+    /// The attempt's timings.
+    public var timings: TransferTimings
+    /// Bytes of request headers and body written to the connection
+    /// (`CURLINFO_REQUEST_SIZE` + `CURLINFO_SIZE_UPLOAD_T`).
+    public var bytesSent: Int64
+    /// Bytes of response body received, after decoding.
+    public var bytesReceived: Int64
+
+    /// Whether any byte of the request reached the connection. A failure with nothing sent
+    /// (DNS, refused, connect timeout) is safe to retry for every method.
+    public var requestSent: Bool { bytesSent > 0 }
+}

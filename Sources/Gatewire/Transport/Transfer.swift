@@ -1,0 +1,189 @@
+import CCurl
+import Glibc
+
+/// One HTTP exchange on a libcurl easy handle: sets the handle up from an ``HTTPRequest``,
+/// collects the body, and reads status, headers, timings and counters when libcurl is done.
+///
+/// Lives on the event loop's thread only; ``EventLoop`` owns it while it is in flight and
+/// calls `completion` exactly once.
+final class Transfer: @unchecked Sendable {
+    let request: HTTPRequest
+    let options: TransferOptions
+    private let completion: (TransferResult) -> Void
+    private var body: [UInt8] = []
+    private var headerList: UnsafeMutablePointer<curl_slist>?
+    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
+    private(set) var easy: UnsafeMutableRawPointer?
+    private var completed = false
+
+    init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
+        self.request = request
+        self.options = options
+        self.completion = completion
+        errorBuffer[0] = 0
+    }
+
+    deinit {
+        curl_slist_free_all(headerList)
+        errorBuffer.deallocate()
+    }
+
+    /// Configures `easy` for this request. Returns a transport error when libcurl rejects
+    /// an option (a malformed URL is only detected when the transfer starts).
+    func configure(_ easy: UnsafeMutableRawPointer) -> TransportError? {
+        self.easy = easy
+        var failed: CURLcode = CURLE_OK
+        func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
+
+        check(gw_easy_setopt_str(easy, CURLOPT_URL, request.url))
+        check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        check(gw_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
+        check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
+        check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            let length = size * count
+            data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
+            return length
+        }))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
+
+        switch request.method {
+        case .get: check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+        case .head: check(gw_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
+        case .post: check(gw_easy_setopt_long(easy, CURLOPT_POST, 1))
+        default: check(gw_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
+        }
+        if let payload = request.body {
+            // COPYPOSTFIELDS copies the bytes, so the transfer does not depend on `request`'s storage.
+            check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count)))
+            payload.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) { chars in
+                    check(gw_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(errorBuffer))))
+                }
+            }
+        } else if request.method == .post {
+            check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            check(gw_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, ""))
+        }
+
+        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
+        var lines = request.headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
+        if !request.headers.contains("Expect") { lines.append("Expect:") }
+        for line in lines { headerList = curl_slist_append(headerList, line) }
+        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+
+        check(gw_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout)))
+        check(gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeout.map(Self.milliseconds) ?? 0))
+        check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
+        check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
+        if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
+        check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
+        check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))
+
+        guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
+        return nil
+    }
+
+    /// Reads the outcome from the handle after libcurl reported it done with `code`.
+    func finish(_ code: CURLcode) {
+        guard let easy else { return complete(failure: TransportError(kind: .network, curlCode: 0, message: "transfer was never started")) }
+        var timings = TransferTimings()
+        timings.dns = Self.seconds(easy, CURLINFO_NAMELOOKUP_TIME_T)
+        timings.connect = Self.seconds(easy, CURLINFO_CONNECT_TIME_T)
+        timings.tls = Self.seconds(easy, CURLINFO_APPCONNECT_TIME_T)
+        timings.firstByte = Self.seconds(easy, CURLINFO_STARTTRANSFER_TIME_T)
+        timings.total = Self.seconds(easy, CURLINFO_TOTAL_TIME_T)
+        var requestSize = 0
+        _ = gw_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize)
+        var uploaded: curl_off_t = 0
+        _ = gw_easy_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
+        let sent = Int64(requestSize) + Int64(uploaded)
+
+        var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
+                                    bytesReceived: Int64(body.count))
+        if code == CURLE_OK {
+            var status = 0
+            _ = gw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
+            var url: UnsafeMutablePointer<CChar>?
+            _ = gw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &url)
+            var version = 0
+            _ = gw_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+            result.response = HTTPResponse(status: status, headers: Self.responseHeaders(easy), body: body,
+                                           effectiveURL: url.map { String(cString: $0) } ?? request.url,
+                                           httpVersion: Self.versionName(version))
+        } else {
+            let detail = errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+            var error = Self.error(for: code, detail: detail)
+            if code == CURLE_OPERATION_TIMEDOUT, timings.connect == 0, timings.tls == 0 {
+                error.kind = .connect  // the connect timeout passed: no connection was made
+            }
+            result.error = error
+        }
+        deliver(result)
+    }
+
+    /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed).
+    func complete(failure: TransportError) {
+        deliver(TransferResult(response: nil, error: failure, timings: TransferTimings(), bytesSent: 0, bytesReceived: 0))
+    }
+
+    private func deliver(_ result: TransferResult) {
+        guard !completed else { return }
+        completed = true
+        completion(result)
+    }
+
+    /// The final response's header fields, as parsed by libcurl (`curl_easy_nextheader`).
+    private static func responseHeaders(_ easy: UnsafeMutableRawPointer) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        var previous: UnsafeMutablePointer<curl_header>?
+        while let header = curl_easy_nextheader(easy, UInt32(CURLH_HEADER), -1, previous) {
+            headers.add(String(cString: header.pointee.name), String(cString: header.pointee.value))
+            previous = header
+        }
+        return headers
+    }
+
+    private static func seconds(_ easy: UnsafeMutableRawPointer, _ info: CURLINFO) -> Double {
+        var micros: curl_off_t = 0
+        _ = gw_easy_getinfo_off(easy, info, &micros)
+        return Double(micros) / 1_000_000
+    }
+
+    private static func milliseconds(_ seconds: Double) -> Int {
+        guard seconds.isFinite, seconds > 0 else { return 0 }
+        return Int(min(seconds * 1000, Double(Int32.max)).rounded(.up))
+    }
+
+    private static func versionName(_ version: Int) -> String {
+        switch version {
+        case CURL_HTTP_VERSION_1_0: "1.0"
+        case CURL_HTTP_VERSION_2_0: "2"
+        case CURL_HTTP_VERSION_3: "3"
+        default: "1.1"
+        }
+    }
+
+    /// Maps a libcurl result code to Gatewire's failure kinds.
+    static func error(for code: CURLcode, detail: String?) -> TransportError {
+        let kind: ErrorKind
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: kind = .dns
+        case CURLE_COULDNT_CONNECT: kind = .connect
+        case CURLE_OPERATION_TIMEDOUT: kind = .timeout
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
+             CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
+             CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
+            kind = .tls
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_UNKNOWN_OPTION:
+            kind = .invalidArgument
+        case CURLE_ABORTED_BY_CALLBACK: kind = .cancelled
+        default: kind = .network
+        }
+        let message = detail.flatMap { $0.isEmpty ? nil : $0 } ?? String(cString: curl_easy_strerror(code))
+        return TransportError(kind: kind, curlCode: Int32(code.rawValue), message: message)
+    }
+}

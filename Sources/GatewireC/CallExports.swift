@@ -1,0 +1,91 @@
+import CGatewireABI
+import Gatewire
+
+@_cdecl("gw_call_options_init")
+public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options>?, _ version: UInt32) -> Int32 {
+    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_options_init: options is NULL") }
+    guard version == GW_CALL_OPTIONS_VERSION else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call_options_init: unsupported version \(version) (this library has \(GW_CALL_OPTIONS_VERSION))")
+    }
+    options.pointee = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
+                                      headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
+                                      attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil)
+    return GW_OK
+}
+
+/// Checks the client and options and builds the request, or records why not.
+private func prepare(_ function: String, _ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?)
+    -> (ClientBox, Request)?
+{
+    guard let client else {
+        LastError.set("\(function): client is NULL")
+        return nil
+    }
+    guard let options else {
+        LastError.set("\(function): options is NULL")
+        return nil
+    }
+    let owner = unbox(client, as: ClientBox.self)
+    do {
+        return (owner, try CallOptionsReader.request(from: options.pointee, client: owner.client))
+    } catch {
+        LastError.set("\(function): \(error.message)")
+        return nil
+    }
+}
+
+@_cdecl("gw_call")
+public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?,
+                    _ outResult: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let outResult else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call: out_result is NULL") }
+    outResult.pointee = nil
+    if let options, options.pointee.version != GW_CALL_OPTIONS_VERSION {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(options.pointee.version)")
+    }
+    guard let (owner, request) = prepare("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    guard !owner.client.isOnEventLoopThread else {
+        return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
+                              "gw_call: called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
+    }
+    do {
+        let response = try owner.client.sendAndWait(request)
+        outResult.pointee = box(ResultBox(.success(response)))
+        LastError.clear()
+        return GW_OK
+    } catch {
+        outResult.pointee = box(ResultBox(.failure(error)))
+        return LastError.fail(GW_ERROR_CALL_FAILED, error.description)
+    }
+}
+
+@_cdecl("gw_call_async")
+public func gw_call_async(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?,
+                          _ completion: gw_completion_fn?, _ userData: UnsafeMutableRawPointer?,
+                          _ outCall: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    outCall?.pointee = nil
+    guard let completion else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_async: completion is NULL") }
+    if let options, options.pointee.version != GW_CALL_OPTIONS_VERSION {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call_async: unsupported gw_call_options version \(options.pointee.version)")
+    }
+    guard let (owner, request) = prepare("gw_call_async", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    let context = UInt(bitPattern: userData)
+    let handle = owner.client.start(request) { result in
+        completion(box(ResultBox(result)), UnsafeMutableRawPointer(bitPattern: context))
+    }
+    outCall?.pointee = box(handle)
+    LastError.clear()
+    return GW_OK
+}
+
+@_cdecl("gw_call_cancel")
+public func gw_call_cancel(_ call: OpaquePointer?) -> Int32 {
+    guard let call else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_cancel: call is NULL") }
+    unbox(call, as: CallHandle.self).cancel()
+    return GW_OK
+}
+
+@_cdecl("gw_call_handle_free")
+public func gw_call_handle_free(_ call: OpaquePointer?) {
+    guard let call else { return }
+    release(call, as: CallHandle.self)
+}

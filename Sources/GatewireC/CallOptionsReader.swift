@@ -1,0 +1,93 @@
+import CGatewireABI
+import Gatewire
+
+/// Turns a `gw_call_options` into a ``Request``: checks the version, parses the JSON fields
+/// and wraps the C retry test. Errors are messages for `gw_last_error_message()`.
+enum CallOptionsReader {
+    struct Failure: Error {
+        let status: Int32
+        let message: String
+    }
+
+    static func request(from options: gw_call_options, client: Client) throws(Failure) -> Request {
+        guard options.version == GW_CALL_OPTIONS_VERSION else {
+            throw Failure(status: GW_ERROR_VERSION,
+                          message: "unsupported gw_call_options version \(options.version) (this library has \(GW_CALL_OPTIONS_VERSION))")
+        }
+        var request: Request
+        if let route = string(options.route) {
+            request = Request(route: route)
+        } else {
+            guard let path = string(options.path) else {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or method and path")
+            }
+            let name = string(options.method) ?? "GET"
+            guard let method = HTTPMethod(name: name) else {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "unknown HTTP method \"\(name)\"")
+            }
+            request = Request(method, path)
+        }
+        if let params = try object(options.params_json, field: "params_json") {
+            for (key, value) in params.node.members { request.parameters[key] = try text(value, field: "params_json.\(key)") }
+        }
+        if let headers = try object(options.headers_json, field: "headers_json") {
+            for (name, value) in headers.node.members { request.headers.set(name, try text(value, field: "headers_json.\(name)")) }
+        }
+        if let body = options.body_json {
+            let value = try parse(body, field: "body_json")
+            request.body = options.object_type.map { .object(value, type: String(cString: $0)) } ?? .json(value)
+        }
+        if options.max_retries >= 0 {
+            var policy = client.config.retryPolicy
+            policy.maxRetries = Int(options.max_retries)
+            request.options.retryPolicy = policy
+        }
+        if options.attempt_timeout > 0 || options.deadline > 0 {
+            var timeouts = client.config.timeouts
+            if options.attempt_timeout > 0 { timeouts.attempt = options.attempt_timeout }
+            if options.deadline > 0 { timeouts.deadline = options.deadline }
+            request.options.timeouts = timeouts
+        }
+        if let test = options.retry_test {
+            let context = UInt(bitPattern: options.retry_test_user_data)
+            request.options.retryTest = { outcome in
+                let view = AttemptView(number: outcome.attempt, status: outcome.status, errorKind: outcome.errorKind,
+                                       elapsed: outcome.elapsed, headers: outcome.headers)
+                var delay = -1.0
+                let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
+                switch verdict {
+                case GW_RETRY_RETRY: return .retry(after: delay >= 0 && delay.isFinite ? delay : nil)
+                case GW_RETRY_STOP: return .stop
+                default: return .usePolicy
+                }
+            }
+        }
+        return request
+    }
+
+    private static func parse(_ text: UnsafePointer<CChar>, field: String) throws(Failure) -> JSONValue {
+        do {
+            return try JSONValue.parse(String(cString: text))
+        } catch {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "\(field): \(error)")
+        }
+    }
+
+    private static func object(_ text: UnsafePointer<CChar>?, field: String) throws(Failure) -> JSONValue? {
+        guard let text else { return nil }
+        let value = try parse(text, field: field)
+        guard value.node.kind == .object else {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "\(field): expected a JSON object")
+        }
+        return value
+    }
+
+    /// A parameter or header value: strings as they are, numbers and booleans as their JSON text.
+    private static func text(_ node: JSONNode, field: String) throws(Failure) -> String {
+        switch node.kind {
+        case .string: return node.string!
+        case .integer, .real, .bool: return node.serialized()
+        default: throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "\(field): expected a string, number or boolean")
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import Gatewire
+
+/// The object behind a `gw_client *`: the Swift client, its C plugins and C observers (whose
+/// `destroy` functions run when the client is freed or the observer removed).
+final class ClientBox: @unchecked Sendable {
+    let client: Client
+    let plugins: [CPlugin]
+    private let observers = ObserverTable()
+
+    init(client: Client, plugins: [CPlugin]) {
+        self.client = client
+        self.plugins = plugins
+    }
+
+    func addObserver(_ token: ObserverToken, destroy: (() -> Void)?) -> UInt64 {
+        observers.add(token, destroy: destroy)
+    }
+
+    func removeObserver(_ id: UInt64) -> Bool {
+        guard let entry = observers.remove(id) else { return false }
+        client.removeFailureObserver(entry.token)
+        entry.destroy?()
+        return true
+    }
+
+    /// Closes the client; once its loop has completed every call, destroys the observers'
+    /// and plugins' user data (on the loop thread when freed from a callback).
+    func close() {
+        let observers = observers
+        let plugins = plugins
+        client.close {
+            for entry in observers.removeAll() { entry.destroy?() }
+            for plugin in plugins { plugin.destroy() }
+        }
+    }
+}
+
+/// Registered C observers by id. Thread-safe.
+final class ObserverTable: Sendable {
+    struct Entry: @unchecked Sendable {
+        let token: ObserverToken
+        let destroy: (() -> Void)?
+    }
+
+    private let state = Lock<(next: UInt64, entries: [UInt64: Entry])>((1, [:]))
+
+    func add(_ token: ObserverToken, destroy: (() -> Void)?) -> UInt64 {
+        state.withLock { state in
+            defer { state.next += 1 }
+            state.entries[state.next] = Entry(token: token, destroy: destroy)
+            return state.next
+        }
+    }
+
+    func remove(_ id: UInt64) -> Entry? { state.withLock { $0.entries.removeValue(forKey: id) } }
+
+    func removeAll() -> [Entry] {
+        state.withLock { state in
+            defer { state.entries.removeAll() }
+            return state.entries.keys.sorted().map { state.entries[$0]! }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import Glibc
+
+/// The thread-local message behind `gw_last_error_message()` (a `strdup` copy per thread,
+/// freed when replaced or when the thread exits).
+enum LastError {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { free($0) }
+        return key
+    }()
+
+    /// Records `message` for this thread and returns `status`, for `return LastError.fail(...)`.
+    static func fail(_ status: Int32, _ message: String) -> Int32 {
+        set(message)
+        return status
+    }
+
+    static func set(_ message: String) {
+        free(pthread_getspecific(key))
+        pthread_setspecific(key, strdup(message))
+    }
+
+    static func clear() {
+        free(pthread_getspecific(key))
+        pthread_setspecific(key, nil)
+    }
+
+    /// The message, or nil when none was recorded on this thread.
+    static var message: UnsafePointer<CChar>? {
+        pthread_getspecific(key).map { UnsafePointer($0.assumingMemoryBound(to: CChar.self)) }
+    }
+}

@@ -1,0 +1,101 @@
+import CGatewireABI
+import Gatewire
+
+private func result(_ pointer: OpaquePointer?) -> ResultBox? { pointer.map { unbox($0, as: ResultBox.self) } }
+
+@_cdecl("gw_result_ok")
+public func gw_result_ok(_ pointer: OpaquePointer?) -> Int32 {
+    result(pointer)?.response != nil ? 1 : 0
+}
+
+@_cdecl("gw_result_status")
+public func gw_result_status(_ pointer: OpaquePointer?) -> Int32 {
+    guard let box = result(pointer) else { return 0 }
+    return Int32(box.response?.status ?? box.error?.status ?? 0)
+}
+
+@_cdecl("gw_result_error_kind")
+public func gw_result_error_kind(_ pointer: OpaquePointer?) -> Int32 {
+    result(pointer)?.error?.kind.rawValue ?? GW_KIND_NONE
+}
+
+@_cdecl("gw_result_error_kind_name")
+public func gw_result_error_kind_name(_ pointer: OpaquePointer?) -> UnsafePointer<CChar> {
+    let name: StaticString
+    switch result(pointer)?.error?.kind {
+    case nil: name = "none"
+    case .connect: name = "connect"
+    case .dns: name = "dns"
+    case .tls: name = "tls"
+    case .timeout: name = "timeout"
+    case .network: name = "network"
+    case .httpStatus: name = "http_status"
+    case .mapping: name = "mapping"
+    case .cancelled: name = "cancelled"
+    case .deadline: name = "deadline"
+    case .invalidArgument: name = "invalid_argument"
+    case .plugin: name = "plugin"
+    }
+    return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+}
+
+@_cdecl("gw_result_error_message")
+public func gw_result_error_message(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("message") { box.error?.message ?? "" }
+}
+
+@_cdecl("gw_result_method")
+public func gw_result_method(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("method") { (box.response?.method ?? box.error?.method)?.rawValue }
+}
+
+@_cdecl("gw_result_path")
+public func gw_result_path(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("path") { box.response?.path ?? box.error?.path }
+}
+
+@_cdecl("gw_result_body")
+public func gw_result_body(_ pointer: OpaquePointer?, _ outLength: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
+    outLength?.pointee = 0
+    guard let box = result(pointer), let body = box.http?.body, !body.isEmpty else { return nil }
+    outLength?.pointee = body.count
+    return box.strings.bytes("body", body)
+}
+
+@_cdecl("gw_result_header")
+public func gw_result_header(_ pointer: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let name = string(name) else { return nil }
+    return box.strings.string("header:" + name.lowercased()) { box.http?.headers[name] }
+}
+
+@_cdecl("gw_result_mapped_json")
+public func gw_result_mapped_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("mapped") { box.response?.mapped?.serialized() }
+}
+
+@_cdecl("gw_result_error_objects_json")
+public func gw_result_error_objects_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("error_objects") { box.error?.errorObjects?.serialized() }
+}
+
+@_cdecl("gw_result_attempts_json")
+public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("attempts") { box.attempts.json.serialized() }
+}
+
+@_cdecl("gw_result_attempt_count")
+public func gw_result_attempt_count(_ pointer: OpaquePointer?) -> Int32 {
+    Int32(result(pointer)?.attempts.count ?? 0)
+}
+
+@_cdecl("gw_result_free")
+public func gw_result_free(_ pointer: OpaquePointer?) {
+    guard let pointer else { return }
+    release(pointer, as: ResultBox.self)
+}

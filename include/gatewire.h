@@ -1,0 +1,258 @@
+/*
+ * gatewire.h - the C ABI of Gatewire, a plugin-based REST gateway SDK.
+ *
+ * One shared library (libGatewire.so) serves C, Python (ctypes) and Swift. Its core is
+ * Swift; this header is the whole C contract. Conventions (as SQLite and libgit2):
+ *
+ *  - Every name starts with gw_ / GW_. Handles are opaque pointers.
+ *  - Functions that can fail return an int32_t status (GW_OK = 0, else a GW_ERROR_*).
+ *    gw_last_error_message() then describes the failure. A NULL pointer or malformed JSON
+ *    is reported this way, never a crash.
+ *  - Strings are UTF-8 and NUL-terminated. A "const char *" the library returns is owned by
+ *    the library (valid as documented); a "char *" it returns is the caller's and must be
+ *    released with gw_string_free(). Strings passed in are copied before the call returns.
+ *  - Options structs begin with a uint32_t version; fill them with their _init function
+ *    (or the _INIT macro) so fields can be added without breaking the ABI.
+ *  - Callbacks take void *user_data last. Completions, plugins, retry tests and failure
+ *    observers run on the client's event-loop thread (one per client) and must not block;
+ *    a blocking gw_call() from inside one returns GW_ERROR_WOULD_DEADLOCK.
+ *  - Times are seconds as double.
+ */
+#ifndef GATEWIRE_H
+#define GATEWIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Status codes returned by functions ---------------------------------------------- */
+#define GW_OK 0
+#define GW_ERROR_INVALID_ARGUMENT 1 /* NULL where a value is required, a bad value, bad JSON */
+#define GW_ERROR_CONFIG 2           /* the gateway config is invalid; the message names the field */
+#define GW_ERROR_CALL_FAILED 3      /* the call ran and failed: the gw_result says why */
+#define GW_ERROR_WOULD_DEADLOCK 4   /* a blocking call on the client's own event-loop thread */
+#define GW_ERROR_VERSION 5          /* an options struct or plugin has an unsupported version */
+
+/* ---- Why a call failed (gw_result_error_kind); same numbers as Swift's ErrorKind ---- */
+#define GW_KIND_NONE 0             /* the call succeeded */
+#define GW_KIND_CONNECT 1          /* no connection: refused, unreachable, connect timeout */
+#define GW_KIND_DNS 2              /* the host name could not be resolved */
+#define GW_KIND_TLS 3              /* TLS handshake or certificate verification failed */
+#define GW_KIND_TIMEOUT 4          /* the attempt timed out after connecting */
+#define GW_KIND_NETWORK 5          /* reset, send/receive error, empty or partial reply */
+#define GW_KIND_HTTP_STATUS 6      /* a response whose status is not accepted (every 4xx, 5xx) */
+#define GW_KIND_MAPPING 7          /* the body could not be parsed or mapped */
+#define GW_KIND_CANCELLED 8        /* cancelled by the caller, or the client was freed */
+#define GW_KIND_DEADLINE 9         /* the call's overall deadline passed */
+#define GW_KIND_INVALID_ARGUMENT 10 /* the call could not be built (route, parameter, body) */
+#define GW_KIND_PLUGIN 11          /* a plugin's prepare hook failed */
+
+/* ---- What a retry test answers -------------------------------------------------------- */
+#define GW_RETRY_USE_POLICY 0 /* let the client's retry policy decide */
+#define GW_RETRY_RETRY 1      /* retry (within max_retries), after *delay seconds if set >= 0 */
+#define GW_RETRY_STOP 2       /* stop and report this attempt's outcome */
+
+typedef struct gw_client gw_client;   /* a client: config, event loop, plugins, observers */
+typedef struct gw_result gw_result;   /* the outcome of one call (success or failure) */
+typedef struct gw_call_handle gw_call_handle; /* a started asynchronous call, to cancel it */
+typedef struct gw_attempt gw_attempt; /* one attempt's outcome, inside a callback */
+typedef struct gw_request gw_request; /* one attempt's request, inside a plugin's prepare */
+
+/* ---- Library ----------------------------------------------------------------------------- */
+
+/* The library version, "MAJOR.MINOR.PATCH". Static storage; never free. Any thread. */
+const char *gw_version(void);
+
+/* A description of the last failure of a gw_ function on the calling thread, or "" if none.
+ * Thread-local; valid until the next gw_ call on this thread. Never NULL. */
+const char *gw_last_error_message(void);
+
+/* Frees a char * returned by the library. NULL is ignored. */
+void gw_string_free(char *string);
+
+/* ---- Clients ---------------------------------------------------------------------------- */
+
+/* A plugin: hooks called for every attempt of every call of a client.
+ * prepare:     adapts the attempt's request (headers, URL) before it is sent; hooks run in
+ *              registration order. Return 0 to go on, non-zero to fail the call with
+ *              GW_KIND_PLUGIN (nothing is sent). May be NULL.
+ * did_receive: sees each attempt's outcome; hooks run in reverse order (an onion). May be NULL.
+ * destroy:     called once with user_data when the client is freed. May be NULL.
+ * All hooks run on the client's event-loop thread. The struct is copied at client creation. */
+typedef struct gw_plugin {
+    uint32_t version; /* GW_PLUGIN_VERSION */
+    const char *name; /* for messages, e.g. "signer"; copied; may be NULL */
+    int32_t (*prepare)(gw_request *request, void *user_data);
+    void (*did_receive)(const gw_attempt *attempt, void *user_data);
+    void (*destroy)(void *user_data);
+    void *user_data;
+} gw_plugin;
+#define GW_PLUGIN_VERSION 1u
+
+/* How to build a client. Exactly one source of config is used, first non-NULL of:
+ * config_json (gateway config JSON text), config_path (a JSON file), base_url. */
+typedef struct gw_client_options {
+    uint32_t version;          /* GW_CLIENT_OPTIONS_VERSION */
+    const char *base_url;      /* e.g. "http://127.0.0.1:8080/api"; copied */
+    const char *config_json;   /* gateway config as JSON text; copied */
+    const char *config_path;   /* path of a gateway config file; read during the call */
+    const gw_plugin *plugins;  /* array of plugin_count plugins (copied), after the config's own */
+    size_t plugin_count;
+    uint64_t random_seed;      /* seeds retry jitter per call for exact tests; 0 = from the system */
+} gw_client_options;
+#define GW_CLIENT_OPTIONS_VERSION 1u
+#define GW_CLIENT_OPTIONS_INIT {GW_CLIENT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0}
+
+/* Fills *options with defaults for the given version. Returns GW_ERROR_VERSION for an
+ * unknown version, GW_ERROR_INVALID_ARGUMENT for NULL. */
+int32_t gw_client_options_init(gw_client_options *options, uint32_t version);
+
+/* Creates a client and starts its event-loop thread. On GW_OK, *out_client is a new client
+ * the caller frees with gw_client_free(). Errors: GW_ERROR_INVALID_ARGUMENT (NULL, no config
+ * source), GW_ERROR_CONFIG (the message names the field), GW_ERROR_VERSION. */
+int32_t gw_client_create(const gw_client_options *options, gw_client **out_client);
+
+/* Shorthand for gw_client_create with only base_url set. */
+int32_t gw_client_new(const char *base_url, gw_client **out_client);
+
+/* Shorthand for gw_client_create with only config_json set. */
+int32_t gw_client_new_from_config(const char *config_json, gw_client **out_client);
+
+/* Stops the client's event loop and frees it. Calls still running complete with
+ * GW_KIND_CANCELLED first (their completions and the observers run). Blocks until the loop
+ * thread has ended, unless called on that thread (from a callback). NULL is ignored. */
+void gw_client_free(gw_client *client);
+
+/* Validates a gateway config without creating a client. On GW_OK, *out_warnings (if not
+ * NULL) receives a JSON array of warning strings, freed with gw_string_free(). On
+ * GW_ERROR_CONFIG, gw_last_error_message() is "field.path: why". */
+int32_t gw_config_check(const char *config_json, char **out_warnings);
+
+/* ---- Failure observers --------------------------------------------------------------- */
+
+/* Called exactly once for every failed call of the client, after its last attempt and
+ * before the call's own completion. `failure` is borrowed: valid only during the callback. */
+typedef void (*gw_failure_observer_fn)(const gw_result *failure, void *user_data);
+
+/* Registers an observer. *out_id (may be NULL) receives an id for removal. `destroy` (may
+ * be NULL) is called with user_data when the observer is removed or the client freed. */
+int32_t gw_client_add_failure_observer(gw_client *client, gw_failure_observer_fn observer, void *user_data,
+                                       void (*destroy)(void *user_data), uint64_t *out_id);
+
+/* Removes an observer. GW_ERROR_INVALID_ARGUMENT when the id is not registered. */
+int32_t gw_client_remove_failure_observer(gw_client *client, uint64_t id);
+
+/* ---- Calls -------------------------------------------------------------------------------- */
+
+/* Asked once per failed attempt whether to retry. Return a GW_RETRY_* verdict; with
+ * GW_RETRY_RETRY, *delay (preset to -1 = the policy's delay) may be set in seconds. */
+typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
+
+/* One call. Either route (+ params_json) or method + path. */
+typedef struct gw_call_options {
+    uint32_t version;          /* GW_CALL_OPTIONS_VERSION */
+    const char *method;        /* "GET", "POST", ... (case-insensitive); ignored with a route */
+    const char *path;          /* relative to the base URL, e.g. "/users/:id"; ignored with a route */
+    const char *route;         /* a route name of the gateway config, or NULL */
+    const char *params_json;   /* JSON object of path (":name") and query parameters, or NULL */
+    const char *headers_json;  /* JSON object {"Name": "value"}, or NULL */
+    const char *body_json;     /* JSON body text, or NULL */
+    const char *object_type;   /* map body_json through this type's request descriptor, or NULL
+                                  ("" = the route's objectType) */
+    int32_t max_retries;       /* retries after the first attempt; -1 = the client's policy */
+    double attempt_timeout;    /* seconds per attempt; 0 = the client's */
+    double deadline;           /* seconds for the whole call; 0 = the client's */
+    gw_retry_test_fn retry_test; /* or NULL */
+    void *retry_test_user_data;
+} gw_call_options;
+#define GW_CALL_OPTIONS_VERSION 1u
+#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL}
+
+/* Fills *options with defaults (max_retries -1, everything else empty). */
+int32_t gw_call_options_init(gw_call_options *options, uint32_t version);
+
+/* Sends a call and blocks until it completes. *out_result receives the result in every case
+ * but an argument error (free it with gw_result_free). Returns GW_OK on success,
+ * GW_ERROR_CALL_FAILED when the call failed (see the result), GW_ERROR_WOULD_DEADLOCK when
+ * called on the client's event-loop thread (nothing sent, *out_result NULL),
+ * GW_ERROR_INVALID_ARGUMENT for NULL or malformed JSON options. Any thread but the loop's. */
+int32_t gw_call(gw_client *client, const gw_call_options *options, gw_result **out_result);
+
+/* Receives a finished call's result, which it owns: free it with gw_result_free(). Runs
+ * exactly once per call, on the client's event-loop thread. */
+typedef void (*gw_completion_fn)(gw_result *result, void *user_data);
+
+/* Starts a call and returns at once. `completion` runs exactly once (also when the call
+ * cannot be built). If out_call is not NULL it receives a handle for gw_call_cancel(), which
+ * the caller frees with gw_call_handle_free() (before or after completion). Any thread. */
+int32_t gw_call_async(gw_client *client, const gw_call_options *options, gw_completion_fn completion,
+                      void *user_data, gw_call_handle **out_call);
+
+/* Cancels a started call: the attempt in flight or the retry delay stops at once and the
+ * completion runs with GW_KIND_CANCELLED (unless the call had finished). Returns at once. */
+int32_t gw_call_cancel(gw_call_handle *call);
+
+/* Frees a call handle (does not cancel the call). NULL is ignored. */
+void gw_call_handle_free(gw_call_handle *call);
+
+/* ---- Results: every const char * stays valid until gw_result_free -------------------- */
+
+/* 1 when the call succeeded, 0 when it failed (or result is NULL). */
+int32_t gw_result_ok(const gw_result *result);
+/* The final HTTP status, 0 when no response arrived. */
+int32_t gw_result_status(const gw_result *result);
+/* GW_KIND_NONE on success, else why the call failed. */
+int32_t gw_result_error_kind(const gw_result *result);
+/* The kind's name ("none", "connect", "http_status", ...). Static storage. */
+const char *gw_result_error_kind_name(const gw_result *result);
+/* A message for people ("" on success). Never contains credentials. */
+const char *gw_result_error_message(const gw_result *result);
+/* The method sent, e.g. "GET". */
+const char *gw_result_method(const gw_result *result);
+/* The path sent, relative to the base URL, with its query. */
+const char *gw_result_path(const gw_result *result);
+/* The final response body (decoded) and its length in bytes; NULL/0 without a response. */
+const uint8_t *gw_result_body(const gw_result *result, size_t *out_length);
+/* The first value of a response header (case-insensitive name), or NULL. */
+const char *gw_result_header(const gw_result *result, const char *name);
+/* The mapped objects as JSON text: an object keyed by descriptor key path ("" for the root);
+ * NULL when nothing was mapped. */
+const char *gw_result_mapped_json(const gw_result *result);
+/* The error objects the error descriptors mapped (a JSON array), or NULL. */
+const char *gw_result_error_objects_json(const gw_result *result);
+/* The attempt history as a JSON array of {"attempt", "start", "duration", "status", "error",
+ * "curl_code", "message", "timings": {...}, "bytes_sent", "delay", "decision"}. */
+const char *gw_result_attempts_json(const gw_result *result);
+/* The number of attempts made (0 when the call failed before sending). */
+int32_t gw_result_attempt_count(const gw_result *result);
+/* Frees a result. NULL is ignored. */
+void gw_result_free(gw_result *result);
+
+/* ---- Inside callbacks: an attempt (borrowed, valid during the callback) --------------- */
+
+int32_t gw_attempt_number(const gw_attempt *attempt);     /* 1 for the first attempt */
+int32_t gw_attempt_status(const gw_attempt *attempt);     /* 0 when no response arrived */
+int32_t gw_attempt_error_kind(const gw_attempt *attempt); /* GW_KIND_NONE when a response arrived */
+double gw_attempt_elapsed(const gw_attempt *attempt);     /* seconds since the call started */
+/* A response header of this attempt (case-insensitive), or NULL. Valid during the callback. */
+const char *gw_attempt_header(const gw_attempt *attempt, const char *name);
+
+/* ---- Inside a plugin's prepare: the attempt's request (borrowed) ---------------------- */
+
+const char *gw_request_method(const gw_request *request); /* valid during the callback */
+const char *gw_request_url(const gw_request *request);    /* valid until changed or the callback ends */
+/* A header of the request (case-insensitive), or NULL. */
+const char *gw_request_header(const gw_request *request, const char *name);
+/* Sets (replaces) a header; value NULL removes it. Copies both strings. */
+int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
+/* Replaces the URL (absolute). Copies the string. */
+int32_t gw_request_set_url(gw_request *request, const char *url);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GATEWIRE_H */

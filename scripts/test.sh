@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every Gatewire test suite on a fresh machine:
+#   1. Swift (swift test): the core, against the scripted test server it starts itself;
+#   2. ctest: the C ABI test program, the Python binding (pytest), the exports-vs-header
+#      check, strict header compiles, and an install + find_package/pkg-config consumer.
+# Each suite starts and stops its own servers. Fails on any compiler warning in our sources.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+bash scripts/bootstrap.sh
+
+echo "== swift build (debug; warnings are errors)"
+build_log="$(mktemp)"
+swift build --build-tests 2>&1 | tee "$build_log"
+if grep -E "^$root/(Sources|Tests)/.*warning:" "$build_log"; then
+    echo "test.sh: the build has warnings" >&2
+    exit 1
+fi
+rm -f "$build_log"
+
+echo "== swift test"
+swift test --skip-build
+
+echo "== cmake + ctest (C ABI, Python binding, exports, install)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$root/.venv/bin/python" >/dev/null
+cmake --build build
+ctest --test-dir build --output-on-failure
