@@ -15,7 +15,10 @@
 ///   `\:` is a literal colon, and a `:` not followed by a name character is literal.
 /// - A final `*` segment matches one or more remaining segments (not zero: `/files/*` does
 ///   not match `/files`), captured decoded and joined by `/` under the name `*`.
-public struct PathPattern: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+///
+/// Not `ExpressibleByStringLiteral` on purpose: `PathPattern("/a?b")` would then silently
+/// pick the literal initializer and trap instead of throwing.
+public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     public let pattern: String
     private let segments: [Segment]
@@ -43,11 +46,6 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible, Expressi
             segments.append(try PathPattern.parseSegment(text, in: pattern))
         }
         self.segments = segments
-    }
-
-    /// A pattern from a literal; an invalid literal pattern is a programming error (traps).
-    public init(stringLiteral value: String) {
-        do { try self.init(value) } catch { preconditionFailure("invalid path pattern \"\(value)\": \(error.message)") }
     }
 
     public var description: String { pattern }
