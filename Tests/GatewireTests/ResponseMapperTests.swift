@@ -201,3 +201,53 @@ let githubConfig = #"""
         #expect(mapper.map(response("/other", text: #"{"id": 7}"#)).mapped?.serialized() == #"{"":{"any":{"id":7}}}"#)
     }
 }
+
+@Suite struct ResponseMapperBuilderTests {
+    let catalog: MappingCatalog
+
+    init() throws {
+        catalog = try MappingCatalog(
+            mappings: [
+                ObjectMapping(name: "Charge", attributes: [.init("amount", type: .integer, required: true)]),
+                ObjectMapping(name: "StripeError", attributes: [.init("type"), .init("code"), .init("param")]),
+                ObjectMapping(name: "PgError", attributes: [.init("code", type: .string), .init("hint"), .init("message")]),
+            ],
+            responseDescriptors: [ResponseDescriptor(mapping: "Charge", methods: [.get, .post], pathPattern: try PathPattern("/v1/charges/:id"))],
+            errorDescriptors: [
+                .error(mapping: "StripeError", pathPattern: try PathPattern("/v1/*"), keyPath: "error", statusCodes: .class(4)),
+                .error(mapping: "PgError", pathPattern: try PathPattern("/rest/v1/:table"), statusCodes: [400, 409]),
+            ])
+    }
+
+    func response(_ path: String, status: Int, fixture: String) -> MappableResponse {
+        MappableResponse(method: .post, path: path, status: status, contentType: "application/json", body: Fixture.bytes(fixture))
+    }
+
+    @Test func stripeErrorUnderKeyPath() throws {
+        let outcome = catalog.map(response("/v1/charges", status: 400, fixture: "stripe-error-invalid-request.json"))
+        #expect(!outcome.accepted && outcome.error == nil)
+        #expect(outcome.errorObjects?.serialized() == #"[{"type":"invalid_request_error","code":"parameter_unknown","param":"foo"}]"#)
+        #expect(outcome.pathParameters == ["*": "charges"])
+        // 500 is outside the descriptor's 4xx: no error objects.
+        #expect(catalog.map(response("/v1/charges", status: 500, fixture: "stripe-error-invalid-request.json")).errorObjects == nil)
+    }
+
+    @Test func postgrestSQLStateStaysAString() throws {
+        let outcome = catalog.map(response("/rest/v1/projects", status: 400, fixture: "postgrest-error-23502.json"))
+        #expect(outcome.errorObjects?.node.elements.first?["code"]?.string == "23502")
+        #expect(outcome.errorObjects?.node.elements.first?["hint"]?.isNull == true)
+        #expect(outcome.pathParameters == ["table": "projects"])
+    }
+
+    @Test func integerBeyond64BitsInABodyIsAParseErrorWithPosition() throws {
+        let body = Array("{\"amount\": 9223372036854775808}".utf8)
+        let outcome = catalog.map(MappableResponse(method: .get, path: "/v1/charges/ch_1", status: 200, contentType: "application/json", body: body))
+        let error = try #require(outcome.error)
+        #expect(error.line == 1)
+        #expect(error.message.contains("too big integer"))
+        let ok = catalog.map(MappableResponse(method: .get, path: "/v1/charges/ch_1", status: 201, contentType: "application/json",
+                                              body: Array("{\"amount\": 9.0}".utf8)))
+        #expect(ok.mapped?.serialized() == #"{"":{"amount":9}}"#)
+        #expect(ok.pathParameters == ["id": "ch_1"])
+    }
+}

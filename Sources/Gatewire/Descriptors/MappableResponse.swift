@@ -11,6 +11,7 @@ public struct MappableResponse: Sendable {
     /// The body bytes as received.
     public var body: [UInt8]
 
+    /// A response to map; `path` is relative to the base URL, as sent.
     public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
         self.method = method
         self.path = path

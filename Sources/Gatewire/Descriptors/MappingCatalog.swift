@@ -134,3 +134,11 @@ public struct MappingCatalog: Sendable {
         for (index, descriptor) in errorDescriptors.enumerated() { try check(descriptor.mapping, "errorDescriptors[\(index)].mapping") }
     }
 }
+
+extension MappingCatalog {
+    /// A ``ResponseMapper`` over this catalog.
+    public var responseMapper: ResponseMapper { ResponseMapper(catalog: self) }
+
+    /// What `response` means: the same as `ResponseMapper(catalog: self).map(response)`.
+    public func map(_ response: MappableResponse) -> MappingOutcome { responseMapper.map(response) }
+}

@@ -23,6 +23,7 @@ public struct MappingOutcome: Sendable {
     /// The parsed body, when it was parsed.
     public var body: JSONValue?
 
+    /// An outcome; everything but `accepted` defaults to empty.
     public init(accepted: Bool, mapped: JSONValue? = nil, errorObjects: JSONValue? = nil,
                 pathParameters: [String: String] = [:], error: MappingError? = nil, body: JSONValue? = nil) {
         self.accepted = accepted

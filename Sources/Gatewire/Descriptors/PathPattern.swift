@@ -48,6 +48,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         self.segments = segments
     }
 
+    /// The pattern as written.
     public var description: String { pattern }
 
     /// The parameter names in order (`*` last, if the pattern has one).
@@ -66,6 +67,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         /// Segments with at least one parameter.
         public let parameterSegments: Int
 
+        /// Whether `a` is less specific than `b`.
         public static func < (a: Specificity, b: Specificity) -> Bool {
             if a.literalSegments != b.literalSegments { return a.literalSegments < b.literalSegments }
             if a.hasWildcard != b.hasWildcard { return a.hasWildcard }

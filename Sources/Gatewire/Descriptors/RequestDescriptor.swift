@@ -22,6 +22,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     /// nil matches any.
     public var objectType: String?
 
+    /// The Swift builder form; a root `rootKeyPath` means no wrapping, like nil.
     public init(mapping: String, rootKeyPath: KeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
                 objectType: String? = nil) {
         self.mapping = mapping

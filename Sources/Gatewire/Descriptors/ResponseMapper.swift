@@ -33,6 +33,7 @@ public struct ResponseMapper: Sendable {
     /// The mappings and descriptors.
     public let catalog: MappingCatalog
 
+    /// A mapper over a built catalog (cheap: it shares the catalog).
     public init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is

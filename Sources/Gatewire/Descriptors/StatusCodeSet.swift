@@ -20,6 +20,7 @@ public struct StatusCodeSet: Sendable, Hashable, CustomStringConvertible, Expres
         self.ranges = merged
     }
 
+    /// Individual codes: `[400, 422]`.
     public init(arrayLiteral codes: Int...) { self.init(ranges: codes.map { $0...$0 }) }
 
     /// 200...299, RestKit's `RKStatusCodeIndexSetForClass(RKStatusCodeClassSuccessful)`.
@@ -33,6 +34,7 @@ public struct StatusCodeSet: Sendable, Hashable, CustomStringConvertible, Expres
     /// The union of two sets.
     public func union(_ other: StatusCodeSet) -> StatusCodeSet { StatusCodeSet(ranges: ranges + other.ranges) }
 
+    /// Whether `status` is in the set.
     public func contains(_ status: Int) -> Bool { ranges.contains { $0.contains(status) } }
 
     /// Whether the two sets share a code.

@@ -19,6 +19,7 @@ public struct JSONNodeDecoder {
     /// Passed to the types being decoded as `Decoder.userInfo`.
     public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
+    /// A decoder with no user info.
     public init() {}
 
     /// Decodes `type` from `node`, which must stay alive (its owning ``JSONValue``) meanwhile.

@@ -48,6 +48,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     /// A path from already unescaped keys (a key may contain dots).
     public init(components: [String]) { self.components = components }
 
+    /// A literal path, parsed like ``init(_:)`` (never fails).
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The whole body.

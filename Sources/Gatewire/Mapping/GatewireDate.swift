@@ -64,8 +64,10 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
     }
 
+    /// The ISO 8601 text, as ``iso8601``.
     public var description: String { iso8601 }
 
+    /// Earlier dates are smaller.
     public static func < (lhs: GatewireDate, rhs: GatewireDate) -> Bool {
         lhs.millisecondsSince1970 < rhs.millisecondsSince1970
     }

@@ -14,6 +14,7 @@ public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible 
     /// For a body that is not valid JSON: the 1-based column of the first error.
     public let column: Int?
 
+    /// An error at `keyPath` (from the body's root); `line`/`column` only for parse errors.
     public init(_ message: String, keyPath: String = "", line: Int? = nil, column: Int? = nil) {
         self.message = message
         self.keyPath = keyPath

@@ -18,6 +18,7 @@ public struct ObjectMapping: Sendable, Hashable {
     /// Relationship mappings, in output order (after the attributes).
     public var relationships: [RelationshipMapping]
 
+    /// The Swift builder form; output keys follow the order given.
     public init(name: String, attributes: [AttributeMapping] = [], relationships: [RelationshipMapping] = []) {
         self.name = name
         self.attributes = attributes
