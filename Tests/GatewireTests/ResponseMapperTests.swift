@@ -251,3 +251,20 @@ let githubConfig = #"""
         #expect(ok.pathParameters == ["id": "ch_1"])
     }
 }
+
+@Suite struct ErrorMessageTests {
+    /// RestKit's README setup: `RKErrorMessage` with `nil -> errorMessage` at key path `errors`.
+    @Test func stringOrArrayOfStringsGiveOneOrSeveralErrorObjects() throws {
+        let catalog = try MappingCatalog(
+            mappings: [ObjectMapping(name: "ErrorMessage", attributes: [.init("@value", to: "errorMessage", type: .string)])],
+            errorDescriptors: [.error(mapping: "ErrorMessage", keyPath: "errors")])
+        func errorObjects(_ text: String) -> String? {
+            catalog.map(MappableResponse(method: .delete, path: "/x", status: 422, contentType: "application/json",
+                                         body: Array(text.utf8))).errorObjects?.serialized()
+        }
+        #expect(errorObjects(#"{"errors": "x"}"#) == #"[{"errorMessage":"x"}]"#)
+        #expect(errorObjects(#"{"errors": ["a", "b"]}"#) == #"[{"errorMessage":"a"},{"errorMessage":"b"}]"#)
+        #expect(errorObjects(#"{"errors": [null]}"#) == nil)
+        #expect(errorObjects(#"{"message": "no errors key"}"#) == nil)
+    }
+}
