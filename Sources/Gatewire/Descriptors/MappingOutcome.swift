@@ -1,0 +1,36 @@
+/// What a response means, as decided by ``ResponseMapper/map(_:)``.
+///
+/// - Success: `accepted` and `error == nil`; `mapped` holds the objects (or nil when nothing
+///   was to be mapped).
+/// - HTTP failure: `!accepted` (every 4xx/5xx, and other statuses no descriptor lists);
+///   `errorObjects` holds what error descriptors mapped.
+/// - Mapping failure: `accepted` but `error != nil` (the call fails with kind `mapping`).
+public struct MappingOutcome: Sendable {
+    /// Whether the status is acceptable (any 2xx, or a 1xx/3xx a matching response descriptor lists).
+    public var accepted: Bool
+    /// A JSON object keyed by descriptor key path (`""` for the root key path), holding each
+    /// key path's mapped object or array of objects, in descriptor registration order.
+    /// nil when no descriptor matched or the body was not parsed; `{}` when descriptors
+    /// matched but none found anything.
+    public var mapped: JSONValue?
+    /// On the failure path: a JSON array of the objects error descriptors mapped (an array at
+    /// the key path gives one object per element). nil when none were found.
+    public var errorObjects: JSONValue?
+    /// The decoded path parameters of the descriptors that applied (`["id": "7"]`).
+    public var pathParameters: [String: String]
+    /// Why a body on the success path could not be parsed or mapped.
+    public var error: MappingError?
+    /// The parsed body, when it was parsed.
+    public var body: JSONValue?
+
+    /// An outcome; everything but `accepted` defaults to empty.
+    public init(accepted: Bool, mapped: JSONValue? = nil, errorObjects: JSONValue? = nil,
+                pathParameters: [String: String] = [:], error: MappingError? = nil, body: JSONValue? = nil) {
+        self.accepted = accepted
+        self.mapped = mapped
+        self.errorObjects = errorObjects
+        self.pathParameters = pathParameters
+        self.error = error
+        self.body = body
+    }
+}

@@ -1,0 +1,201 @@
+/// A path pattern such as `/users/:id`, `/repos/:owner/:repo/issues` or `/files/*`,
+/// matched against a request path relative to the base URL.
+///
+/// Rules (after RestKit's `RKPathMatcher` and SOCKit, normalised where RestKit is uneven):
+/// - Only the path is matched: a `?query` or `#fragment` on the request path is ignored
+///   (as RestKit). A pattern may not contain `?`.
+/// - A leading and a trailing slash are ignored on both sides, so `/users/1/`, `users/1` and
+///   `/users/1` are the same path. Decided differently from RestKit, whose pattern form
+///   depends on the base URL's trailing slash and which requires equal slash counts.
+/// - The path is split at `/` first and each segment is percent-decoded afterwards, so
+///   `%2F` inside a segment stays inside it; literal pattern segments are percent-decoded too.
+/// - `:name` (name characters `[A-Za-z0-9_]`) captures a non-empty part of one segment. A
+///   parameter takes characters up to the next literal text of its segment (`:id.json`
+///   captures `7` from `7.json`), the last one in a segment takes the rest of the segment.
+///   `\:` is a literal colon, and a `:` not followed by a name character is literal.
+/// - A final `*` segment matches one or more remaining segments (not zero: `/files/*` does
+///   not match `/files`), captured decoded and joined by `/` under the name `*`.
+///
+/// Not `ExpressibleByStringLiteral` on purpose: `PathPattern("/a?b")` would then silently
+/// pick the literal initializer and trap instead of throwing.
+public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
+    /// The pattern as written.
+    public let pattern: String
+    private let segments: [Segment]
+    private let wildcard: Bool
+
+    enum Piece: Sendable, Hashable { case literal(String), parameter(String) }
+    typealias Segment = [Piece]
+
+    /// Parses a pattern.
+    /// - Throws: ``ConfigError`` (with an empty path; config parsing fills it in) for a `?`,
+    ///   a `*` that is not the whole last segment, or two parameters with no literal between.
+    public init(_ pattern: String) throws(ConfigError) {
+        self.pattern = pattern
+        if pattern.contains("?") {
+            throw ConfigError(path: "", message: "a path pattern cannot contain \"?\" (the query is not matched)")
+        }
+        var raw = PathPattern.split(pattern)
+        wildcard = raw.last == "*"
+        if wildcard { raw.removeLast() }
+        var segments: [Segment] = []
+        for text in raw {
+            if text.contains("*") {
+                throw ConfigError(path: "", message: "\"*\" is allowed only as the whole last segment, in \"\(pattern)\"")
+            }
+            segments.append(try PathPattern.parseSegment(text, in: pattern))
+        }
+        self.segments = segments
+    }
+
+    /// The pattern as written.
+    public var description: String { pattern }
+
+    /// The parameter names in order (`*` last, if the pattern has one).
+    public var parameterNames: [String] {
+        segments.flatMap { $0.compactMap { if case .parameter(let name) = $0 { name } else { nil } } } + (wildcard ? ["*"] : [])
+    }
+
+    /// How specific a pattern is, for ranking several matches: more literal segments win,
+    /// then a pattern without `*`, then more parameter segments. `Comparable`: greater is
+    /// more specific.
+    public struct Specificity: Sendable, Hashable, Comparable {
+        /// Segments with no parameter.
+        public let literalSegments: Int
+        /// Whether the pattern ends in `*`.
+        public let hasWildcard: Bool
+        /// Segments with at least one parameter.
+        public let parameterSegments: Int
+
+        /// Whether `a` is less specific than `b`.
+        public static func < (a: Specificity, b: Specificity) -> Bool {
+            if a.literalSegments != b.literalSegments { return a.literalSegments < b.literalSegments }
+            if a.hasWildcard != b.hasWildcard { return a.hasWildcard }
+            return a.parameterSegments < b.parameterSegments
+        }
+    }
+
+    /// This pattern's rank among patterns that match the same path.
+    public var specificity: Specificity {
+        let literal = segments.filter { $0.allSatisfy { if case .literal = $0 { true } else { false } } }.count
+        return Specificity(literalSegments: literal, hasWildcard: wildcard, parameterSegments: segments.count - literal)
+    }
+
+    /// The decoded parameters when `path` matches, nil otherwise.
+    /// - Parameter path: relative to the base URL, as sent (percent-encoded, may carry `?query`).
+    public func match(_ path: String) -> [String: String]? {
+        var path = Substring(path)
+        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
+        let parts = PathPattern.split(String(path)).map(PathPattern.percentDecode)
+        if wildcard ? parts.count <= segments.count : parts.count != segments.count { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            guard PathPattern.match(segment, Substring(part), into: &parameters) else { return nil }
+        }
+        if wildcard { parameters["*"] = parts[segments.count...].joined(separator: "/") }
+        return parameters
+    }
+
+    // MARK: Parsing and matching
+
+    /// Segments between `/`, without a leading or trailing empty one.
+    static func split(_ path: String) -> [String] {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if parts.first == "" { parts.removeFirst() }
+        if parts.last == "" { parts.removeLast() }
+        return parts
+    }
+
+    private static func isNameCharacter(_ c: Character) -> Bool {
+        c.isASCII && (c.isLetter || c.isNumber || c == "_")
+    }
+
+    private static func parseSegment(_ text: String, in pattern: String) throws(ConfigError) -> Segment {
+        var pieces: Segment = []
+        var literal = ""
+        let chars = Array(text)
+        var i = 0
+        func flush() {
+            if !literal.isEmpty { pieces.append(.literal(percentDecode(literal))); literal = "" }
+        }
+        while i < chars.count {
+            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == ":" {
+                literal.append(":")
+                i += 2
+            } else if chars[i] == ":", i + 1 < chars.count, isNameCharacter(chars[i + 1]) {
+                flush()
+                var name = ""
+                i += 1
+                while i < chars.count, isNameCharacter(chars[i]) { name.append(chars[i]); i += 1 }
+                if case .parameter? = pieces.last {
+                    throw ConfigError(path: "", message: "parameters need literal text between them, in \"\(pattern)\"")
+                }
+                pieces.append(.parameter(name))
+            } else {
+                literal.append(chars[i])
+                i += 1
+            }
+        }
+        flush()
+        return pieces
+    }
+
+    /// SOCKit's rule inside one segment: a parameter runs to the first occurrence of the
+    /// next literal; the last parameter takes the rest; parameters are never empty.
+    private static func match(_ segment: Segment, _ part: Substring, into parameters: inout [String: String]) -> Bool {
+        if segment.isEmpty { return part.isEmpty }
+        var rest = part
+        var index = 0
+        while index < segment.count {
+            switch segment[index] {
+            case .literal(let text):
+                guard rest.hasPrefix(text) else { return false }
+                rest = rest.dropFirst(text.count)
+                index += 1
+            case .parameter(let name):
+                if index + 1 == segment.count {
+                    guard !rest.isEmpty else { return false }
+                    parameters[name] = String(rest)
+                    rest = rest.dropFirst(rest.count)
+                    index += 1
+                } else {
+                    guard case .literal(let next) = segment[index + 1], let range = rest.dropFirst().firstRange(of: next) else {
+                        return false
+                    }
+                    parameters[name] = String(rest[rest.startIndex..<range.lowerBound])
+                    rest = rest[range.lowerBound...]
+                    index += 1
+                }
+            }
+        }
+        return rest.isEmpty
+    }
+
+    /// `%XX` sequences decoded as UTF-8 (invalid sequences become U+FFFD); a `%` not followed
+    /// by two hex digits is kept. `+` stays `+` (this is a path, not a form).
+    static func percentDecode(_ text: String) -> String {
+        guard text.contains("%") else { return text }
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        func hex(_ b: UInt8) -> UInt8? {
+            switch b {
+            case 48...57: b - 48
+            case 65...70: b - 55
+            case 97...102: b - 87
+            default: nil
+            }
+        }
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
+                out.append(h << 4 | l)
+                i += 3
+            } else {
+                out.append(bytes[i])
+                i += 1
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}

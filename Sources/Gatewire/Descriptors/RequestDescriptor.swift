@@ -1,0 +1,117 @@
+/// How a request body is built from a caller's JSON object: its mapping applied in reverse,
+/// wrapped under ``rootKeyPath`` (RestKit's `RKRequestDescriptor` with the mapping's
+/// `inverseMapping`).
+///
+/// For each attribute, the value at the *destination* key of the caller's object is written
+/// at the *source* key path of the body; dotted source paths create nested objects
+/// (`"address.city"` -> `{"address": {"city": ...}}`). A missing or `null` value is written
+/// as `null` (RestKit 0.22+, `assignsDefaultValueForMissingAttributes`). Values are copied
+/// as they are, without coercion: a date given as ISO 8601 text stays that text.
+/// Relationships recurse with their mapping; an array of objects gives an array.
+///
+/// Example: mapping `User` {`full_name` -> `name`}, root key path `user`:
+/// `{"name": "Ann"}` -> `{"user": {"full_name": "Ann"}}`.
+public struct RequestDescriptor: Sendable, Hashable {
+    /// The name of the ``ObjectMapping`` applied in reverse.
+    public var mapping: String
+    /// The key path the body is wrapped under (dotted: nested objects); nil for none.
+    public var rootKeyPath: KeyPath?
+    /// The methods it applies to (all methods for "any").
+    public var methods: Set<HTTPMethod>
+    /// The caller's name for the kind of object (the Codable type's name, the C type tag);
+    /// nil matches any.
+    public var objectType: String?
+
+    /// The Swift builder form; a root `rootKeyPath` means no wrapping, like nil.
+    public init(mapping: String, rootKeyPath: KeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
+                objectType: String? = nil) {
+        self.mapping = mapping
+        self.rootKeyPath = rootKeyPath.flatMap { $0.isRoot ? nil : $0 }
+        self.methods = methods
+        self.objectType = objectType
+    }
+
+    /// The config form: `{"objectType": "User", "mapping": "User", "rootKeyPath": "user", "method": "POST"}`
+    /// (only `mapping` is required; `method` as in ``ResponseDescriptor``).
+    /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
+    public init(config node: ConfigNode) throws(ConfigError) {
+        try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType"])
+        self.init(mapping: try node.required("mapping").string(),
+                  rootKeyPath: try node.optional("rootKeyPath").map { node throws(ConfigError) in KeyPath(try node.string()) },
+                  methods: try ResponseDescriptor.methods(config: node.optional("method")),
+                  objectType: try node.optional("objectType")?.string())
+    }
+
+    /// The request body for `object` (a JSON object, or an array of them).
+    /// - Parameter mapper: resolves this descriptor's mapping and its relationships.
+    /// - Throws: ``MappingError`` when `object` is not an object or array of objects, when
+    ///   a mapping is unknown, or when two source paths collide (`a` and `a.b`).
+    public func body(for object: JSONNode, mapper: ObjectMapper) throws(MappingError) -> JSONValue {
+        guard let mapping = mapper.mappings[self.mapping] else { throw MappingError("unknown mapping \"\(self.mapping)\"") }
+        let inner = try RequestDescriptor.inverse(object, mapping, mapper, path: "", depth: 0)
+        guard let rootKeyPath else { return inner }
+        let wrapped = JSONValue.object()
+        try RequestDescriptor.set(inner, at: rootKeyPath.components, in: wrapped, path: "")
+        return wrapped
+    }
+
+    private static func inverse(_ node: JSONNode, _ mapping: ObjectMapping, _ mapper: ObjectMapper, path: String,
+                                depth: Int) throws(MappingError) -> JSONValue {
+        guard depth < mapper.maxDepth else { throw MappingError("objects nested deeper than \(mapper.maxDepth) levels", keyPath: path) }
+        switch node.kind {
+        case .null:
+            return .null()
+        case .array:
+            let result = JSONValue.array()
+            for (index, element) in node.elements.enumerated() where !element.isNull {
+                result.append(try inverse(element, mapping, mapper, path: "\(path)[\(index)]", depth: depth))
+            }
+            return result
+        case .object:
+            break
+        default:
+            // A mapping of the value itself ("@value" -> key) inverts to that value only when
+            // given the object; a bare scalar is passed through.
+            return node.retained()
+        }
+        if mapping.attributes.count == 1, mapping.relationships.isEmpty, mapping.attributes[0].source.isRoot {
+            return node[mapping.attributes[0].destination]?.retained() ?? .null()
+        }
+        let result = JSONValue.object()
+        for attribute in mapping.attributes where !attribute.source.isRoot {
+            let value = node[attribute.destination]?.retained() ?? .null()
+            try set(value, at: attribute.source.components, in: result, path: path)
+        }
+        for relationship in mapping.relationships where !relationship.source.isRoot {
+            let where_ = KeyPath.join(path, relationship.destination)
+            guard let nested = mapper.mappings[relationship.mapping] else {
+                throw MappingError("unknown mapping \"\(relationship.mapping)\"", keyPath: where_)
+            }
+            let value = try node[relationship.destination].map { child throws(MappingError) in
+                try inverse(child, nested, mapper, path: where_, depth: depth + 1)
+            } ?? .null()
+            try set(value, at: relationship.source.components, in: result, path: path)
+        }
+        return result
+    }
+
+    /// Writes `value` at `components` inside `object`, creating intermediate objects.
+    static func set(_ value: JSONValue, at components: [String], in object: JSONValue, path: String) throws(MappingError) {
+        var current = object
+        var where_ = path
+        for key in components.dropLast() {
+            where_ = KeyPath.join(where_, key)
+            if let existing = current.node[key] {
+                guard existing.kind == .object else {
+                    throw MappingError("cannot nest a value under \(existing.kind.name) written by another attribute", keyPath: where_)
+                }
+                current = existing.retained()
+            } else {
+                let created = JSONValue.object()
+                current.set(key, created)
+                current = created
+            }
+        }
+        current.set(components.last ?? "", value)
+    }
+}

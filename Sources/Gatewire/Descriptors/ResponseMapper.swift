@@ -1,0 +1,159 @@
+/// The one place that decides what a response means: status gate, body parsing, descriptor
+/// selection and mapping (RestKit's `RKObjectRequestOperation` + `RKResponseMapperOperation`,
+/// with the ambiguities of the reference pinned as below).
+///
+/// 1. **Status gate.** Any 2xx is accepted. A 1xx/3xx is accepted only when a matching
+///    response descriptor (method, path, status) lists it. 4xx and 5xx are always failures,
+///    whatever matched (as RestKit, issue #1572). Decided differently from RestKit: error
+///    descriptors never narrow the accepted set (#1815).
+/// 2. **No body.** HEAD, 204, 205, 304, and a body of 0 bytes or only whitespace (RestKit:
+///    0 bytes or one space) are not parsed: success with `mapped == nil`, or an HTTP failure
+///    without error objects.
+/// 3. **Content type.** `application/json` and any `+json` type (case-insensitive,
+///    parameters stripped) are parsed. A body with no Content-Type or `text/plain` is parsed
+///    only when a descriptor matches (servers often mislabel JSON). Any other type is not
+///    parsed: on the success path with a matching descriptor that is a mapping error
+///    (RestKit's -1016), without one a plain success; on the failure path the HTTP failure
+///    stays as it is (the nginx HTML 502 page: no error objects, no parse error).
+/// 4. **Parse errors.** Invalid JSON on the success path is a ``MappingError`` with Jansson's
+///    line and column. On the failure path it is ignored: the HTTP failure is the error.
+/// 5. **Success path.** Every matching response descriptor applies. For one key path, the
+///    descriptor with the most specific ``PathPattern`` wins (a descriptor without a pattern
+///    ranks below any pattern), and on a tie the later registration (as RestKit). The result
+///    object is keyed by key path. A key path that finds nothing (missing, `null`, or an array
+///    of only `null`) is left out without error; if no key path finds anything, `mapped` is
+///    `{}` (decided differently from RestKit's error 1001: the caller keeps the raw body and
+///    a partial API change should not fail a call that succeeded). No descriptor matching a
+///    2xx: accepted, `mapped == nil`. A mapping error makes `error` non-nil and `mapped` nil.
+/// 6. **Failure path.** Matching error descriptors, and response descriptors that list the
+///    failure status, map the objects at their key paths into ``MappingOutcome/errorObjects``
+///    (flattened, as RestKit's `RKObjectMapperErrorObjectsKey`). A mapping error there is not
+///    reported (the HTTP failure is); the objects that fail are left out.
+public struct ResponseMapper: Sendable {
+    /// The mappings and descriptors.
+    public let catalog: MappingCatalog
+
+    /// A mapper over a built catalog (cheap: it shares the catalog).
+    public init(catalog: MappingCatalog) { self.catalog = catalog }
+
+    /// Decides what `response` means (see the type's rules). Never throws: every problem is
+    /// in the outcome.
+    public func map(_ response: MappableResponse) -> MappingOutcome {
+        let status = response.status
+        let failure = status >= 400
+        let responseMatches = matches(catalog.responseDescriptors, response)
+        let accepted = !failure && ((200...299).contains(status) || !responseMatches.isEmpty)
+
+        let candidates: [(ResponseDescriptor, [String: String])]
+        if failure {
+            candidates = matches(catalog.errorDescriptors, response) + responseMatches
+        } else {
+            candidates = accepted ? responseMatches : []
+        }
+        var outcome = MappingOutcome(accepted: accepted)
+
+        if response.method == .head || [204, 205, 304].contains(status) || ResponseMapper.isBlank(response.body) {
+            return outcome
+        }
+        let kind = ResponseMapper.mediaType(response.contentType)
+        let declaredJSON = kind == "application/json" || kind.hasSuffix("+json")
+        let sniffable = kind.isEmpty || kind == "text/plain"
+        guard declaredJSON || (sniffable && !candidates.isEmpty) else {
+            if accepted, !candidates.isEmpty {
+                outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)")
+            }
+            return outcome
+        }
+        let parsed = response.body.withUnsafeBytes { bytes in
+            Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
+        }
+        let body: JSONValue
+        switch parsed {
+        case .success(let value):
+            body = value
+        case .failure(let error):
+            if accepted, declaredJSON || !candidates.isEmpty { outcome.error = MappingError(parse: error) }
+            return outcome
+        }
+        outcome.body = body
+        guard !candidates.isEmpty else { return outcome }
+
+        let winners = ResponseMapper.winners(candidates)
+        for (_, parameters) in winners {
+            outcome.pathParameters.merge(parameters) { _, new in new }
+        }
+        if failure {
+            let objects = JSONValue.array()
+            for (descriptor, _) in winners {
+                guard let found = try? descriptor.keyPath.value(in: body.node), !ResponseMapper.isNothing(found.node) else { continue }
+                let elements = found.node.kind == .array ? found.node.elements : [found.node]
+                for (index, element) in elements.enumerated() where !element.isNull {
+                    let path = found.node.kind == .array ? "\(descriptor.keyPath)[\(index)]" : descriptor.keyPath.description
+                    if let mapped = try? catalog.mapper.map(element, with: descriptor.mapping, at: path) {
+                        objects.append(mapped)
+                    }
+                }
+            }
+            if objects.node.count > 0 { outcome.errorObjects = objects }
+            return outcome
+        }
+        let result = JSONValue.object()
+        do throws(MappingError) {
+            for (descriptor, _) in winners {
+                guard let found = try descriptor.keyPath.value(in: body.node), !ResponseMapper.isNothing(found.node) else { continue }
+                result.set(descriptor.keyPath.description,
+                           try catalog.mapper.map(found.node, with: descriptor.mapping, at: descriptor.keyPath.description))
+            }
+            outcome.mapped = result
+        } catch {
+            outcome.error = error
+        }
+        return outcome
+    }
+
+    private func matches(_ descriptors: [ResponseDescriptor], _ response: MappableResponse) -> [(ResponseDescriptor, [String: String])] {
+        descriptors.compactMap { descriptor in
+            descriptor.match(method: response.method, path: response.path, status: response.status).map { (descriptor, $0) }
+        }
+    }
+
+    /// One descriptor per key path: the most specific pattern, then the later registration;
+    /// in the order the key paths were first registered.
+    static func winners(_ candidates: [(ResponseDescriptor, [String: String])]) -> [(ResponseDescriptor, [String: String])] {
+        var order: [KeyPath] = []
+        var best: [KeyPath: (ResponseDescriptor, [String: String])] = [:]
+        for candidate in candidates {
+            let key = candidate.0.keyPath
+            guard let current = best[key] else {
+                order.append(key)
+                best[key] = candidate
+                continue
+            }
+            if rank(candidate.0) >= rank(current.0) { best[key] = candidate }
+        }
+        return order.map { best[$0]! }
+    }
+
+    /// A pattern-less descriptor ranks below every pattern.
+    private static func rank(_ descriptor: ResponseDescriptor) -> PathPattern.Specificity {
+        descriptor.pathPattern?.specificity
+            ?? PathPattern.Specificity(literalSegments: -1, hasWildcard: true, parameterSegments: 0)
+    }
+
+    /// `null` or an array of only `null`s: "not found", as RestKit.
+    static func isNothing(_ node: JSONNode) -> Bool {
+        node.isNull || (node.kind == .array && node.count > 0 && node.elements.allSatisfy(\.isNull))
+    }
+
+    /// 0 bytes or only spaces, tabs, CR and LF.
+    static func isBlank(_ body: [UInt8]) -> Bool {
+        body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    /// `application/problem+json` from `Application/Problem+JSON; charset=utf-8`; "" when absent.
+    static func mediaType(_ contentType: String?) -> String {
+        guard let contentType else { return "" }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return String(type.trimmingSpaces).lowercased()
+    }
+}

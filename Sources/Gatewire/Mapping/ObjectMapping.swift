@@ -1,0 +1,60 @@
+/// How one kind of object is read from a JSON representation: a name, attribute mappings
+/// and relationship mappings (RestKit's `RKObjectMapping` with an `NSMutableDictionary`
+/// target, plus typed coercion).
+///
+/// Applied by ``ObjectMapper``. The mapped object's keys come out in declaration order:
+/// attributes first, then relationships.
+///
+/// ```swift
+/// ObjectMapping(name: "User",
+///               attributes: [.init("full_name", to: "name", type: .string, required: true)],
+///               relationships: [.init("address", mapping: "Address")])
+/// ```
+public struct ObjectMapping: Sendable, Hashable {
+    /// The mapping's name, referred to by descriptors and relationships.
+    public var name: String
+    /// Attribute mappings, in output order.
+    public var attributes: [AttributeMapping]
+    /// Relationship mappings, in output order (after the attributes).
+    public var relationships: [RelationshipMapping]
+
+    /// The Swift builder form; output keys follow the order given.
+    public init(name: String, attributes: [AttributeMapping] = [], relationships: [RelationshipMapping] = []) {
+        self.name = name
+        self.attributes = attributes
+        self.relationships = relationships
+    }
+
+    /// The config form (the value of `mappings.<name>`):
+    /// `{"attributes": {"email": "email", "full_name": {"to": "name", "type": "string", "required": true}},
+    ///   "relationships": {"address": {"to": "address", "mapping": "Address"}}}`.
+    /// - Throws: ``ConfigError`` naming the field for unknown fields, wrong types, or two
+    ///   attributes/relationships writing the same destination key (RestKit asserts on this).
+    public init(config node: ConfigNode, name: String) throws(ConfigError) {
+        try node.rejectUnknownKeys(["attributes", "relationships"])
+        var attributes: [AttributeMapping] = []
+        var relationships: [RelationshipMapping] = []
+        var destinations: [String: String] = [:]
+        func claim(_ destination: String, _ field: ConfigNode) throws(ConfigError) {
+            if let earlier = destinations[destination] {
+                throw field.error("destination key \"\(destination)\" is already written by \(earlier)")
+            }
+            destinations[destination] = field.path
+        }
+        if let node = try node.optional("attributes") {
+            for (source, field) in try node.members() {
+                let attribute = try AttributeMapping(config: field, source: source)
+                try claim(attribute.destination, field)
+                attributes.append(attribute)
+            }
+        }
+        if let node = try node.optional("relationships") {
+            for (source, field) in try node.members() {
+                let relationship = try RelationshipMapping(config: field, source: source)
+                try claim(relationship.destination, field)
+                relationships.append(relationship)
+            }
+        }
+        self.init(name: name, attributes: attributes, relationships: relationships)
+    }
+}
