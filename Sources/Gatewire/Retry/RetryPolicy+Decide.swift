@@ -1,0 +1,170 @@
+import Glibc
+
+extension RetryPolicy {
+    /// Decides whether to retry after a failed attempt, and after how long (seconds).
+    ///
+    /// The one place the retry rules live; the C ABI and the Python binding call it, never
+    /// re-implement it. Call it once per attempt that failed (a transport error, or a status
+    /// the call does not accept). Rules, in order:
+    ///
+    /// 1. `cancelled`, `deadline`, `invalidArgument` and `plugin` end the call at once; the
+    ///    test is not consulted (retrying a cancelled request is RACRetry's bug).
+    /// 2. The caller's `test`, if any, is consulted exactly once: `.stop` stops, `.retry`
+    ///    retries (with its delay, or the policy's delay below), `.usePolicy` falls through.
+    /// 3. No more than ``maxRetries`` retries: attempt `n + 1` exists only if `n <= maxRetries`.
+    /// 4. Policy (when the test said `.usePolicy` or there is none):
+    ///    - `connect` and `dns` failures, and `timeout` or `network` failures with
+    ///      `requestSent == false`, are retried for every method (nothing reached the server;
+    ///      urllib3's connect errors, OkHttp's "sending not started");
+    ///    - `timeout` and `network` after sending are retried only for a method in
+    ///      ``retryableMethods``, or any method when the request has an `Idempotency-Key`;
+    ///    - `tls` and `mapping` are never retried (the same failure would recur);
+    ///    - a response (or `httpStatus`) is retried when its status is in
+    ///      ``retryableStatusCodes`` and the method passes the same method rule.
+    /// 5. Delay: a `Retry-After` header on a retried response (any status) replaces the
+    ///    computed backoff ``delay(forRetry:using:)`` for retry `outcome.attempt`. A
+    ///    malformed `Retry-After` is ignored. A `Retry-After` above ``maxRetryAfter`` or above
+    ///    `remaining` stops at once (fail fast, no shortened wait), and so does any delay
+    ///    (computed or the test's) above `remaining`.
+    ///
+    /// - Parameters:
+    ///   - method: the request's method.
+    ///   - outcome: how the attempt ended.
+    ///   - test: the caller's per-attempt test, or nil.
+    ///   - hasIdempotencyKey: whether the request carries an `Idempotency-Key` header, which
+    ///     makes POST and PATCH (and any other method) safe to retry after sending.
+    ///   - remaining: seconds left before the call's overall deadline; nil for no deadline.
+    ///   - now: the wall-clock time in seconds since the Unix epoch, for `Retry-After`
+    ///     HTTP-dates; nil reads the system clock (`CLOCK_REALTIME`).
+    ///   - generator: the source of jitter (one draw per computed delay).
+    public func decide(
+        method: HTTPMethod,
+        outcome: AttemptOutcome,
+        test: RetryTest?,
+        hasIdempotencyKey: Bool,
+        remaining: Double?,
+        now: Double? = nil,
+        using generator: inout some RandomNumberGenerator
+    ) -> RetryDecision {
+        if let kind = outcome.errorKind, Self.finalKinds.contains(kind) {
+            return .stop(reason: "\(kind.name) is never retried")
+        }
+
+        let verdict = test?(outcome) ?? .usePolicy
+        if case .stop = verdict { return .stop(reason: "the retry test said stop") }
+
+        let retriesAllowed = max(0, maxRetries)
+        if outcome.attempt > retriesAllowed {
+            return .stop(reason: "retries exhausted (\(retriesAllowed))")
+        }
+        if let remaining, !(remaining > 0) {
+            return .stop(reason: "no time left before the deadline")
+        }
+
+        let reason: String
+        var explicitDelay: Double? = nil
+        switch verdict {
+        case .retry(let after):
+            reason = "the retry test asked for a retry"
+            if let after { explicitDelay = after.isNaN ? 0 : max(0, after) }
+        case .stop:
+            return .stop(reason: "the retry test said stop")  // handled above
+        case .usePolicy:
+            switch policyVerdict(method: method, outcome: outcome, hasIdempotencyKey: hasIdempotencyKey) {
+            case .success(let why): reason = why
+            case .failure(let why): return .stop(reason: why.text)
+            }
+        }
+
+        let delay: Double
+        if let explicitDelay {
+            delay = explicitDelay
+        } else if outcome.status != 0, let header = outcome.header("Retry-After"),
+                  let asked = RetryAfter.delay(header, now: now ?? Self.wallClock())
+        {
+            if asked > max(0, maxRetryAfter) {
+                return .stop(reason: "Retry-After \(asked.formatted)s exceeds maxRetryAfter \(maxRetryAfter.formatted)s")
+            }
+            if let remaining, asked > remaining {
+                return .stop(reason: "Retry-After \(asked.formatted)s exceeds the time left (\(remaining.formatted)s)")
+            }
+            return .retry(delay: asked, reason: "\(reason) (Retry-After \(asked.formatted)s)")
+        } else {
+            delay = self.delay(forRetry: outcome.attempt, using: &generator)
+        }
+        if let remaining, delay > remaining {
+            return .stop(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)")
+        }
+        return .retry(delay: delay, reason: reason)
+    }
+
+    /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`` with jitter from
+    /// the system's random source.
+    public func decide(
+        method: HTTPMethod,
+        outcome: AttemptOutcome,
+        test: RetryTest? = nil,
+        hasIdempotencyKey: Bool = false,
+        remaining: Double? = nil,
+        now: Double? = nil
+    ) -> RetryDecision {
+        var generator = SystemRandomNumberGenerator()
+        return decide(
+            method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
+            remaining: remaining, now: now, using: &generator)
+    }
+
+    /// Kinds that end the call whatever the policy or the test say.
+    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin]
+
+    private struct Refusal: Error { let text: String }
+
+    /// The policy's own rule (step 4): the retry reason, or why not.
+    private func policyVerdict(method: HTTPMethod, outcome: AttemptOutcome, hasIdempotencyKey: Bool)
+        -> Result<String, Refusal>
+    {
+        switch outcome.errorKind {
+        case .connect?, .dns?:
+            return .success("\(outcome.errorKind!.name) failed before the request was sent")
+        case .timeout?, .network?:
+            let kind = outcome.errorKind!.name
+            if !outcome.requestSent { return .success("\(kind) before the request was sent") }
+            if let refusal = methodRefusal(method, hasIdempotencyKey: hasIdempotencyKey, after: "\(kind) after sending") {
+                return .failure(refusal)
+            }
+            return .success("\(kind) after sending \(method) (\(safety(method, hasIdempotencyKey)))")
+        case .tls?, .mapping?:
+            return .failure(Refusal(text: "\(outcome.errorKind!.name) errors are not retried"))
+        case .cancelled?, .deadline?, .invalidArgument?, .plugin?:
+            return .failure(Refusal(text: "\(outcome.errorKind!.name) is never retried"))
+        case .httpStatus?, nil:
+            guard outcome.status != 0 else { return .failure(Refusal(text: "no response and no error kind")) }
+            guard retryableStatusCodes.contains(outcome.status) else {
+                return .failure(Refusal(text: "status \(outcome.status) is not retryable"))
+            }
+            if let refusal = methodRefusal(method, hasIdempotencyKey: hasIdempotencyKey, after: "status \(outcome.status)") {
+                return .failure(refusal)
+            }
+            return .success("status \(outcome.status) is retryable")
+        }
+    }
+
+    private func methodRefusal(_ method: HTTPMethod, hasIdempotencyKey: Bool, after what: String) -> Refusal? {
+        if hasIdempotencyKey || retryableMethods.contains(method) { return nil }
+        if method.isIdempotent {
+            return Refusal(text: "\(method) is not a retryable method (\(what))")
+        }
+        return Refusal(text: "\(method) is not idempotent (\(what))")
+    }
+
+    private func safety(_ method: HTTPMethod, _ hasIdempotencyKey: Bool) -> String {
+        retryableMethods.contains(method) ? "retryable method" : "Idempotency-Key"
+    }
+
+    /// The wall clock in seconds since the Unix epoch.
+    static func wallClock() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Scripted HTTP/1.1 test server for Gatewire's Swift, C and Python tests.
+
+Standard library only. Binds 127.0.0.1 (port 0 unless --port), prints ``PORT <n>`` as its
+first stdout line, flushes, and serves until killed. Every response carries Content-Length so
+keep-alive works. Endpoints (any method unless stated):
+
+  /echo[/anything]          200 {"method", "path", "query", "headers", "body"}
+  /headers                  200 {"headers": {lower-case name: value}}
+  /status/<code>            that status, body {"status": code} (none for 1xx/204/304);
+                            ?retry_after=<v> adds Retry-After
+  /sequence/<key>/<s1>,<s2> n-th request for <key> answers s_n (the last repeats), body
+                            {"key", "attempt", "status"}; ?retry_after=<v> on non-2xx
+  /sequence/<key>/count     GET: {"count": n} for <key>, not counted itself
+  /delay/<ms>               sleeps, then 200 {"delayed_ms": ms}
+  /fixture/<name>           a file from --fixtures; ?status=<code>, ?content_type=<type>
+  /gzip                     gzip-encoded JSON when Accept-Encoding allows gzip
+  /reset                    reads the request, then closes the socket without answering
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import socket
+import struct
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlsplit
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_FIXTURES = REPO_ROOT / "Tests" / "fixtures" / "real"
+
+NO_BODY_STATUSES = {204, 304}
+
+
+class Server(ThreadingHTTPServer):
+    request_queue_size = 128  # the default backlog of 5 stalls bursts by 1 s (SYN retransmit)
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address, handler, fixtures: Path, verbose: bool):
+        super().__init__(address, handler)
+        self.fixtures = fixtures
+        self.verbose = verbose
+        self.counters: dict[str, int] = {}
+        self.counters_lock = threading.Lock()
+
+    def handle_error(self, request, client_address):
+        # Clients that hang up (tests of cancellation, /reset) are expected: stay quiet.
+        if self.verbose:
+            super().handle_error(request, client_address)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "GatewireTestServer/1.0"
+    server: Server
+
+    # -- plumbing -------------------------------------------------------------------------
+
+    def log_message(self, format, *args):  # noqa: A002 (BaseHTTPRequestHandler's name)
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+    def _read_body(self) -> bytes:
+        length = self.headers.get("Content-Length")
+        if length:
+            try:
+                n = int(length)
+            except ValueError:
+                n = 0
+            return self.rfile.read(n) if n > 0 else b""
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            chunks = []
+            while True:
+                size_line = self.rfile.readline()
+                size = int(size_line.split(b";")[0].strip() or b"0", 16)
+                if size == 0:
+                    while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                        pass  # trailers
+                    break
+                chunks.append(self.rfile.read(size))
+                self.rfile.readline()
+            return b"".join(chunks)
+        return b""
+
+    def _send(self, status: int, body: bytes = b"", content_type: str | None = "application/json",
+              headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        if status in NO_BODY_STATUSES or 100 <= status < 200:
+            body = b""
+        elif content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if status not in NO_BODY_STATUSES and not 100 <= status < 200:
+            self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if body and self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, status: int, obj, headers: dict[str, str] | None = None) -> None:
+        self._send(status, json.dumps(obj).encode(), headers=headers)
+
+    # -- dispatch -------------------------------------------------------------------------
+
+    def _handle(self) -> None:
+        body = self._read_body()
+        url = urlsplit(self.path)
+        path = url.path
+        query = dict(parse_qsl(url.query, keep_blank_values=True))
+        parts = [unquote(p) for p in path.split("/") if p != ""]
+        head = parts[0] if parts else ""
+        try:
+            if head == "echo":
+                return self._echo(path, query, body)
+            if head == "headers" and len(parts) == 1:
+                return self._json(200, {"headers": self._headers_dict()})
+            if head == "status" and len(parts) == 2:
+                return self._status(parts[1], query)
+            if head == "sequence" and len(parts) == 3:
+                return self._sequence(parts[1], parts[2], query)
+            if head == "delay" and len(parts) == 2:
+                return self._delay(parts[1])
+            if head == "fixture" and len(parts) >= 2:
+                return self._fixture("/".join(parts[1:]), query)
+            if head == "gzip" and len(parts) == 1:
+                return self._gzip()
+            if head == "reset" and len(parts) == 1:
+                return self._reset()
+            return self._json(404, {"error": "no such endpoint", "path": path})
+        except BrokenPipeError:
+            self.close_connection = True
+
+    do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_TRACE = _handle
+
+    def _headers_dict(self) -> dict[str, str]:
+        result: dict[str, str] = {}
+        for name, value in self.headers.items():
+            key = name.lower()
+            result[key] = f"{result[key]}, {value}" if key in result else value
+        return result
+
+    # -- endpoints ------------------------------------------------------------------------
+
+    def _echo(self, path: str, query: dict[str, str], body: bytes) -> None:
+        parsed = None
+        if body:
+            text = body.decode("utf-8", errors="replace")
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = text
+        self._json(200, {"method": self.command, "path": path, "query": query,
+                         "headers": self._headers_dict(), "body": parsed})
+
+    def _status(self, code_text: str, query: dict[str, str]) -> None:
+        try:
+            code = int(code_text)
+        except ValueError:
+            return self._json(400, {"error": "status must be an integer"})
+        if not 100 <= code <= 599:
+            return self._json(400, {"error": "status out of range"})
+        headers = {"Retry-After": query["retry_after"]} if "retry_after" in query else None
+        self._json(code, {"status": code}, headers=headers)
+
+    def _sequence(self, key: str, spec: str, query: dict[str, str]) -> None:
+        if spec == "count":
+            with self.server.counters_lock:
+                count = self.server.counters.get(key, 0)
+            return self._json(200, {"count": count})
+        try:
+            statuses = [int(s) for s in spec.split(",") if s != ""]
+        except ValueError:
+            return self._json(400, {"error": "statuses must be integers"})
+        if not statuses or not all(100 <= s <= 599 for s in statuses):
+            return self._json(400, {"error": "need one or more statuses in 100...599"})
+        with self.server.counters_lock:
+            attempt = self.server.counters.get(key, 0) + 1
+            self.server.counters[key] = attempt
+        status = statuses[min(attempt, len(statuses)) - 1]
+        headers = None
+        if "retry_after" in query and not 200 <= status < 300:
+            headers = {"Retry-After": query["retry_after"]}
+        self._json(status, {"key": key, "attempt": attempt, "status": status}, headers=headers)
+
+    def _delay(self, ms_text: str) -> None:
+        try:
+            ms = int(ms_text)
+        except ValueError:
+            return self._json(400, {"error": "delay must be an integer (ms)"})
+        time.sleep(max(0, min(ms, 600_000)) / 1000)
+        self._json(200, {"delayed_ms": ms})
+
+    def _fixture(self, name: str, query: dict[str, str]) -> None:
+        root = self.server.fixtures.resolve()
+        file = (root / name).resolve()
+        if root not in file.parents or not file.is_file():
+            return self._json(404, {"error": "no such fixture", "name": name})
+        status = int(query.get("status", "200"))
+        if "content_type" in query:
+            content_type = query["content_type"]
+        elif file.suffix == ".json":
+            content_type = "application/json"
+        elif file.suffix in (".html", ".htm"):
+            content_type = "text/html; charset=utf-8"
+        else:
+            content_type = "application/octet-stream"
+        self._send(status, file.read_bytes(), content_type=content_type)
+
+    def _gzip(self) -> None:
+        payload = json.dumps({"gzipped": True, "message": "hello " * 20}).encode()
+        accepts = [p.split(";")[0].strip().lower() for p in self.headers.get("Accept-Encoding", "").split(",")]
+        if "gzip" in accepts:
+            self._send(200, gzip.compress(payload), headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        else:
+            self._send(200, payload, headers={"Vary": "Accept-Encoding"})
+
+    def _reset(self) -> None:
+        # SO_LINGER with a zero timeout makes close() send RST instead of FIN.
+        try:
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        except OSError:
+            pass
+        self.close_connection = True
+        try:
+            self.connection.close()
+        except OSError:
+            pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--port", type=int, default=0, help="port to bind on 127.0.0.1 (default: any free port)")
+    parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES,
+                        help=f"fixtures directory (default: {DEFAULT_FIXTURES})")
+    parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
+    args = parser.parse_args(argv)
+
+    server = Server(("127.0.0.1", args.port), Handler, args.fixtures, args.verbose)
+    sys.stdout.write(f"PORT {server.server_address[1]}\n")
+    sys.stdout.flush()
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
