@@ -1,5 +1,6 @@
 import CGatewireABI
 import Gatewire
+import Glibc
 
 /// Turns a `gw_call_options` into a ``Request``: checks the version, parses the JSON fields
 /// and wraps the C retry test. Errors are messages for `gw_last_error_message()`.
@@ -52,7 +53,8 @@ enum CallOptionsReader {
             let context = UInt(bitPattern: options.retry_test_user_data)
             request.options.retryTest = { outcome in
                 let view = AttemptView(number: outcome.attempt, status: outcome.status, errorKind: outcome.errorKind,
-                                       elapsed: outcome.elapsed, headers: outcome.headers)
+                                       elapsed: outcome.elapsed,
+                                       headers: HTTPHeaders(outcome.headers.map { .init(name: $0.name, value: $0.value) }))
                 var delay = -1.0
                 let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
                 switch verdict {

@@ -1,5 +1,6 @@
 import CGatewireABI
 import Gatewire
+import Glibc
 
 @_cdecl("gw_client_options_init")
 public func gw_client_options_init(_ options: UnsafeMutablePointer<gw_client_options>?, _ version: UInt32) -> Int32 {

@@ -21,14 +21,21 @@ let usage = """
            gatewire check CONFIG
     """
 
+/// Writes a line to stderr (unbuffered: verbose lines and observer reports interleave in order).
+func printError(_ text: String) {
+    var line = text + "\n"
+    line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
+}
+
 func fail(_ message: String, code: Int32 = 2) -> Never {
-    fputs("gatewire: \(message)\n", stderr)
+    printError("gatewire: \(message)")
     exit(code)
 }
 
+/// Writes a line to stdout and flushes it.
 func printLine(_ text: String) {
     print(text)
-    fflush(stdout)
+    fflush(nil)
 }
 
 func check(_ arguments: ArraySlice<String>) -> Never {
@@ -36,8 +43,8 @@ func check(_ arguments: ArraySlice<String>) -> Never {
     do {
         let config = try GatewayConfig(contentsOfFile: path)
         for warning in config.warnings { printLine("warning: \(warning)") }
-        printLine("\(path): OK (\(config.routes.count) routes, \(config.catalog.mappingCount) mappings, "
-            + "\(config.catalog.responseDescriptorCount) response descriptors)")
+        printLine("\(path): OK (\(config.routes.count) routes, \(config.catalog.mappings.count) mappings, "
+            + "\(config.catalog.responseDescriptors.count) response descriptors)")
         exit(0)
     } catch {
         printLine("\(path): error: \(error)")
@@ -153,11 +160,11 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     defer { client.close() }
     client.addFailureObserver { error in
         // The global failure observer: once per failed call, before the call's own handler.
-        fputs("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)\n", stderr)
+        printError("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
     }
     do {
         let response = try client.sendAndWait(request)
-        if verbose { for attempt in response.attempts { fputs(describe(attempt) + "\n", stderr) } }
+        if verbose { for attempt in response.attempts { printError(describe(attempt)) } }
         if let mapped = response.mapped {
             printLine(mapped.serialized(pretty: true))
         } else if let json = try? JSONValue.parse(response.http.text) {
@@ -168,7 +175,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         client.close()
         exit(0)
     } catch {
-        if verbose { for attempt in error.attempts { fputs(describe(attempt) + "\n", stderr) } }
+        if verbose { for attempt in error.attempts { printError(describe(attempt)) } }
         printLine(error.json.serialized(pretty: true))
         client.close()
         exit(1)

@@ -24,7 +24,7 @@ public struct GatewayConfig: Sendable {
     /// Named routes.
     public var routes: [String: Route] = [:]
     /// Object mappings and request, response and error descriptors.
-    public var catalog = MappingCatalog()
+    public var catalog = MappingCatalog.empty
     /// Things that are legal but probably unintended (e.g. two descriptors for the same key path).
     public var warnings: [String] = []
 
@@ -83,9 +83,9 @@ public struct GatewayConfig: Sendable {
         }
         for route in routes.values.sorted(by: { $0.name < $1.name }) {
             guard let type = route.objectType else { continue }
-            guard catalog.requestDescriptor(forObjectType: type) != nil else {
+            guard catalog.requestDescriptor(objectType: type, method: route.method) != nil else {
                 throw ConfigError(path: "routes.\(route.name).objectType",
-                                  message: "no request descriptor has objectType \"\(type)\"")
+                                  message: "no request descriptor has objectType \"\(type)\" for \(route.method)")
             }
         }
         warnings = catalog.warnings()

@@ -16,6 +16,17 @@ public struct MappingCatalog: Sendable {
     /// Error descriptors in registration order.
     public let errorDescriptors: [ResponseDescriptor]
 
+    /// A catalog with no mappings and no descriptors: every 2xx is accepted, nothing is mapped.
+    public static let empty = MappingCatalog(emptyCatalog: ())
+
+    private init(emptyCatalog: Void) {
+        mappings = []
+        mapper = ObjectMapper(mappings: [])
+        requestDescriptors = []
+        responseDescriptors = []
+        errorDescriptors = []
+    }
+
     /// The Swift builder form.
     /// - Throws: ``ConfigError`` when a descriptor or relationship names an unknown mapping
     ///   (paths as in config, e.g. `responseDescriptors[0].mapping`), or two mappings share a name.

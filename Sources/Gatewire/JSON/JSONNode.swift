@@ -1,14 +1,20 @@
 import CJansson
 
-/// A borrowed, read-only view of one node of a Jansson tree.
+/// A read-only view of one node of a Jansson tree, for walking a parsed body without copies.
 ///
-/// It does not own the node: it is valid only while the ``JSONValue`` (or other owner)
-/// of the tree is alive. It is the cheap way to walk a parsed body without copies.
+/// It keeps the tree's owning ``JSONValue`` alive, so a node stays valid however long it is
+/// kept (`try JSONValue.parse(text).node["id"]` is safe). The node itself is not retained
+/// separately: it lives as long as its tree, which is read-only once shared.
 public struct JSONNode {
-    /// The Jansson node.
+    /// The Jansson node; valid while `owner` lives.
     public let pointer: UnsafeMutablePointer<json_t>
+    /// The value that owns the tree this node belongs to.
+    public let owner: JSONValue
 
-    public init(_ pointer: UnsafeMutablePointer<json_t>) { self.pointer = pointer }
+    init(_ pointer: UnsafeMutablePointer<json_t>, owner: JSONValue) {
+        self.pointer = pointer
+        self.owner = owner
+    }
 
     /// The node's JSON type.
     public enum Kind: Sendable, Equatable { case object, array, string, integer, real, bool, null }
@@ -27,7 +33,7 @@ public struct JSONNode {
 
     /// The member `key` of an object, or nil when absent or when this is not an object.
     public subscript(key: String) -> JSONNode? {
-        key.withCString { json_object_get(pointer, $0) }.map(JSONNode.init)
+        key.withCString { json_object_get(pointer, $0) }.map { JSONNode($0, owner: owner) }
     }
 
     /// The number of elements of an array or members of an object; 0 otherwise.
@@ -42,7 +48,7 @@ public struct JSONNode {
     /// The elements of an array, in order; empty when this is not an array.
     public var elements: [JSONNode] {
         guard kind == .array else { return [] }
-        return (0..<json_array_size(pointer)).map { JSONNode(json_array_get(pointer, $0)!) }
+        return (0..<json_array_size(pointer)).map { JSONNode(json_array_get(pointer, $0)!, owner: owner) }
     }
 
     /// The members of an object in Jansson's order (insertion order since 2.8).
@@ -50,7 +56,7 @@ public struct JSONNode {
         var result: [(key: String, value: JSONNode)] = []
         var iterator = json_object_iter(pointer)
         while let it = iterator {
-            result.append((String(cString: json_object_iter_key(it)), JSONNode(json_object_iter_value(it))))
+            result.append((String(cString: json_object_iter_key(it)), JSONNode(json_object_iter_value(it), owner: owner)))
             iterator = json_object_iter_next(pointer, it)
         }
         return result

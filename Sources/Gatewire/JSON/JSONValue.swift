@@ -24,8 +24,8 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
 
     deinit { json_decref(pointer) }
 
-    /// A borrowed view for walking the tree; valid while this object lives.
-    public var node: JSONNode { JSONNode(pointer) }
+    /// A view of the root for walking the tree (it keeps this value alive).
+    public var node: JSONNode { JSONNode(pointer, owner: self) }
 
     /// Parses UTF-8 JSON text of any top-level type (RFC 8259).
     /// - Throws: ``JSONParseError`` with Jansson's message and the 1-based line and column.

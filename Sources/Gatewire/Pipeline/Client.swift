@@ -84,7 +84,7 @@ public final class Client: Sendable {
         let core = core
         let handle = CallHandle(loop: core.loop)
         let accepted = core.loop.execute {
-            do {
+            do throws(GatewireError) {
                 let call = Call(core: core, prepared: try core.prepare(request), options: request.options,
                                 completion: completion)
                 handle.attach(call)

@@ -69,14 +69,14 @@ final class ClientCore: Sendable {
             if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
         case .object(let value, let type):
             let typeName = type.isEmpty ? (objectType ?? "") : type
-            guard let descriptor = catalog.requestDescriptor(forObjectType: typeName) else {
-                throw invalid("no request descriptor for object type \"\(typeName)\"")
-            }
+            let mapped: JSONValue?
             do {
-                body = Array(try descriptor.body(for: value.node, catalog: catalog).serialized().utf8)
+                mapped = try catalog.requestBody(for: value.node, objectType: typeName, method: method)
             } catch {
                 throw invalid("the \(typeName) object could not be mapped: \(error)")
             }
+            guard let mapped else { throw invalid("no request descriptor for object type \"\(typeName)\" and \(method)") }
+            body = Array(mapped.serialized().utf8)
             if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
         case .bytes(let bytes, let contentType):
             body = bytes
