@@ -5,9 +5,11 @@
 
 static inline json_type gw_json_typeof(const json_t *j) { return j ? json_typeof(j) : JSON_NULL; }
 static inline int gw_json_is_true(const json_t *j) { return json_is_true(j); }
-/* The JSON_* flag macros combine into size_t; give Swift typed constants. */
-static inline size_t gw_json_compact_flags(void) { return JSON_COMPACT | JSON_ENCODE_ANY; }
-static inline size_t gw_json_pretty_flags(void) { return JSON_INDENT(2) | JSON_ENCODE_ANY; }
+/* The JSON_* flag macros (JSON_INDENT, JSON_REAL_PRECISION) are function-like: wrap them.
+ * indent 0 = compact; precision = significant digits of reals (17 round-trips every double). */
+static inline size_t gw_json_dump_flags(int indent, int precision) {
+    return JSON_INDENT(indent) | JSON_REAL_PRECISION(precision) | JSON_ENCODE_ANY | (indent ? 0 : JSON_COMPACT);
+}
 static inline size_t gw_json_load_flags(void) { return JSON_DECODE_ANY; }
 
 #endif

@@ -87,7 +87,7 @@ public func gw_result_error_objects_json(_ pointer: OpaquePointer?) -> UnsafePoi
 @_cdecl("gw_result_attempts_json")
 public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let box = result(pointer) else { return nil }
-    return box.strings.string("attempts") { box.attempts.json.serialized() }
+    return box.strings.string("attempts") { box.attempts.serializedJSON() }
 }
 
 @_cdecl("gw_result_attempt_count")

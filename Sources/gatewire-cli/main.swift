@@ -176,7 +176,10 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         exit(0)
     } catch {
         if verbose { for attempt in error.attempts { printError(describe(attempt)) } }
-        printLine(error.json.serialized(pretty: true))
+        // The error without its attempt history (--verbose shows that, one line an attempt).
+        let summary = error.json
+        summary.set("attempts", .integer(Int64(error.attempts.count)))
+        printLine(summary.serialized(pretty: true))
         client.close()
         exit(1)
     }

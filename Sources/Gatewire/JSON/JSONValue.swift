@@ -54,8 +54,11 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The value as JSON text: compact by default, or indented by two spaces.
-    public func serialized(pretty: Bool = false) -> String {
-        guard let text = json_dumps(pointer, pretty ? gw_json_pretty_flags() : gw_json_compact_flags()) else {
+    /// - Parameter significantDigits: digits of real numbers, 1...17; the default 17 writes
+    ///   every double so that it reads back exactly (so 0.1 reads `0.10000000000000001`).
+    public func serialized(pretty: Bool = false, significantDigits: Int = 17) -> String {
+        let flags = gw_json_dump_flags(pretty ? 2 : 0, Int32(min(17, max(1, significantDigits))))
+        guard let text = json_dumps(pointer, flags) else {
             return "null"  // only on allocation failure
         }
         defer { free(text) }

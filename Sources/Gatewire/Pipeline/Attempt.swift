@@ -56,4 +56,10 @@ extension [Attempt] {
         for attempt in self { array.append(attempt.json) }
         return array
     }
+
+    /// The history as JSON text, times written with 9 significant digits (nanoseconds for
+    /// any call under a second; libcurl measures in microseconds).
+    public func serializedJSON(pretty: Bool = false) -> String {
+        json.serialized(pretty: pretty, significantDigits: 9)
+    }
 }
