@@ -160,8 +160,8 @@ typedef struct gw_call_options {
     const char *params_json;   /* JSON object of path (":name") and query parameters, or NULL */
     const char *headers_json;  /* JSON object {"Name": "value"}, or NULL */
     const char *body_json;     /* JSON body text, or NULL */
-    const char *object_type;   /* map body_json through this type's request descriptor, or NULL
-                                  ("" = the route's objectType) */
+    const char *object_type;   /* map body_json through this type's request descriptor; NULL = the
+                                  route's objectType if it has one, else body_json is sent as is */
     int32_t max_retries;       /* retries after the first attempt; -1 = the client's policy */
     double attempt_timeout;    /* seconds per attempt; 0 = the client's */
     double deadline;           /* seconds for the whole call; 0 = the client's */
@@ -218,6 +218,9 @@ const char *gw_result_path(const gw_result *result);
 const uint8_t *gw_result_body(const gw_result *result, size_t *out_length);
 /* The first value of a response header (case-insensitive name), or NULL. */
 const char *gw_result_header(const gw_result *result, const char *name);
+/* Every response header field in received order, as a JSON array of [name, value] pairs
+ * ("[]" without a response). */
+const char *gw_result_headers_json(const gw_result *result);
 /* The mapped objects as JSON text: an object keyed by descriptor key path ("" for the root);
  * NULL when nothing was mapped. */
 const char *gw_result_mapped_json(const gw_result *result);

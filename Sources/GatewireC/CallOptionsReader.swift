@@ -36,7 +36,8 @@ enum CallOptionsReader {
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
-            request.body = options.object_type.map { .object(value, type: String(cString: $0)) } ?? .json(value)
+            let routeType = request.route.flatMap { client.config.routes[$0]?.objectType }
+            request.body = (string(options.object_type) ?? routeType).map { .object(value, type: $0) } ?? .json(value)
         }
         if options.max_retries >= 0 {
             var policy = client.config.retryPolicy

@@ -72,6 +72,21 @@ public func gw_result_header(_ pointer: OpaquePointer?, _ name: UnsafePointer<CC
     return box.strings.string("header:" + name.lowercased()) { box.http?.headers[name] }
 }
 
+@_cdecl("gw_result_headers_json")
+public func gw_result_headers_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer) else { return nil }
+    return box.strings.string("headers") {
+        let pairs = JSONValue.array()
+        for field in box.http?.headers ?? HTTPHeaders() {
+            let pair = JSONValue.array()
+            pair.append(.string(field.name))
+            pair.append(.string(field.value))
+            pairs.append(pair)
+        }
+        return pairs.serialized()
+    }
+}
+
 @_cdecl("gw_result_mapped_json")
 public func gw_result_mapped_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let box = result(pointer) else { return nil }

@@ -61,7 +61,8 @@ public struct GatewayConfig: Sendable {
                                     "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
-        guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), baseURL.count > 8 else {
+        let host = baseURL.split(separator: "://", maxSplits: 1).last ?? ""
+        guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), !host.isEmpty, !host.hasPrefix("/") else {
             throw urlNode.error("must be an absolute http:// or https:// URL")
         }
         if let node = try root.optional("headers") {

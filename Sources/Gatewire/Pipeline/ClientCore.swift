@@ -68,7 +68,7 @@ final class ClientCore: Sendable {
             body = Array(value.serialized().utf8)
             if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
         case .object(let value, let type):
-            let typeName = type.isEmpty ? (objectType ?? "") : type
+            let typeName = type
             let mapped: JSONValue?
             do {
                 mapped = try catalog.requestBody(for: value.node, objectType: typeName, method: method)
