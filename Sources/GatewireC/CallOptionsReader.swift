@@ -37,7 +37,8 @@ enum CallOptionsReader {
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
             let routeType = request.route.flatMap { client.config.routes[$0]?.objectType }
-            request.body = (string(options.object_type) ?? routeType).map { .object(value, type: $0) } ?? .json(value)
+            request.body = options.object_type != nil || routeType != nil
+                ? .object(value, type: string(options.object_type)) : .json(value)
         }
         if options.max_retries >= 0 {
             var policy = client.config.retryPolicy
@@ -54,8 +55,7 @@ enum CallOptionsReader {
             let context = UInt(bitPattern: options.retry_test_user_data)
             request.options.retryTest = { outcome in
                 let view = AttemptView(number: outcome.attempt, status: outcome.status, errorKind: outcome.errorKind,
-                                       elapsed: outcome.elapsed,
-                                       headers: HTTPHeaders(outcome.headers.map { .init(name: $0.name, value: $0.value) }))
+                                       elapsed: outcome.elapsed, headers: outcome.headers)
                 var delay = -1.0
                 let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
                 switch verdict {

@@ -139,8 +139,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     if let body {
         do {
             let value = try JSONValue.parse(body)
-            request.body = objectType.map { .object(value, type: $0) }
-                ?? (request.route.flatMap { config.routes[$0]?.objectType }.map { .object(value, type: $0) } ?? .json(value))
+            let routeType = request.route.flatMap { config.routes[$0]?.objectType }
+            request.body = objectType != nil || routeType != nil ? .object(value, type: objectType) : .json(value)
         } catch {
             fail("--body: \(error)")
         }

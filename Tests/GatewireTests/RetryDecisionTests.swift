@@ -35,8 +35,8 @@ struct RetryDecisionTests {
         decide(policy, .get, outcome)
     }
 
-    static func status(_ code: Int, attempt: Int = 1, headers: [(name: String, value: String)] = []) -> AttemptOutcome {
-        AttemptOutcome(attempt: attempt, status: code, headers: headers)
+    static func status(_ code: Int, attempt: Int = 1, headers: [(String, String)] = []) -> AttemptOutcome {
+        AttemptOutcome(attempt: attempt, status: code, headers: HTTPHeaders(headers.map { .init(name: $0.0, value: $0.1) }))
     }
 
     static func failure(_ kind: ErrorKind, attempt: Int = 1, sent: Bool) -> AttemptOutcome {

@@ -117,7 +117,7 @@ final class Call: @unchecked Sendable {
             return finish(result)
         }
         let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
-                                     headers: result.response?.headers.fields.map { ($0.name, $0.value) } ?? [], elapsed: elapsed,
+                                     headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         let decision = policy.decide(method: prepared.method, outcome: outcome, test: retryTest,
                                      hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"),

@@ -68,7 +68,9 @@ final class ClientCore: Sendable {
             body = Array(value.serialized().utf8)
             if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
         case .object(let value, let type):
-            let typeName = type
+            guard let typeName = type ?? objectType else {
+                throw invalid("an object body needs an object type: the call's or its route's objectType")
+            }
             let mapped: JSONValue?
             do {
                 mapped = try catalog.requestBody(for: value.node, objectType: typeName, method: method)

@@ -25,8 +25,9 @@ public struct Request: Sendable {
         /// JSON sent as is (`Content-Type: application/json`).
         case json(JSONValue)
         /// An object of a configured type, turned into the body by the request descriptor for
-        /// that type (attribute mapping + `rootKeyPath`), as RestKit's `RKRequestDescriptor`.
-        case object(JSONValue, type: String)
+        /// that type and the call's method (attribute mapping + `rootKeyPath`), as RestKit's
+        /// `RKRequestDescriptor`. A nil type means the route's `objectType`.
+        case object(JSONValue, type: String? = nil)
         /// Raw bytes with their content type.
         case bytes([UInt8], contentType: String)
     }

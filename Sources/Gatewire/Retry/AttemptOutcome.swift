@@ -11,7 +11,7 @@ public struct AttemptOutcome: Sendable {
     /// ``ErrorKind/connect``, or ``ErrorKind/cancelled``...); nil when a response arrived.
     public var errorKind: ErrorKind?
     /// The response's header fields in received order (empty without a response).
-    public var headers: [(name: String, value: String)]
+    public var headers: HTTPHeaders
     /// Seconds since the call started (its first attempt), at the end of this attempt.
     public var elapsed: Double
     /// Whether any byte of the request reached the wire. A failure before that (no
@@ -25,7 +25,7 @@ public struct AttemptOutcome: Sendable {
         attempt: Int,
         status: Int = 0,
         errorKind: ErrorKind? = nil,
-        headers: [(name: String, value: String)] = [],
+        headers: HTTPHeaders = HTTPHeaders(),
         elapsed: Double = 0,
         requestSent: Bool = true
     ) {
@@ -37,14 +37,7 @@ public struct AttemptOutcome: Sendable {
         self.requestSent = requestSent
     }
 
-    /// The value of the first header named `name`, compared case-insensitively (ASCII, as
-    /// RFC 9110 section 5.1 says field names are); nil when absent.
-    public func header(_ name: String) -> String? {
-        headers.first { Self.equalsIgnoringASCIICase($0.name, name) }?.value
-    }
-
-    static func equalsIgnoringASCIICase(_ a: String, _ b: String) -> Bool {
-        let lower: (UInt8) -> UInt8 = { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
-        return a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
-    }
+    /// The value of the first header named `name` (case-insensitive, RFC 9110 section 5.1);
+    /// nil when absent.
+    public func header(_ name: String) -> String? { headers[name] }
 }
