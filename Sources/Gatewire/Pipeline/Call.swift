@@ -84,7 +84,13 @@ final class Call: @unchecked Sendable {
         }
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
-        options.timeout = [timeouts.attempt, remaining].compactMap { $0 }.min()
+        // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
+        // attempt's, or a safety net just past the deadline when that comes first.
+        if let remaining, remaining < timeouts.attempt ?? .infinity {
+            options.timeout = remaining + 0.25
+        } else {
+            options.timeout = timeouts.attempt
+        }
         let offset = elapsed
         let transfer = Transfer(request: request, options: options) { [self] result in
             attemptFinished(result, number: number, offset: offset, context: context)
@@ -96,7 +102,7 @@ final class Call: @unchecked Sendable {
     private func attemptFinished(_ result: TransferResult, number: Int, offset: Double, context: PluginContext) {
         transfer = nil
         var error = result.error
-        if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline - 0.001 {
+        if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline {
             error?.kind = .deadline  // the attempt was cut short by the call's deadline
         }
         var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
