@@ -6,7 +6,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config)
+debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -24,6 +24,9 @@ import argparse
 import gzip
 import json
 import socket
+import ssl
+import subprocess
+import tempfile
 import struct
 import sys
 import threading
@@ -234,15 +237,31 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
 
+def self_signed_context() -> ssl.SSLContext:
+    """A TLS server context with a new self-signed certificate (no CA trusts it)."""
+    folder = tempfile.mkdtemp(prefix="gw-tls-")
+    cert, key = f"{folder}/cert.pem", f"{folder}/key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", key, "-out", cert], check=True, capture_output=True, timeout=60)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--port", type=int, default=0, help="port to bind on 127.0.0.1 (default: any free port)")
     parser.add_argument("--fixtures", type=Path, default=DEFAULT_FIXTURES,
                         help=f"fixtures directory (default: {DEFAULT_FIXTURES})")
     parser.add_argument("--verbose", action="store_true", help="log requests to stderr")
+    parser.add_argument("--tls-self-signed", action="store_true",
+                        help="serve HTTPS with a fresh self-signed certificate for 127.0.0.1 (made with openssl)")
     args = parser.parse_args(argv)
 
     server = Server(("127.0.0.1", args.port), Handler, args.fixtures, args.verbose)
+    if args.tls_self_signed:
+        server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
     sys.stdout.write(f"PORT {server.server_address[1]}\n")
     sys.stdout.flush()
     try:
