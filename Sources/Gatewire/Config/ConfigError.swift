@@ -8,6 +8,7 @@ public struct ConfigError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Why the field is wrong, in words a user can act on.
     public let message: String
 
+    /// An error about the field at `path` (empty for the whole document).
     public init(path: String, message: String) {
         self.path = path
         self.message = message

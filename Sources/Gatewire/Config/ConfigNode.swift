@@ -9,6 +9,7 @@ public struct ConfigNode {
     /// The path of this node from the root, e.g. `routes.user`.
     public let path: String
 
+    /// Wraps `json`, found at `path` from the config's root (empty for the root itself).
     public init(_ json: JSONNode, path: String = "") {
         self.json = json
         self.path = path

@@ -10,6 +10,7 @@ public struct Route: Sendable, Equatable {
     /// The object type whose request descriptor turns a call's object into the body, if any.
     public var objectType: String?
 
+    /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
         self.name = name
         self.method = method

@@ -58,6 +58,7 @@ public enum Router {
 
 /// A path that could not be built from its pattern and parameters.
 public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What is missing, naming the parameter and the pattern.
     public let message: String
     public var description: String { message }
 }

@@ -19,6 +19,7 @@ public struct JSONNode {
     /// The node's JSON type.
     public enum Kind: Sendable, Equatable { case object, array, string, integer, real, bool, null }
 
+    /// This node's JSON type (`true` and `false` are both `.bool`).
     public var kind: Kind {
         switch gw_json_typeof(pointer) {
         case JSON_OBJECT: .object

@@ -21,6 +21,7 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
     /// Every attempt, oldest first (empty when the call failed before sending anything).
     public var attempts: [Attempt]
 
+    /// A failure; `status` 0 means no response arrived.
     public init(kind: ErrorKind, status: Int = 0, message: String, method: HTTPMethod, path: String,
                 errorObjects: JSONValue? = nil, response: HTTPResponse? = nil, attempts: [Attempt] = []) {
         self.kind = kind

@@ -16,7 +16,9 @@ public protocol Plugin: Sendable {
 }
 
 extension Plugin {
+    /// Does nothing.
     public func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {}
+    /// Does nothing.
     public func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext) {}
 }
 

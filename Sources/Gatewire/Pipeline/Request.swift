@@ -32,6 +32,8 @@ public struct Request: Sendable {
         case bytes([UInt8], contentType: String)
     }
 
+    /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from
+    /// `parameters`, the other parameters become the query).
     public init(_ method: HTTPMethod, _ path: String, parameters: [String: String] = [:],
                 headers: HTTPHeaders = HTTPHeaders(), body: Body? = nil, options: CallOptions = CallOptions()) {
         self.method = method
@@ -74,6 +76,7 @@ public struct CallOptions: Sendable {
     /// Timeouts for this call.
     public var timeouts: Timeouts?
 
+    /// Overrides; nil keeps the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil) {
         self.retryPolicy = retryPolicy
         self.retryTest = retryTest
@@ -90,6 +93,7 @@ public struct Timeouts: Sendable, Equatable {
     /// Longest time for the whole call, all attempts and delays included; nil for none (default).
     public var deadline: Double?
 
+    /// Limits in seconds; nil means no limit.
     public init(connect: Double = 10, attempt: Double? = 30, deadline: Double? = nil) {
         self.connect = connect
         self.attempt = attempt

@@ -5,20 +5,27 @@
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field line.
     public struct Field: Sendable, Equatable {
+        /// The field name as sent or received (compare case-insensitively).
         public var name: String
+        /// The field value, without surrounding whitespace.
         public var value: String
+        /// One field line `name: value`.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The fields in order.
     public private(set) var fields: [Field] = []
 
+    /// No fields.
     public init() {}
 
+    /// These fields, in this order.
     public init(_ fields: [Field]) { self.fields = fields }
 
+    /// `["Accept": "application/json"]`, in literal order.
     public init(dictionaryLiteral elements: (String, String)...) {
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
@@ -65,6 +72,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         for field in other.fields { set(field.name, field.value) }
     }
 
+    /// The number of field lines.
     public var count: Int { fields.count }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }

@@ -13,6 +13,7 @@ public struct HTTPRequest: Sendable {
     /// The body bytes, or nil for none.
     public var body: [UInt8]?
 
+    /// A request for `url` (absolute, percent-encoded).
     public init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil) {
         self.method = method
         self.url = url
@@ -34,5 +35,6 @@ public struct TransferOptions: Sendable, Equatable {
     /// Follow 3xx redirects (up to 10); redirects are not retries.
     public var followRedirects: Bool = true
 
+    /// The defaults above.
     public init() {}
 }

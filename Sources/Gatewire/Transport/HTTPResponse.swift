@@ -11,6 +11,7 @@ public struct HTTPResponse: Sendable {
     /// The HTTP version libcurl used: "1.0", "1.1", "2" or "3".
     public var httpVersion: String
 
+    /// A response as libcurl delivered it.
     public init(status: Int, headers: HTTPHeaders, body: [UInt8], effectiveURL: String, httpVersion: String) {
         self.status = status
         self.headers = headers
@@ -38,6 +39,7 @@ public struct TransferTimings: Sendable, Equatable {
     /// Whole attempt.
     public var total: Double = 0
 
+    /// All phases 0.
     public init() {}
 }
 
@@ -50,6 +52,7 @@ public struct TransportError: Error, Sendable, Equatable, CustomStringConvertibl
     /// libcurl's detailed message (`CURLOPT_ERRORBUFFER`), or a description.
     public var message: String
 
+    /// A failure of `kind`; `curlCode` 0 when it did not come from libcurl.
     public init(kind: ErrorKind, curlCode: Int32, message: String) {
         self.kind = kind
         self.curlCode = curlCode
