@@ -30,8 +30,10 @@ extern "C" {
 
 /* ---- Status codes returned by functions ---------------------------------------------- */
 #define GW_OK 0
-#define GW_ERROR_INVALID_ARGUMENT 1 /* NULL where a value is required, a bad value, bad JSON */
-#define GW_ERROR_CONFIG 2           /* the gateway config is invalid; the message names the field */
+#define GW_ERROR_INVALID_ARGUMENT 1 /* NULL where a value is required, a bad value, malformed JSON
+                                       in gw_call_options (the message gives line and column) */
+#define GW_ERROR_CONFIG 2           /* the gateway config is invalid, malformed JSON included; the
+                                       message names the field or the line and column */
 #define GW_ERROR_CALL_FAILED 3      /* the call ran and failed: the gw_result says why */
 #define GW_ERROR_WOULD_DEADLOCK 4   /* a blocking call on the client's own event-loop thread */
 #define GW_ERROR_VERSION 5          /* an options struct or plugin has an unsupported version */
@@ -66,8 +68,9 @@ typedef struct gw_request gw_request; /* one attempt's request, inside a plugin'
 /* The library version, "MAJOR.MINOR.PATCH". Static storage; never free. Any thread. */
 const char *gw_version(void);
 
-/* A description of the last failure of a gw_ function on the calling thread, or "" if none.
- * Thread-local; valid until the next gw_ call on this thread. Never NULL. */
+/* The message of the most recent gw_ function that failed (returned a GW_ERROR_*) on the
+ * calling thread, or "" if none has. Successful calls leave it unchanged. Thread-local; valid
+ * until the next failing gw_ call on this thread. Never NULL. */
 const char *gw_last_error_message(void);
 
 /* Frees a char * returned by the library. NULL is ignored. */
@@ -185,8 +188,9 @@ int32_t gw_call(gw_client *client, const gw_call_options *options, gw_result **o
  * exactly once per call, on the client's event-loop thread. */
 typedef void (*gw_completion_fn)(gw_result *result, void *user_data);
 
-/* Starts a call and returns at once. `completion` runs exactly once (also when the call
- * cannot be built). If out_call is not NULL it receives a handle for gw_call_cancel(), which
+/* Starts a call and returns at once. `completion` (required: NULL is GW_ERROR_INVALID_ARGUMENT)
+ * runs exactly once when this returns GW_OK (also when the call cannot be built, e.g. an
+ * unknown route: then with GW_KIND_INVALID_ARGUMENT); it never runs when this returns an error. If out_call is not NULL it receives a handle for gw_call_cancel(), which
  * the caller frees with gw_call_handle_free() (before or after completion). Any thread. */
 int32_t gw_call_async(gw_client *client, const gw_call_options *options, gw_completion_fn completion,
                       void *user_data, gw_call_handle **out_call);
@@ -198,7 +202,9 @@ int32_t gw_call_cancel(gw_call_handle *call);
 /* Frees a call handle (does not cancel the call). NULL is ignored. */
 void gw_call_handle_free(gw_call_handle *call);
 
-/* ---- Results: every const char * stays valid until gw_result_free -------------------- */
+/* ---- Results: every const char * stays valid until gw_result_free ---------------------
+ * Any thread may read a result. With a NULL result, numbers are 0, strings NULL (the kind
+ * name "none"), and nothing crashes. */
 
 /* 1 when the call succeeded, 0 when it failed (or result is NULL). */
 int32_t gw_result_ok(const gw_result *result);
@@ -214,7 +220,8 @@ const char *gw_result_error_message(const gw_result *result);
 const char *gw_result_method(const gw_result *result);
 /* The path sent, relative to the base URL, with its query. */
 const char *gw_result_path(const gw_result *result);
-/* The final response body (decoded) and its length in bytes; NULL/0 without a response. */
+/* The final response body (decoded) and its length in bytes (out_length may be NULL);
+ * NULL/0 without a response or with an empty body. */
 const uint8_t *gw_result_body(const gw_result *result, size_t *out_length);
 /* The first value of a response header (case-insensitive name), or NULL. */
 const char *gw_result_header(const gw_result *result, const char *name);

@@ -4,7 +4,7 @@ import Glibc
 
 /// A `gw_plugin` from C as a Swift ``Plugin``: forwards each hook with its `user_data`.
 final class CPlugin: Plugin, @unchecked Sendable {
-    private let name: String
+    let name: String
     private let prepareHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32)?
     private let didReceiveHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
     private let destroyHook: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
@@ -28,7 +28,7 @@ final class CPlugin: Plugin, @unchecked Sendable {
             prepareHook(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), userData)
         }
         request = view.request
-        if code != 0 { throw CPluginFailure(description: "\(name) returned \(code) from prepare") }
+        if code != 0 { throw CPluginFailure(description: "prepare returned \(code)") }
     }
 
     func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext) {

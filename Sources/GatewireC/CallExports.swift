@@ -51,7 +51,6 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
     do {
         let response = try owner.client.sendAndWait(request)
         outResult.pointee = box(ResultBox(.success(response)))
-        LastError.clear()
         return GW_OK
     } catch {
         outResult.pointee = box(ResultBox(.failure(error)))
@@ -74,7 +73,6 @@ public func gw_call_async(_ client: OpaquePointer?, _ options: UnsafePointer<gw_
         completion(box(ResultBox(result)), UnsafeMutableRawPointer(bitPattern: context))
     }
     outCall?.pointee = box(handle)
-    LastError.clear()
     return GW_OK
 }
 

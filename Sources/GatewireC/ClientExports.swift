@@ -51,7 +51,6 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
     let client = Client(config: config, plugins: plugins,
                         randomSeed: settings.random_seed == 0 ? nil : settings.random_seed)
     outClient.pointee = box(ClientBox(client: client, plugins: plugins))
-    LastError.clear()
     return GW_OK
 }
 
@@ -95,7 +94,6 @@ public func gw_config_check(_ configJSON: UnsafePointer<CChar>?,
         let warnings = JSONValue.array()
         for warning in config.warnings { warnings.append(.string(warning)) }
         outWarnings?.pointee = strdup(warnings.serialized())
-        LastError.clear()
         return GW_OK
     } catch {
         return LastError.fail(GW_ERROR_CONFIG, error.description)

@@ -1,7 +1,7 @@
 import Glibc
 
-/// The thread-local message behind `gw_last_error_message()` (a `strdup` copy per thread,
-/// freed when replaced or when the thread exits).
+/// The thread-local message behind `gw_last_error_message()`: the last failure on this thread
+/// (a `strdup` copy, freed when replaced or when the thread exits; successes leave it).
 enum LastError {
     private static let key: pthread_key_t = {
         var key = pthread_key_t()
@@ -18,11 +18,6 @@ enum LastError {
     static func set(_ message: String) {
         free(pthread_getspecific(key))
         pthread_setspecific(key, strdup(message))
-    }
-
-    static func clear() {
-        free(pthread_getspecific(key))
-        pthread_setspecific(key, nil)
     }
 
     /// The message, or nil when none was recorded on this thread.

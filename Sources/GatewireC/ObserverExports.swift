@@ -20,7 +20,6 @@ public func gw_client_add_failure_observer(
     }
     let id = owner.addObserver(token, destroy: destroy.map { destroy in { destroy(UnsafeMutableRawPointer(bitPattern: context)) } })
     outID?.pointee = id
-    LastError.clear()
     return GW_OK
 }
 
@@ -30,6 +29,5 @@ public func gw_client_remove_failure_observer(_ client: OpaquePointer?, _ id: UI
     guard unbox(client, as: ClientBox.self).removeObserver(id) else {
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_remove_failure_observer: no observer with id \(id)")
     }
-    LastError.clear()
     return GW_OK
 }

@@ -61,8 +61,9 @@ public struct GatewayConfig: Sendable {
                                     "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
-        let host = baseURL.split(separator: "://", maxSplits: 1).last ?? ""
-        guard baseURL.hasPrefix("http://") || baseURL.hasPrefix("https://"), !host.isEmpty, !host.hasPrefix("/") else {
+        let scheme = ["http://", "https://"].first { baseURL.hasPrefix($0) }
+        let host = scheme.map { baseURL.dropFirst($0.count) } ?? ""
+        guard !host.isEmpty, !host.hasPrefix("/") else {
             throw urlNode.error("must be an absolute http:// or https:// URL")
         }
         if let node = try root.optional("headers") {

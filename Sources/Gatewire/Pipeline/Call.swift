@@ -79,7 +79,7 @@ final class Call: @unchecked Sendable {
             do {
                 try plugin.prepare(&request, context: context)
             } catch {
-                return fail(kind: .plugin, status: 0, message: "plugin \(type(of: plugin)) failed: \(error)")
+                return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) failed: \(error)")
             }
         }
         var options = core.transferOptions

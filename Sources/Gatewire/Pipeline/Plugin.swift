@@ -5,6 +5,9 @@
 /// order, ``didReceive(_:response:context:)`` in reverse. Both run on the client's event-loop
 /// thread for every attempt; they must not block. Every hook has a no-op default.
 public protocol Plugin: Sendable {
+    /// The plugin's name in messages (default: its type name).
+    var name: String { get }
+
     /// Adapts `request` (headers, URL, body) before this attempt is sent. The request is
     /// built afresh for every attempt, so changes never pile up across retries.
     /// - Throws: any error to fail the call with kind `plugin`; nothing is sent.
@@ -16,6 +19,9 @@ public protocol Plugin: Sendable {
 }
 
 extension Plugin {
+    /// The type's name, e.g. `Signer`.
+    public var name: String { String(describing: type(of: self)) }
+
     /// Does nothing.
     public func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {}
     /// Does nothing.

@@ -1,0 +1,1363 @@
+/*
+ * The C ABI end to end: include/gatewire.h + libGatewire.so against the scripted test server
+ * (Tests/support/testserver.py) at $GW_TEST_BASE_URL. Run through
+ * Tests/support/run_with_server.py, which starts the server and sets that variable.
+ *
+ * Each test_* function reads as an example of the API. CHECK* count passes and failures and
+ * print file:line for a failure; the last line is "<passed> passed, <failed> failed" and the
+ * exit status is non-zero on any failure. A watchdog fails the run (naming the test) if any
+ * blocking call hangs.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "gatewire.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- Assertions ----------------------------------------------------------------------- */
+
+static int passed;
+static int failed;
+static const char *volatile current_test = "start-up";
+
+#define CHECK(cond) check((cond) != 0, __FILE__, __LINE__, "%s", #cond)
+#define CHECK_INT(actual, expected)                                                             \
+    do {                                                                                        \
+        long long a_ = (long long)(actual), e_ = (long long)(expected);                         \
+        check(a_ == e_, __FILE__, __LINE__, "%s == %s (got %lld, expected %lld)", #actual,      \
+              #expected, a_, e_);                                                               \
+    } while (0)
+#define CHECK_STR(actual, expected)                                                             \
+    do {                                                                                        \
+        const char *a_ = (actual);                                                              \
+        check(a_ != NULL && strcmp(a_, (expected)) == 0, __FILE__, __LINE__,                    \
+              "%s == \"%s\" (got %s%s%s)", #actual, (expected), a_ ? "\"" : "",                 \
+              a_ ? a_ : "NULL", a_ ? "\"" : "");                                                \
+    } while (0)
+#define CHECK_CONTAINS(haystack, needle)                                                        \
+    do {                                                                                        \
+        const char *h_ = (haystack);                                                            \
+        check(h_ != NULL && strstr(h_, (needle)) != NULL, __FILE__, __LINE__,                   \
+              "%s contains \"%s\" (got %s%.400s%s)", #haystack, (needle), h_ ? "\"" : "",       \
+              h_ ? h_ : "NULL", h_ ? "\"" : "");                                                \
+    } while (0)
+/* A JSON member "key": value, whatever the spacing around the colon. */
+#define CHECK_MEMBER(json, key, value)                                                          \
+    do {                                                                                        \
+        const char *j_ = (json);                                                                \
+        check(has_member(j_, (key), (value)), __FILE__, __LINE__,                               \
+              "%s has member \"%s\": %s (got %s%.400s%s)", #json, (key), (value),               \
+              j_ ? "'" : "", j_ ? j_ : "NULL", j_ ? "'" : "");                                  \
+    } while (0)
+
+static void check(int ok, const char *file, int line, const char *format, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void check(int ok, const char *file, int line, const char *format, ...)
+{
+    va_list args;
+    if (ok) {
+        passed++;
+        return;
+    }
+    failed++;
+    fprintf(stderr, "%s:%d: [%s] CHECK failed: ", file, line, current_test);
+    va_start(args, format);
+    vfprintf(stderr, format, args);
+    va_end(args);
+    fputc('\n', stderr);
+}
+
+/* ---- Helpers ---------------------------------------------------------------------------- */
+
+static const char *base_url;
+
+static int has_member(const char *json, const char *key, const char *value)
+{
+    char quoted[256];
+    const char *at;
+    if (json == NULL)
+        return 0;
+    snprintf(quoted, sizeof quoted, "\"%s\"", key);
+    for (at = strstr(json, quoted); at != NULL; at = strstr(at + 1, quoted)) {
+        const char *p = at + strlen(quoted);
+        while (*p == ' ')
+            p++;
+        if (*p != ':')
+            continue;
+        p++;
+        while (*p == ' ')
+            p++;
+        if (strncmp(p, value, strlen(value)) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* The result's body as a NUL-terminated copy (the library's is pointer + length). */
+static char *body_text(const gw_result *result)
+{
+    size_t length = 0;
+    const uint8_t *body = gw_result_body(result, &length);
+    char *text = malloc(length + 1);
+    if (text == NULL)
+        abort();
+    if (body != NULL && length > 0)
+        memcpy(text, body, length);
+    text[length] = '\0';
+    return text;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts;
+    ts.tv_sec = ms / 1000;
+    ts.tv_nsec = (ms % 1000) * 1000000L;
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR) {
+    }
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A key no earlier run of the (long-lived) server has counted. */
+static const char *unique_key(const char *prefix)
+{
+    static char keys[32][64];
+    static int next;
+    char *key = keys[next++ % 32];
+    snprintf(key, sizeof keys[0], "%s-%ld-%d", prefix, (long)getpid(), next);
+    return key;
+}
+
+/* A client for base_url, or a failed check and NULL. */
+static gw_client *new_client(void)
+{
+    gw_client *client = NULL;
+    int32_t rc = gw_client_new(base_url, &client);
+    check(rc == GW_OK && client != NULL, __FILE__, __LINE__, "gw_client_new(%s): rc %d, %s",
+          base_url, (int)rc, gw_last_error_message());
+    return client;
+}
+
+static gw_client *new_client_from_config(const char *config)
+{
+    gw_client *client = NULL;
+    int32_t rc = gw_client_new_from_config(config, &client);
+    check(rc == GW_OK && client != NULL, __FILE__, __LINE__,
+          "gw_client_new_from_config: rc %d, %s\n  config: %s", (int)rc, gw_last_error_message(), config);
+    return client;
+}
+
+/* A blocking call with method + path; the result (maybe NULL) and *rc. */
+static gw_result *call(gw_client *client, const char *method, const char *path, int32_t *rc)
+{
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    options.method = method;
+    options.path = path;
+    *rc = gw_call(client, &options, &result);
+    return result;
+}
+
+/* A config JSON with the test server as base URL: "%s" in `format` is the base URL. */
+static char *config_with_base(const char *format)
+{
+    size_t size = strlen(format) + strlen(base_url) + 1;
+    char *config = malloc(size);
+    if (config == NULL)
+        abort();
+    snprintf(config, size, format, base_url);
+    return config;
+}
+
+/* A completion latch: a mutex + condition variable counter with a bounded wait. */
+typedef struct latch {
+    pthread_mutex_t mutex;
+    pthread_cond_t cond;
+    int count;
+} latch;
+
+static void latch_init(latch *l)
+{
+    pthread_mutex_init(&l->mutex, NULL);
+    pthread_cond_init(&l->cond, NULL);
+    l->count = 0;
+}
+
+static void latch_destroy(latch *l)
+{
+    pthread_cond_destroy(&l->cond);
+    pthread_mutex_destroy(&l->mutex);
+}
+
+static void latch_count_down(latch *l)
+{
+    pthread_mutex_lock(&l->mutex);
+    l->count++;
+    pthread_cond_broadcast(&l->cond);
+    pthread_mutex_unlock(&l->mutex);
+}
+
+static int latch_count(latch *l)
+{
+    int count;
+    pthread_mutex_lock(&l->mutex);
+    count = l->count;
+    pthread_mutex_unlock(&l->mutex);
+    return count;
+}
+
+/* Waits until the count reaches `target` or `seconds` pass; returns the count reached. */
+static int latch_wait(latch *l, int target, double seconds)
+{
+    struct timespec deadline;
+    int count;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += (time_t)seconds;
+    deadline.tv_nsec += (long)((seconds - (double)(time_t)seconds) * 1e9);
+    if (deadline.tv_nsec >= 1000000000L) {
+        deadline.tv_sec++;
+        deadline.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&l->mutex);
+    while (l->count < target) {
+        if (pthread_cond_timedwait(&l->cond, &l->mutex, &deadline) == ETIMEDOUT)
+            break;
+    }
+    count = l->count;
+    pthread_mutex_unlock(&l->mutex);
+    return count;
+}
+
+/* ---- Watchdog ----------------------------------------------------------------------------- */
+
+static void on_alarm(int sig)
+{
+    static const char prefix[] = "watchdog: no progress for 60 s in test ";
+    const char *name = current_test;
+    (void)sig;
+    if (write(2, prefix, sizeof prefix - 1) < 0 || write(2, name, strlen(name)) < 0 ||
+        write(2, "\n", 1) < 0) {
+    }
+    _exit(3);
+}
+
+static void begin(const char *name)
+{
+    current_test = name;
+    alarm(60);
+    printf("-- %s\n", name);
+    fflush(stdout);
+}
+
+/* ---- Library, arguments, NULL handles ------------------------------------------------- */
+
+static void test_version(void)
+{
+    const char *version = gw_version();
+    unsigned major, minor, patch;
+    char extra;
+    begin("version");
+    CHECK(version != NULL);
+    if (version == NULL)
+        return;
+    CHECK_INT(sscanf(version, "%u.%u.%u%c", &major, &minor, &patch, &extra), 3);
+#ifdef GW_EXPECTED_VERSION
+    CHECK_STR(version, GW_EXPECTED_VERSION); /* the CMake project version */
+#endif
+    CHECK(gw_version() == version);          /* static storage */
+    CHECK(gw_last_error_message() != NULL);
+}
+
+#define CHECK_INVALID(expr)                                                                     \
+    do {                                                                                        \
+        int32_t rc_ = (expr);                                                                   \
+        const char *m_ = gw_last_error_message();                                               \
+        check(rc_ == GW_ERROR_INVALID_ARGUMENT, __FILE__, __LINE__,                             \
+              "%s returns GW_ERROR_INVALID_ARGUMENT (got %d)", #expr, (int)rc_);                \
+        check(m_ != NULL && m_[0] != '\0', __FILE__, __LINE__,                                  \
+              "%s leaves a gw_last_error_message() (got \"%s\")", #expr, m_ ? m_ : "NULL");     \
+    } while (0)
+
+static void noop_completion(gw_result *result, void *user_data)
+{
+    (void)user_data;
+    gw_result_free(result);
+}
+
+static void noop_observer(const gw_result *failure, void *user_data)
+{
+    (void)failure;
+    (void)user_data;
+}
+
+static void test_null_arguments(void)
+{
+    gw_client *client;
+    gw_client_options client_options = GW_CLIENT_OPTIONS_INIT;
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    gw_call_handle *handle = NULL;
+    uint64_t id = 0;
+    begin("null_arguments");
+
+    CHECK_INVALID(gw_client_new(NULL, &client));
+    printf("   gw_client_new(NULL): \"%s\"\n", gw_last_error_message());
+    CHECK_INVALID(gw_client_new(base_url, NULL));
+    CHECK_INVALID(gw_client_new_from_config(NULL, &client));
+    CHECK_INVALID(gw_client_create(NULL, &client));
+    CHECK_INVALID(gw_client_create(&client_options, &client)); /* no config source */
+    printf("   gw_client_create(no source): \"%s\"\n", gw_last_error_message());
+    CHECK_INVALID(gw_client_options_init(NULL, GW_CLIENT_OPTIONS_VERSION));
+    CHECK_INVALID(gw_call_options_init(NULL, GW_CALL_OPTIONS_VERSION));
+    CHECK_INVALID(gw_config_check(NULL, NULL));
+
+    client = new_client();
+    if (client == NULL)
+        return;
+    options.method = "GET";
+    options.path = "/echo";
+    CHECK_INVALID(gw_call(NULL, &options, &result));
+    CHECK_INVALID(gw_call(client, NULL, &result));
+    CHECK_INVALID(gw_call(client, &options, NULL));
+    CHECK(result == NULL);
+    CHECK_INVALID(gw_call_async(NULL, &options, noop_completion, NULL, &handle));
+    CHECK_INVALID(gw_call_async(client, NULL, noop_completion, NULL, &handle));
+    CHECK_INVALID(gw_call_cancel(NULL));
+    CHECK_INVALID(gw_client_add_failure_observer(NULL, noop_observer, NULL, NULL, &id));
+    CHECK_INVALID(gw_client_add_failure_observer(client, NULL, NULL, NULL, &id));
+    CHECK_INVALID(gw_client_remove_failure_observer(NULL, 1));
+    CHECK_INVALID(gw_client_remove_failure_observer(client, 987654321u)); /* not registered */
+    CHECK_INVALID(gw_request_set_header(NULL, "X-A", "b"));
+    CHECK_INVALID(gw_request_set_url(NULL, "http://127.0.0.1/"));
+
+    /* Malformed JSON in call options is an argument error, reported before anything is sent. */
+    options.headers_json = "{\"X-A\": ";
+    CHECK_INVALID(gw_call(client, &options, &result));
+    printf("   gw_call(headers_json \"{\\\"X-A\\\": \"): \"%s\"\n", gw_last_error_message());
+    CHECK(result == NULL);
+    options.headers_json = NULL;
+    options.params_json = "[1, 2]"; /* valid JSON, but not an object */
+    CHECK_INVALID(gw_call(client, &options, &result));
+    CHECK(result == NULL);
+    gw_client_free(client);
+}
+
+static void test_versions(void)
+{
+    gw_client_options client_options;
+    gw_call_options call_options;
+    gw_client *client = NULL;
+    gw_plugin plugin = {GW_PLUGIN_VERSION, "future", NULL, NULL, NULL, NULL};
+    begin("versions");
+
+    CHECK_INT(gw_client_options_init(&client_options, GW_CLIENT_OPTIONS_VERSION), GW_OK);
+    CHECK_INT(client_options.version, GW_CLIENT_OPTIONS_VERSION);
+    CHECK(client_options.base_url == NULL && client_options.plugins == NULL);
+    CHECK_INT(gw_client_options_init(&client_options, 999), GW_ERROR_VERSION);
+    CHECK_INT(gw_call_options_init(&call_options, GW_CALL_OPTIONS_VERSION), GW_OK);
+    CHECK_INT(call_options.max_retries, -1);
+    CHECK(call_options.method == NULL && call_options.retry_test == NULL);
+    CHECK_INT(gw_call_options_init(&call_options, 999), GW_ERROR_VERSION);
+
+    gw_client_options_init(&client_options, GW_CLIENT_OPTIONS_VERSION);
+    client_options.base_url = base_url;
+    client_options.version = 999;
+    CHECK_INT(gw_client_create(&client_options, &client), GW_ERROR_VERSION);
+    client_options.version = GW_CLIENT_OPTIONS_VERSION;
+    plugin.version = 999;
+    client_options.plugins = &plugin;
+    client_options.plugin_count = 1;
+    CHECK_INT(gw_client_create(&client_options, &client), GW_ERROR_VERSION);
+    printf("   plugin version 999: \"%s\"\n", gw_last_error_message());
+}
+
+static void test_null_handles(void)
+{
+    size_t length = 12345;
+    const char *text;
+    begin("null_handles");
+    CHECK_INT(gw_result_ok(NULL), 0);
+    CHECK_INT(gw_result_status(NULL), 0);
+    CHECK_INT(gw_result_error_kind(NULL), 0);
+    CHECK_INT(gw_result_attempt_count(NULL), 0);
+    CHECK(gw_result_method(NULL) == NULL);
+    CHECK(gw_result_path(NULL) == NULL);
+    CHECK(gw_result_body(NULL, &length) == NULL);
+    CHECK_INT(length, 0);
+    CHECK(gw_result_header(NULL, "Content-Type") == NULL);
+    CHECK(gw_result_mapped_json(NULL) == NULL);
+    CHECK(gw_result_error_objects_json(NULL) == NULL);
+    /* Not pinned by the header for NULL: must not crash; NULL or "" is fine. */
+    text = gw_result_attempts_json(NULL);
+    CHECK(text == NULL || text[0] == '\0' || strcmp(text, "[]") == 0);
+    text = gw_result_headers_json(NULL);
+    CHECK(text == NULL || strcmp(text, "[]") == 0);
+    text = gw_result_error_message(NULL);
+    CHECK(text == NULL || text[0] == '\0');
+    (void)gw_result_error_kind_name(NULL);
+
+    CHECK_INT(gw_attempt_number(NULL), 0);
+    CHECK_INT(gw_attempt_status(NULL), 0);
+    CHECK_INT(gw_attempt_error_kind(NULL), 0);
+    CHECK(gw_attempt_elapsed(NULL) == 0.0);
+    CHECK(gw_attempt_header(NULL, "X") == NULL);
+    CHECK(gw_request_method(NULL) == NULL);
+    CHECK(gw_request_url(NULL) == NULL);
+    CHECK(gw_request_header(NULL, "X") == NULL);
+
+    gw_result_free(NULL);
+    gw_string_free(NULL);
+    gw_call_handle_free(NULL);
+    gw_client_free(NULL);
+    CHECK(1); /* reached: the NULL frees did not crash */
+}
+
+/* ---- Config ------------------------------------------------------------------------------ */
+
+static void test_config_errors(void)
+{
+    gw_client *client = NULL;
+    char *warnings = NULL;
+    char *config;
+    const char *bad_field = "{\"baseURL\":\"http://127.0.0.1:1\",\"retry\":{\"maxRetries\":-1}}";
+    const char *malformed = "{\"baseURL\": \"http://x\",\n \"retry\": {\"maxRetries\": }\n}";
+    begin("config_errors");
+
+    CHECK_INT(gw_client_new_from_config(malformed, &client), GW_ERROR_CONFIG);
+    CHECK_CONTAINS(gw_last_error_message(), "line");
+    printf("   malformed config (client): \"%s\"\n", gw_last_error_message());
+    CHECK_INT(gw_config_check(malformed, &warnings), GW_ERROR_CONFIG);
+    CHECK_CONTAINS(gw_last_error_message(), "line");
+
+    CHECK_INT(gw_config_check(bad_field, &warnings), GW_ERROR_CONFIG);
+    CHECK_CONTAINS(gw_last_error_message(), "retry.maxRetries");
+    printf("   gw_config_check(maxRetries -1): \"%s\"\n", gw_last_error_message());
+    CHECK_INT(gw_client_new_from_config(bad_field, &client), GW_ERROR_CONFIG);
+    CHECK_CONTAINS(gw_last_error_message(), "retry.maxRetries");
+
+    /* The shortest absolute URL with a one-letter host is a valid base URL. */
+    CHECK_INT(gw_config_check("{\"baseURL\":\"http://x\"}", NULL), GW_OK);
+    CHECK_INT(gw_config_check("{\"baseURL\":\"http://x\",\"retry\":{\"maxRetries\":-1}}", NULL), GW_ERROR_CONFIG);
+    CHECK_CONTAINS(gw_last_error_message(), "retry.maxRetries");
+    CHECK_INT(gw_config_check("{\"baseURL\":\"http://\"}", NULL), GW_ERROR_CONFIG);
+    CHECK_CONTAINS(gw_last_error_message(), "baseURL");
+
+    config = config_with_base("{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 2}}");
+    warnings = NULL;
+    CHECK_INT(gw_config_check(config, &warnings), GW_OK);
+    CHECK(warnings != NULL && warnings[0] == '[');
+    printf("   gw_config_check(valid) warnings: %s\n", warnings ? warnings : "NULL");
+    gw_string_free(warnings);
+    CHECK_INT(gw_config_check(config, NULL), GW_OK);
+    free(config);
+}
+
+/* ---- Blocking calls ------------------------------------------------------------------------ */
+
+static void test_blocking_get(void)
+{
+    gw_client *client = new_client();
+    gw_result *result;
+    int32_t rc;
+    char *body;
+    const char *attempts;
+    begin("blocking_get");
+    if (client == NULL)
+        return;
+
+    result = call(client, "GET", "/echo?x=1", &rc);
+    CHECK_INT(rc, GW_OK);
+    CHECK(result != NULL);
+    CHECK_INT(gw_result_ok(result), 1);
+    CHECK_INT(gw_result_status(result), 200);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_NONE);
+    CHECK_STR(gw_result_error_kind_name(result), "none");
+    CHECK_STR(gw_result_error_message(result), "");
+    CHECK_STR(gw_result_method(result), "GET");
+    CHECK_CONTAINS(gw_result_path(result), "/echo");
+    CHECK_CONTAINS(gw_result_header(result, "CONTENT-type"), "application/json");
+    CHECK(gw_result_header(result, "X-No-Such-Header") == NULL);
+    CHECK(gw_result_headers_json(result) != NULL && strncmp(gw_result_headers_json(result), "[[", 2) == 0);
+    CHECK_CONTAINS(gw_result_headers_json(result), "\"application/json\"");
+    CHECK_INT(gw_result_attempt_count(result), 1);
+    attempts = gw_result_attempts_json(result);
+    CHECK(attempts != NULL && attempts[0] == '[');
+    CHECK_CONTAINS(attempts, "\"attempt\"");
+    body = body_text(result);
+    CHECK_CONTAINS(body, "\"x\"");
+    CHECK_MEMBER(body, "query", "{\"x\"");
+    CHECK_MEMBER(body, "method", "\"GET\"");
+    free(body);
+    gw_result_free(result);
+
+    /* The same query through params_json. */
+    {
+        gw_call_options options = GW_CALL_OPTIONS_INIT;
+        options.method = "get"; /* case-insensitive */
+        options.path = "/echo";
+        options.params_json = "{\"x\": 1, \"y\": \"a b\"}";
+        result = NULL;
+        CHECK_INT(gw_call(client, &options, &result), GW_OK);
+        body = body_text(result);
+        CHECK_MEMBER(body, "x", "\"1\"");
+        CHECK_MEMBER(body, "y", "\"a b\"");
+        CHECK_STR(gw_result_method(result), "GET");
+        free(body);
+        gw_result_free(result);
+    }
+    gw_client_free(client);
+}
+
+static void test_headers_and_body(void)
+{
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char *body;
+    begin("headers_and_body");
+    if (client == NULL)
+        return;
+    options.method = "POST";
+    options.path = "/echo/things";
+    options.headers_json = "{\"X-Test\": \"abc\", \"X-Other\": \"d e\"}";
+    options.body_json = "{\"hello\": \"world\", \"n\": 3, \"list\": [1, 2]}";
+    CHECK_INT(gw_call(client, &options, &result), GW_OK);
+    CHECK_INT(gw_result_status(result), 200);
+    CHECK_STR(gw_result_method(result), "POST");
+    body = body_text(result);
+    CHECK_MEMBER(body, "method", "\"POST\"");
+    CHECK_MEMBER(body, "path", "\"/echo/things\"");
+    CHECK_MEMBER(body, "x-test", "\"abc\"");
+    CHECK_MEMBER(body, "x-other", "\"d e\"");
+    CHECK_MEMBER(body, "hello", "\"world\"");
+    CHECK_MEMBER(body, "n", "3");
+    free(body);
+    gw_result_free(result);
+    gw_client_free(client);
+}
+
+/* ---- Concurrent asynchronous calls ---------------------------------------------------------- */
+
+#define CONCURRENT 20
+
+typedef struct echo_call {
+    int index;
+    int completions;
+    int status;
+    int body_has_index;
+    int on_caller_thread;
+    latch *done;
+} echo_call;
+
+static pthread_t main_thread;
+
+static void echo_completion(gw_result *result, void *user_data)
+{
+    echo_call *c = user_data;
+    char *body = body_text(result);
+    char value[32];
+    snprintf(value, sizeof value, "\"%d\"", c->index);
+    pthread_mutex_lock(&c->done->mutex);
+    c->completions++;
+    c->status = gw_result_status(result);
+    c->body_has_index = has_member(body, "i", value);
+    c->on_caller_thread = pthread_equal(pthread_self(), main_thread);
+    pthread_mutex_unlock(&c->done->mutex);
+    free(body);
+    gw_result_free(result);
+    latch_count_down(c->done);
+}
+
+static void test_concurrent_async(void)
+{
+    /* Static: a late completion after a timed-out wait must not write to a dead frame. */
+    static echo_call calls[CONCURRENT];
+    static latch done;
+    static char paths[CONCURRENT][32];
+    gw_client *client = new_client();
+    int i, reached, started = 0;
+    double t0;
+    begin("concurrent_async");
+    if (client == NULL)
+        return;
+    latch_init(&done);
+    t0 = now_seconds();
+    for (i = 0; i < CONCURRENT; i++) {
+        gw_call_options options = GW_CALL_OPTIONS_INIT;
+        gw_call_handle *handle = NULL;
+        calls[i].index = i;
+        calls[i].done = &done;
+        snprintf(paths[i], sizeof paths[i], "/echo?i=%d", i);
+        options.method = "GET";
+        options.path = paths[i];
+        /* Half keep a handle (freed at once: freeing does not cancel), half pass NULL. */
+        if (gw_call_async(client, &options, echo_completion, &calls[i], i % 2 ? &handle : NULL) == GW_OK)
+            started++;
+        if (i % 2) {
+            CHECK(handle != NULL);
+            gw_call_handle_free(handle);
+        }
+    }
+    CHECK_INT(started, CONCURRENT);
+    reached = latch_wait(&done, CONCURRENT, 10.0);
+    CHECK_INT(reached, CONCURRENT);
+    printf("   %d async calls completed in %.3f s\n", reached, now_seconds() - t0);
+    sleep_ms(100); /* room for a (wrong) second completion */
+    pthread_mutex_lock(&done.mutex);
+    for (i = 0; i < CONCURRENT; i++) {
+        check(calls[i].completions == 1, __FILE__, __LINE__, "call %d completed %d times", i,
+              calls[i].completions);
+        check(calls[i].status == 200, __FILE__, __LINE__, "call %d status %d", i, calls[i].status);
+        check(calls[i].body_has_index, __FILE__, __LINE__, "call %d: body has its own i", i);
+        check(!calls[i].on_caller_thread, __FILE__, __LINE__, "call %d completed on the loop thread", i);
+    }
+    pthread_mutex_unlock(&done.mutex);
+    gw_client_free(client);
+    if (reached == CONCURRENT)
+        latch_destroy(&done);
+}
+
+/* ---- Response mapping ---------------------------------------------------------------------- */
+
+static void test_mapping(void)
+{
+    char *config = config_with_base(
+        "{\"baseURL\": \"%s\","
+        " \"mappings\": {\"Charge\": {\"attributes\": {"
+        "   \"id\": \"id\","
+        "   \"amount\": {\"to\": \"amount\", \"type\": \"integer\"},"
+        "   \"created\": {\"to\": \"createdAt\", \"type\": \"date\", \"dateFormat\": \"epochSeconds\"},"
+        "   \"source.last4\": {\"to\": \"last4\", \"type\": \"string\"}}}},"
+        " \"responseDescriptors\": [{\"mapping\": \"Charge\", \"method\": \"GET\","
+        "   \"pathPattern\": \"/fixture/:name\", \"statusCodes\": \"2xx\"}]}");
+    gw_client *client;
+    gw_result *result;
+    const char *mapped;
+    int32_t rc;
+    begin("mapping");
+    client = new_client_from_config(config);
+    free(config);
+    if (client == NULL)
+        return;
+    /* Tests/fixtures/real/stripe-charge.json: a real Stripe charge (amount 1061, card 4242). */
+    result = call(client, "GET", "/fixture/stripe-charge.json", &rc);
+    CHECK_INT(rc, GW_OK);
+    CHECK_INT(gw_result_status(result), 200);
+    mapped = gw_result_mapped_json(result);
+    printf("   mapped: %s\n", mapped ? mapped : "NULL");
+    CHECK(mapped != NULL && mapped[0] == '{');
+    CHECK_MEMBER(mapped, "", "{");
+    CHECK_MEMBER(mapped, "id", "\"ch_198c152iMoKf4jyWWYvyqjTX\"");
+    CHECK_MEMBER(mapped, "amount", "1061");
+    CHECK(!has_member(mapped, "amount", "\"1061\"")); /* an integer, not a string */
+    CHECK_MEMBER(mapped, "last4", "\"4242\"");
+    CHECK_MEMBER(mapped, "createdAt", "\"2016-10-25T20:59:27"); /* 1477429167 s, UTC */
+    CHECK(!has_member(mapped, "object", "\"charge\"")); /* unmapped keys are not copied */
+    gw_result_free(result);
+
+    /* A path no descriptor matches: the call succeeds, nothing is mapped. */
+    result = call(client, "GET", "/echo", &rc);
+    CHECK_INT(rc, GW_OK);
+    CHECK(gw_result_mapped_json(result) == NULL);
+    gw_result_free(result);
+    gw_client_free(client);
+}
+
+/* ---- Routes and request descriptors ---------------------------------------------------------- */
+
+static void test_routes(void)
+{
+    char *config = config_with_base(
+        "{\"baseURL\": \"%s\","
+        " \"routes\": {\"item\": {\"method\": \"GET\", \"pathPattern\": \"/echo/items/:id\"},"
+        "   \"createUser\": {\"method\": \"POST\", \"pathPattern\": \"/echo/users\", \"objectType\": \"User\"}},"
+        " \"mappings\": {\"User\": {\"attributes\": {\"full_name\": \"name\", \"email\": \"email\"}}},"
+        " \"requestDescriptors\": [{\"objectType\": \"User\", \"mapping\": \"User\", \"rootKeyPath\": \"user\"}]}");
+    gw_client *client = new_client_from_config(config);
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char *body;
+    begin("routes");
+    free(config);
+    if (client == NULL)
+        return;
+
+    /* Path parameters are percent-encoded (RFC 3986); the others become the query. */
+    options.route = "item";
+    options.method = "DELETE"; /* ignored with a route */
+    options.params_json = "{\"id\": \"a b/c\", \"q\": \"x\"}";
+    CHECK_INT(gw_call(client, &options, &result), GW_OK);
+    CHECK_STR(gw_result_method(result), "GET");
+    CHECK_CONTAINS(gw_result_path(result), "/echo/items/a%20b%2Fc");
+    body = body_text(result);
+    CHECK_MEMBER(body, "path", "\"/echo/items/a%20b%2Fc\"");
+    CHECK_MEMBER(body, "q", "\"x\"");
+    free(body);
+    gw_result_free(result);
+
+    /* object_type NULL: the route's objectType maps body_json through its request descriptor. */
+    options.route = "createUser";
+    options.params_json = NULL;
+    options.body_json = "{\"name\": \"Ada Lovelace\", \"email\": \"ada@example.org\"}";
+    result = NULL;
+    CHECK_INT(gw_call(client, &options, &result), GW_OK);
+    body = body_text(result);
+    CHECK_MEMBER(body, "user", "{");
+    CHECK_MEMBER(body, "full_name", "\"Ada Lovelace\"");
+    CHECK_MEMBER(body, "email", "\"ada@example.org\"");
+    free(body);
+    gw_result_free(result);
+
+    /* An unknown route cannot be built: an error result, nothing sent. */
+    options.route = "nope";
+    options.body_json = NULL;
+    result = NULL;
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_INVALID_ARGUMENT);
+    CHECK_INT(gw_result_attempt_count(result), 0);
+    printf("   unknown route: \"%s\"\n", gw_result_error_message(result));
+    gw_result_free(result);
+    gw_client_free(client);
+}
+
+/* ---- Retry ---------------------------------------------------------------------------------- */
+
+#define FAST_RETRY "\"retry\": {\"maxRetries\": 3, \"initialDelay\": 0.01, \"maxDelay\": 0.05}"
+
+static int server_count(gw_client *client, const char *key)
+{
+    char path[128];
+    gw_result *result;
+    int32_t rc;
+    char *body;
+    int count = -1;
+    const char *at;
+    snprintf(path, sizeof path, "/sequence/%s/count", key);
+    result = call(client, "GET", path, &rc);
+    body = body_text(result);
+    at = strstr(body, "\"count\"");
+    if (rc != GW_OK || at == NULL || sscanf(at, "\"count\" : %d", &count) != 1)
+        count = -1;
+    free(body);
+    gw_result_free(result);
+    return count;
+}
+
+static void test_retry(void)
+{
+    char *config = config_with_base("{\"baseURL\": \"%s\", " FAST_RETRY "}");
+    gw_client *client = new_client_from_config(config);
+    gw_result *result;
+    char path[128];
+    const char *key;
+    int32_t rc;
+    char *body;
+    begin("retry");
+    free(config);
+    if (client == NULL)
+        return;
+
+    /* GET is idempotent: 503 is retried, the second attempt answers 200. */
+    key = unique_key("get");
+    snprintf(path, sizeof path, "/sequence/%s/503,200", key);
+    result = call(client, "GET", path, &rc);
+    CHECK_INT(rc, GW_OK);
+    CHECK_INT(gw_result_ok(result), 1);
+    CHECK_INT(gw_result_status(result), 200);
+    CHECK_INT(gw_result_attempt_count(result), 2);
+    CHECK_CONTAINS(gw_result_attempts_json(result), "503");
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 2);
+
+    /* POST is not retried on a status: one attempt, the 503 is the outcome. */
+    key = unique_key("post");
+    snprintf(path, sizeof path, "/sequence/%s/503,200", key);
+    result = call(client, "POST", path, &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    CHECK(result != NULL);
+    CHECK_INT(gw_result_ok(result), 0);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_HTTP_STATUS);
+    CHECK_STR(gw_result_error_kind_name(result), "http_status");
+    CHECK_INT(gw_result_status(result), 503);
+    CHECK_INT(gw_result_attempt_count(result), 1);
+    CHECK(gw_result_error_message(result) != NULL && gw_result_error_message(result)[0] != '\0');
+    printf("   POST 503 message: \"%s\"\n", gw_result_error_message(result));
+    body = body_text(result); /* the failed response's body is kept */
+    CHECK_MEMBER(body, "status", "503");
+    free(body);
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 1);
+    gw_client_free(client);
+}
+
+typedef struct retry_test_state {
+    int calls;
+    int32_t verdict;
+    double delay;
+    int first_number;
+    int first_status;
+    int first_kind;
+} retry_test_state;
+
+static int32_t retry_test(const gw_attempt *attempt, double *delay, void *user_data)
+{
+    retry_test_state *state = user_data;
+    if (state->calls++ == 0) {
+        state->first_number = gw_attempt_number(attempt);
+        state->first_status = gw_attempt_status(attempt);
+        state->first_kind = gw_attempt_error_kind(attempt);
+    }
+    if (state->verdict == GW_RETRY_RETRY && delay != NULL)
+        *delay = state->delay;
+    return state->verdict;
+}
+
+static void test_retry_test_function(void)
+{
+    char *config = config_with_base("{\"baseURL\": \"%s\", " FAST_RETRY "}");
+    gw_client *client = new_client_from_config(config);
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    retry_test_state stop = {0, GW_RETRY_STOP, -1, 0, 0, 0};
+    retry_test_state retry = {0, GW_RETRY_RETRY, 0.01, 0, 0, 0};
+    gw_result *result = NULL;
+    char path[128];
+    const char *key;
+    begin("retry_test_function");
+    free(config);
+    if (client == NULL)
+        return;
+
+    /* STOP overrides a policy that would retry this GET. */
+    key = unique_key("stop");
+    snprintf(path, sizeof path, "/sequence/%s/503,503,200", key);
+    options.method = "GET";
+    options.path = path;
+    options.retry_test = retry_test;
+    options.retry_test_user_data = &stop;
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_INT(stop.calls, 1);
+    CHECK_INT(stop.first_number, 1);
+    CHECK_INT(stop.first_status, 503);
+    CHECK_INT(stop.first_kind, GW_KIND_NONE); /* a response arrived */
+    CHECK_INT(gw_result_attempt_count(result), 1);
+    CHECK_INT(gw_result_status(result), 503);
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 1);
+
+    /* RETRY overrides a policy that would not retry this POST; asked once (one failed attempt). */
+    key = unique_key("retry");
+    snprintf(path, sizeof path, "/sequence/%s/503,200", key);
+    options.method = "POST";
+    options.retry_test_user_data = &retry;
+    result = NULL;
+    CHECK_INT(gw_call(client, &options, &result), GW_OK);
+    CHECK_INT(retry.calls, 1);
+    CHECK_INT(gw_result_attempt_count(result), 2);
+    CHECK_INT(gw_result_status(result), 200);
+    gw_result_free(result);
+
+    /* max_retries 0 in the call options: a 503 GET is not retried. */
+    key = unique_key("noretry");
+    snprintf(path, sizeof path, "/sequence/%s/503,200", key);
+    options.method = "GET";
+    options.retry_test = NULL;
+    options.max_retries = 0;
+    result = NULL;
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_attempt_count(result), 1);
+    gw_result_free(result);
+    gw_client_free(client);
+}
+
+/* ---- Failure observers ---------------------------------------------------------------------- */
+
+typedef struct observer_state {
+    pthread_mutex_t mutex;
+    int calls;
+    int last_status;
+    int last_kind;
+    int destroyed;
+} observer_state;
+
+static void count_failure(const gw_result *failure, void *user_data)
+{
+    observer_state *state = user_data;
+    pthread_mutex_lock(&state->mutex);
+    state->calls++;
+    state->last_status = gw_result_status(failure);
+    state->last_kind = gw_result_error_kind(failure);
+    pthread_mutex_unlock(&state->mutex);
+}
+
+static void count_destroy(void *user_data)
+{
+    observer_state *state = user_data;
+    pthread_mutex_lock(&state->mutex);
+    state->destroyed++;
+    pthread_mutex_unlock(&state->mutex);
+}
+
+static int observed(observer_state *state, int *status, int *kind)
+{
+    int calls;
+    pthread_mutex_lock(&state->mutex);
+    calls = state->calls;
+    if (status)
+        *status = state->last_status;
+    if (kind)
+        *kind = state->last_kind;
+    pthread_mutex_unlock(&state->mutex);
+    return calls;
+}
+
+static int destroyed(observer_state *state)
+{
+    int count;
+    pthread_mutex_lock(&state->mutex);
+    count = state->destroyed;
+    pthread_mutex_unlock(&state->mutex);
+    return count;
+}
+
+/* A port on 127.0.0.1 that nothing listens on: bound by us, then closed. */
+static int closed_port(void)
+{
+    struct sockaddr_in address;
+    socklen_t length = sizeof address;
+    int port = 0;
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    address.sin_port = 0;
+    if (fd >= 0 && bind(fd, (struct sockaddr *)&address, sizeof address) == 0 &&
+        getsockname(fd, (struct sockaddr *)&address, &length) == 0)
+        port = ntohs(address.sin_port);
+    if (fd >= 0)
+        close(fd);
+    return port;
+}
+
+static void test_failure_observer(void)
+{
+    static observer_state state = {PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0};
+    static observer_state refused = {PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0};
+    gw_client *client = new_client();
+    gw_client *dead;
+    gw_result *result;
+    uint64_t id = 0, refused_id = 0;
+    int32_t rc;
+    int status = -1, kind = -1;
+    char dead_config[256];
+    begin("failure_observer");
+    if (client == NULL)
+        return;
+
+    CHECK_INT(gw_client_add_failure_observer(client, count_failure, &state, count_destroy, &id), GW_OK);
+    result = call(client, "GET", "/status/404", &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_status(result), 404);
+    gw_result_free(result);
+    /* Observers run before the call's own completion, so before gw_call returns. */
+    CHECK_INT(observed(&state, &status, &kind), 1);
+    CHECK_INT(status, 404);
+    CHECK_INT(kind, GW_KIND_HTTP_STATUS);
+
+    result = call(client, "GET", "/echo", &rc); /* a success is not observed */
+    CHECK_INT(rc, GW_OK);
+    gw_result_free(result);
+    CHECK_INT(observed(&state, NULL, NULL), 1);
+
+    result = call(client, "GET", "/status/400", &rc);
+    gw_result_free(result);
+    CHECK_INT(observed(&state, NULL, NULL), 2);
+
+    /* Removing the observer stops notifications and calls its destroy once. */
+    CHECK_INT(gw_client_remove_failure_observer(client, id), GW_OK);
+    CHECK_INT(destroyed(&state), 1);
+    result = call(client, "GET", "/status/404", &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    gw_result_free(result);
+    CHECK_INT(observed(&state, NULL, NULL), 2);
+    CHECK_INT(gw_client_remove_failure_observer(client, id), GW_ERROR_INVALID_ARGUMENT);
+    gw_client_free(client);
+    CHECK_INT(destroyed(&state), 1); /* not again at free */
+
+    /* Connection refused, retried by a fast policy: still one notification per call. */
+    snprintf(dead_config, sizeof dead_config,
+             "{\"baseURL\": \"http://127.0.0.1:%d\", " FAST_RETRY "}", closed_port());
+    dead = new_client_from_config(dead_config);
+    if (dead == NULL)
+        return;
+    CHECK_INT(gw_client_add_failure_observer(dead, count_failure, &refused, count_destroy, &refused_id), GW_OK);
+    result = call(dead, "GET", "/echo", &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_CONNECT);
+    CHECK_STR(gw_result_error_kind_name(result), "connect");
+    CHECK_INT(gw_result_status(result), 0);
+    {
+        size_t length = 12345;
+        CHECK(gw_result_body(result, &length) == NULL);
+        CHECK_INT(length, 0);
+        CHECK_STR(gw_result_headers_json(result), "[]"); /* no response */
+    }
+    printf("   connection refused: %d attempts, \"%s\"\n", (int)gw_result_attempt_count(result),
+           gw_result_error_message(result));
+    CHECK(gw_result_attempt_count(result) >= 1);
+    gw_result_free(result);
+    CHECK_INT(observed(&refused, &status, &kind), 1);
+    CHECK_INT(status, 0);
+    CHECK_INT(kind, GW_KIND_CONNECT);
+    gw_client_free(dead);
+    CHECK_INT(destroyed(&refused), 1); /* destroy runs when the client is freed */
+}
+
+/* ---- Plugins -------------------------------------------------------------------------------- */
+
+typedef struct plugin_state {
+    int prepared;
+    int received;
+    int destroyed;
+    int saw_get;
+    int saw_base_url;
+} plugin_state;
+
+static int32_t signer_prepare(gw_request *request, void *user_data)
+{
+    plugin_state *state = user_data;
+    const char *url = gw_request_url(request);
+    state->prepared++;
+    state->saw_get = gw_request_method(request) != NULL && strcmp(gw_request_method(request), "GET") == 0;
+    state->saw_base_url = url != NULL && strncmp(url, base_url, strlen(base_url)) == 0;
+    if (gw_request_set_header(request, "X-Signed", "yes") != GW_OK)
+        return 1;
+    return gw_request_header(request, "x-signed") != NULL ? 0 : 1;
+}
+
+static void signer_did_receive(const gw_attempt *attempt, void *user_data)
+{
+    plugin_state *state = user_data;
+    if (gw_attempt_number(attempt) >= 1)
+        state->received++;
+}
+
+static void signer_destroy(void *user_data)
+{
+    ((plugin_state *)user_data)->destroyed++;
+}
+
+static int32_t refusing_prepare(gw_request *request, void *user_data)
+{
+    (void)request;
+    ((plugin_state *)user_data)->prepared++;
+    return 1;
+}
+
+static void test_plugins(void)
+{
+    static plugin_state signer, refuser;
+    gw_plugin plugin = {GW_PLUGIN_VERSION, "signer", signer_prepare, signer_did_receive, signer_destroy, &signer};
+    gw_client_options options = GW_CLIENT_OPTIONS_INIT;
+    gw_client *client = NULL;
+    gw_result *result;
+    int32_t rc;
+    char *body;
+    const char *key;
+    char path[128];
+    begin("plugins");
+
+    options.base_url = base_url;
+    options.plugins = &plugin;
+    options.plugin_count = 1;
+    CHECK_INT(gw_client_create(&options, &client), GW_OK);
+    if (client == NULL)
+        return;
+    plugin.user_data = NULL; /* the struct was copied at creation */
+    result = call(client, "GET", "/headers", &rc);
+    CHECK_INT(rc, GW_OK);
+    body = body_text(result);
+    CHECK_MEMBER(body, "x-signed", "\"yes\"");
+    free(body);
+    gw_result_free(result);
+    CHECK_INT(signer.prepared, 1);
+    CHECK_INT(signer.received, 1);
+    CHECK(signer.saw_get);
+    CHECK(signer.saw_base_url);
+    CHECK_INT(signer.destroyed, 0);
+    gw_client_free(client);
+    CHECK_INT(signer.destroyed, 1);
+
+    /* A prepare that fails stops the call before anything is sent. */
+    plugin.prepare = refusing_prepare;
+    plugin.did_receive = NULL;
+    plugin.destroy = NULL;
+    plugin.user_data = &refuser;
+    client = NULL;
+    CHECK_INT(gw_client_create(&options, &client), GW_OK);
+    if (client == NULL)
+        return;
+    key = unique_key("plugin");
+    snprintf(path, sizeof path, "/sequence/%s/200", key);
+    result = call(client, "GET", path, &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_PLUGIN);
+    CHECK_INT(gw_result_attempt_count(result), 0);
+    CHECK_CONTAINS(gw_result_error_message(result), "signer");
+    printf("   refusing plugin: \"%s\"\n", gw_result_error_message(result));
+    gw_result_free(result);
+    CHECK_INT(refuser.prepared, 1);
+    gw_client_free(client);
+    client = new_client();
+    if (client != NULL) {
+        CHECK_INT(server_count(client, key), 0);
+        gw_client_free(client);
+    }
+}
+
+/* ---- Cancellation, callbacks, free with calls in flight ------------------------------------- */
+
+typedef struct async_state {
+    latch done;
+    int completions;
+    int kind;
+    int status;
+    int32_t nested_rc;
+    int nested_result_is_null;
+    gw_client *client;
+} async_state;
+
+static void record_completion(gw_result *result, void *user_data)
+{
+    async_state *state = user_data;
+    pthread_mutex_lock(&state->done.mutex);
+    state->completions++;
+    state->kind = gw_result_error_kind(result);
+    state->status = gw_result_status(result);
+    pthread_mutex_unlock(&state->done.mutex);
+    gw_result_free(result);
+    latch_count_down(&state->done);
+}
+
+static void test_cancel(void)
+{
+    static async_state state;
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_call_handle *handle = NULL;
+    double t0, elapsed;
+    begin("cancel");
+    if (client == NULL)
+        return;
+    latch_init(&state.done);
+    options.method = "GET";
+    options.path = "/delay/5000";
+    t0 = now_seconds();
+    CHECK_INT(gw_call_async(client, &options, record_completion, &state, &handle), GW_OK);
+    CHECK(handle != NULL);
+    sleep_ms(200); /* let the attempt reach the server */
+    CHECK_INT(gw_call_cancel(handle), GW_OK);
+    CHECK_INT(latch_wait(&state.done, 1, 3.0), 1);
+    elapsed = now_seconds() - t0;
+    printf("   cancelled /delay/5000 completed after %.3f s\n", elapsed);
+    CHECK(elapsed < 2.0);
+    CHECK_INT(state.kind, GW_KIND_CANCELLED);
+    CHECK_INT(state.status, 0);
+    CHECK_INT(gw_call_cancel(handle), GW_OK); /* cancelling a finished call is harmless */
+    sleep_ms(100);
+    CHECK_INT(latch_count(&state.done), 1);
+    gw_call_handle_free(handle);
+    gw_client_free(client);
+}
+
+static void nested_completion(gw_result *result, void *user_data)
+{
+    async_state *state = user_data;
+    static int marker;
+    gw_result *nested = (gw_result *)&marker; /* must be reset to NULL */
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    options.method = "GET";
+    options.path = "/echo";
+    state->nested_rc = gw_call(state->client, &options, &nested);
+    state->nested_result_is_null = nested == NULL;
+    if (nested != NULL && nested != (gw_result *)&marker)
+        gw_result_free(nested);
+    gw_result_free(result);
+    latch_count_down(&state->done);
+}
+
+static void test_blocking_call_in_callback(void)
+{
+    static async_state state;
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    begin("blocking_call_in_callback");
+    if (client == NULL)
+        return;
+    latch_init(&state.done);
+    state.client = client;
+    state.nested_rc = -1;
+    options.method = "GET";
+    options.path = "/echo";
+    CHECK_INT(gw_call_async(client, &options, nested_completion, &state, NULL), GW_OK);
+    CHECK_INT(latch_wait(&state.done, 1, 10.0), 1);
+    CHECK_INT(state.nested_rc, GW_ERROR_WOULD_DEADLOCK);
+    CHECK(state.nested_result_is_null);
+    gw_client_free(client);
+}
+
+static void test_free_with_call_in_flight(void)
+{
+    static async_state state;
+    static observer_state observer = {PTHREAD_MUTEX_INITIALIZER, 0, 0, 0, 0};
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_call_handle *handle = NULL;
+    double t0, elapsed;
+    begin("free_with_call_in_flight");
+    if (client == NULL)
+        return;
+    latch_init(&state.done);
+    CHECK_INT(gw_client_add_failure_observer(client, count_failure, &observer, count_destroy, NULL), GW_OK);
+    options.method = "GET";
+    options.path = "/delay/5000";
+    CHECK_INT(gw_call_async(client, &options, record_completion, &state, &handle), GW_OK);
+    sleep_ms(200);
+    t0 = now_seconds();
+    gw_client_free(client); /* blocks until the loop ended: the completion has run */
+    elapsed = now_seconds() - t0;
+    printf("   gw_client_free with /delay/5000 in flight took %.3f s\n", elapsed);
+    CHECK(elapsed < 2.0);
+    CHECK_INT(latch_count(&state.done), 1);
+    CHECK_INT(state.kind, GW_KIND_CANCELLED);
+    CHECK_INT(observed(&observer, NULL, NULL), 1);
+    CHECK_INT(destroyed(&observer), 1);
+    sleep_ms(200);
+    CHECK_INT(latch_count(&state.done), 1); /* exactly once */
+    gw_call_handle_free(handle);           /* a handle outlives its client */
+}
+
+static void free_from_completion(gw_result *result, void *user_data)
+{
+    async_state *state = user_data;
+    state->kind = gw_result_error_kind(result);
+    gw_result_free(result);
+    gw_client_free(state->client); /* on the loop thread: must not join itself */
+    latch_count_down(&state->done);
+}
+
+static void test_free_from_callback(void)
+{
+    static async_state state;
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    begin("free_from_callback");
+    if (client == NULL)
+        return;
+    latch_init(&state.done);
+    state.client = client;
+    state.kind = -1;
+    options.method = "GET";
+    options.path = "/echo";
+    CHECK_INT(gw_call_async(client, &options, free_from_completion, &state, NULL), GW_OK);
+    CHECK_INT(latch_wait(&state.done, 1, 10.0), 1);
+    CHECK_INT(state.kind, GW_KIND_NONE);
+    sleep_ms(100); /* the detached loop thread winds down */
+}
+
+static void test_timeouts(void)
+{
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    double t0, elapsed;
+    begin("timeouts");
+    if (client == NULL)
+        return;
+    options.method = "GET";
+    options.path = "/delay/3000";
+    options.max_retries = 0;
+    options.attempt_timeout = 0.3;
+    t0 = now_seconds();
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    elapsed = now_seconds() - t0;
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_TIMEOUT);
+    CHECK_INT(gw_result_status(result), 0);
+    CHECK(elapsed < 2.0);
+    printf("   attempt_timeout 0.3: %s after %.3f s\n", gw_result_error_kind_name(result), elapsed);
+    gw_result_free(result);
+
+    options.max_retries = -1;
+    options.attempt_timeout = 0;
+    options.deadline = 0.3;
+    result = NULL;
+    t0 = now_seconds();
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    elapsed = now_seconds() - t0;
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_DEADLINE);
+    CHECK(elapsed < 2.0);
+    printf("   deadline 0.3: %s after %.3f s\n", gw_result_error_kind_name(result), elapsed);
+    gw_result_free(result);
+    gw_client_free(client);
+}
+
+/* ---- Main -------------------------------------------------------------------------------------- */
+
+int main(void)
+{
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = on_alarm;
+    sigaction(SIGALRM, &action, NULL);
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    main_thread = pthread_self();
+
+    base_url = getenv("GW_TEST_BASE_URL");
+    if (base_url == NULL || base_url[0] == '\0') {
+        fprintf(stderr, "test_gatewire: GW_TEST_BASE_URL is not set; run me through "
+                        "Tests/support/run_with_server.py (a missing server is a failure)\n");
+        printf("0 passed, 1 failed\n");
+        return 2;
+    }
+    printf("gatewire %s against %s\n", gw_version() ? gw_version() : "(null)", base_url);
+
+    test_version();
+    test_null_arguments();
+    test_versions();
+    test_null_handles();
+    test_config_errors();
+    test_blocking_get();
+    test_headers_and_body();
+    test_concurrent_async();
+    test_mapping();
+    test_routes();
+    test_retry();
+    test_retry_test_function();
+    test_failure_observer();
+    test_plugins();
+    test_cancel();
+    test_blocking_call_in_callback();
+    test_free_with_call_in_flight();
+    test_free_from_callback();
+    test_timeouts();
+
+    alarm(0);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}

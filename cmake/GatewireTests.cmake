@@ -1,0 +1,82 @@
+# The C-facing tests (included from the top CMakeLists.txt when BUILD_TESTING is on).
+# Every dependency a test needs is looked up here, but a missing one does not stop the
+# configure: the test that needs it is registered anyway and fails, naming what is missing.
+# No test skips.
+
+# The project's venv (scripts/bootstrap.sh) has pytest and the servers; else any Python 3.
+if(EXISTS ${CMAKE_SOURCE_DIR}/.venv/bin/python)
+    set(GW_PYTHON ${CMAKE_SOURCE_DIR}/.venv/bin/python)
+else()
+    find_package(Python3 REQUIRED COMPONENTS Interpreter)
+    set(GW_PYTHON ${Python3_EXECUTABLE})
+endif()
+message(STATUS "Gatewire tests use Python: ${GW_PYTHON}")
+
+find_package(Threads REQUIRED)
+find_program(GW_CXX_COMPILER NAMES g++ c++ DOC "C++ compiler for header_compiles_strict")
+find_program(GW_PKG_CONFIG NAMES pkg-config pkgconf DOC "pkg-config for install_consumer")
+if(NOT CMAKE_NM)
+    find_program(CMAKE_NM nm)
+endif()
+
+set(GW_SUPPORT ${CMAKE_SOURCE_DIR}/Tests/support)
+set(GW_TOOLS ${CMAKE_SOURCE_DIR}/Tests/tools)
+
+# ---- c_api: the C test program against the scripted test server ---------------------------
+add_executable(test_gatewire_c Tests/c/test_gatewire.c)
+set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
+target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}")
+# libGatewire.so only (its RUNPATH finds the Swift runtime) plus the threads library.
+target_link_libraries(test_gatewire_c PRIVATE Gatewire::Gatewire Threads::Threads)
+
+add_test(NAME c_api
+         COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_gatewire_c>)
+set_tests_properties(c_api PROPERTIES TIMEOUT 120 LABELS "c;server")
+
+# ---- exports_match_header: gw_* prototypes == gw_* exports, nothing else leaks -------------
+add_test(NAME exports_match_header
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_exports.py
+                 --header ${CMAKE_SOURCE_DIR}/include/gatewire.h
+                 --library ${GW_SO}
+                 --nm ${CMAKE_NM}
+                 --cc ${CMAKE_C_COMPILER})
+set_tests_properties(exports_match_header PROPERTIES TIMEOUT 60 LABELS "abi")
+
+# ---- header_compiles_strict: the header alone, strict C99 and C++ --------------------------
+add_test(NAME header_compiles_strict
+         COMMAND ${CMAKE_COMMAND}
+                 -DCC=${CMAKE_C_COMPILER}
+                 -DCXX=${GW_CXX_COMPILER}
+                 -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include
+                 -DSOURCE=${CMAKE_SOURCE_DIR}/Tests/c/header_only.c
+                 -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/header_compiles_strict
+                 -P ${GW_TOOLS}/check_header.cmake)
+set_tests_properties(header_compiles_strict PROPERTIES TIMEOUT 60 LABELS "abi")
+
+# ---- python_binding: pytest on Tests/python against the built library ----------------------
+# gw_no_skip (Tests/tools) turns any skipped test into a failure; the Python tests start
+# their own server.
+add_test(NAME python_binding
+         COMMAND ${GW_PYTHON} -m pytest -q -rs -p gw_no_skip
+                 -o cache_dir=${CMAKE_CURRENT_BINARY_DIR}/pytest_cache
+                 ${CMAKE_SOURCE_DIR}/Tests/python
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(python_binding PROPERTIES
+    TIMEOUT 300
+    LABELS "python;server"
+    ENVIRONMENT "GATEWIRE_LIB=${GW_SO};PYTHONPATH=${CMAKE_SOURCE_DIR}/bindings/python:${GW_TOOLS};PYTHONDONTWRITEBYTECODE=1")
+
+# ---- install_consumer: install to a temporary prefix, move it, build two consumers ---------
+add_test(NAME install_consumer
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/install_consumer.py
+                 --build-dir ${CMAKE_BINARY_DIR}
+                 --consumer ${CMAKE_SOURCE_DIR}/Tests/c/consumer
+                 --cmake ${CMAKE_COMMAND}
+                 --cc ${CMAKE_C_COMPILER}
+                 --pkg-config ${GW_PKG_CONFIG}
+                 --version ${PROJECT_VERSION}
+                 --libdir ${CMAKE_INSTALL_LIBDIR}
+                 --includedir ${CMAKE_INSTALL_INCLUDEDIR}
+                 --step-timeout 120)
+set_tests_properties(install_consumer PROPERTIES TIMEOUT 300 LABELS "install")
