@@ -22,6 +22,6 @@ echo "== swift test"
 swift test --skip-build
 
 echo "== cmake + ctest (C ABI, Python binding, exports, install)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DPython3_EXECUTABLE="$root/.venv/bin/python" >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure

@@ -1,0 +1,68 @@
+"""gatewire: the Python binding of Gatewire, a plugin-based REST gateway SDK.
+
+A thin ctypes layer (:mod:`gatewire._native`) over ``libGatewire.so`` and a Pythonic API::
+
+    import gatewire
+
+    with gatewire.Client("http://127.0.0.1:8080") as client:
+        result = client.call("GET", "/echo", params={"q": "x"})
+        print(result.status, result.json())
+
+Set ``GATEWIRE_LIB`` to the library's path if it is not found automatically.
+"""
+
+from __future__ import annotations
+
+from .client import CallFuture, Client, FailureObserver, check_config, version
+from .errors import (
+    CallError,
+    Cancelled,
+    ConfigError,
+    ConnectionFailed,
+    ErrorKind,
+    GatewireError,
+    HTTPStatusError,
+    InvalidArgument,
+    InvalidRequest,
+    MappingError,
+    PluginError,
+    Timeout,
+    TLSError,
+    VersionError,
+    WouldDeadlock,
+)
+from .hooks import AttemptInfo, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
+from .result import Attempt, Result
+
+__all__ = [
+    "Client",
+    "CallFuture",
+    "Result",
+    "Attempt",
+    "check_config",
+    "version",
+    "FailureObserver",
+    "Plugin",
+    "PreparedRequest",
+    "AttemptInfo",
+    "RetryTest",
+    "RetryAnswer",
+    "RetryVerdict",
+    "ErrorKind",
+    "GatewireError",
+    "InvalidArgument",
+    "ConfigError",
+    "WouldDeadlock",
+    "VersionError",
+    "CallError",
+    "ConnectionFailed",
+    "TLSError",
+    "Timeout",
+    "HTTPStatusError",
+    "MappingError",
+    "Cancelled",
+    "PluginError",
+    "InvalidRequest",
+]
+
+__version__ = "0.1.0"

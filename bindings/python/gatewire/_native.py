@@ -1,0 +1,349 @@
+"""The C ABI of ``libGatewire.so`` as ctypes declarations: the one place that knows it.
+
+Everything in ``include/gatewire.h`` is declared here (constants, structs, callback types,
+every function's ``argtypes``/``restype``); the rest of the package only calls through
+:data:`lib` and :func:`check`.
+
+Library lookup, first hit wins:
+
+1. the ``GATEWIRE_LIB`` environment variable (an explicit path or name); when it is set,
+   it is the only candidate (a failure to load it is reported, never worked around);
+2. ``libGatewire.so`` next to this package (a wheel that bundles the library);
+3. the repository's ``.build/release/libGatewire.so``, then ``.build/debug/libGatewire.so``
+   (found relative to this file: ``bindings/python/gatewire/`` -> repository root);
+4. ``ctypes.util.find_library("Gatewire")``, then ``CDLL("libGatewire.so")``
+   (the dynamic loader's search path; note that it does not search the current directory).
+
+The library is loaded lazily, on the first use of :data:`lib`. It is loaded with
+:class:`ctypes.CDLL` (never ``PyDLL``), so the GIL is released during every foreign call:
+a blocking ``gw_call`` lets other Python threads, and the library's own callbacks, run.
+
+Ownership conventions of the header, as they appear here:
+
+* a returned ``const char *`` is owned by the library: ``restype = c_char_p`` (ctypes copies
+  it into ``bytes`` at once, while it is still valid); the body (``gw_result_body``, which
+  may contain NUL bytes) is ``c_void_p`` and copied with ``string_at`` and its length;
+* a returned ``char *`` belongs to the caller: it arrives through a ``c_void_p`` out-parameter
+  and is read with :func:`take_string` (``string_at`` + ``gw_string_free``);
+* opaque handles are ``c_void_p`` (the default ``c_int`` restype would truncate them).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import threading
+from ctypes import (
+    CFUNCTYPE,
+    POINTER,
+    Structure,
+    c_char_p,
+    c_double,
+    c_int32,
+    c_size_t,
+    c_uint32,
+    c_uint64,
+    c_void_p,
+)
+from pathlib import Path
+from typing import Any, NoReturn
+
+__all__ = [
+    "lib",
+    "load",
+    "library_path",
+    "check",
+    "raise_status",
+    "last_error_message",
+    "take_string",
+    "decode",
+    "gw_plugin",
+    "gw_client_options",
+    "gw_call_options",
+    "PREPARE_FN",
+    "DID_RECEIVE_FN",
+    "DESTROY_FN",
+    "FAILURE_OBSERVER_FN",
+    "RETRY_TEST_FN",
+    "COMPLETION_FN",
+]
+
+# ---- Status codes returned by functions ------------------------------------------------
+GW_OK = 0
+GW_ERROR_INVALID_ARGUMENT = 1
+GW_ERROR_CONFIG = 2
+GW_ERROR_CALL_FAILED = 3
+GW_ERROR_WOULD_DEADLOCK = 4
+GW_ERROR_VERSION = 5
+
+# ---- Why a call failed (gw_result_error_kind) ------------------------------------------
+GW_KIND_NONE = 0
+GW_KIND_CONNECT = 1
+GW_KIND_DNS = 2
+GW_KIND_TLS = 3
+GW_KIND_TIMEOUT = 4
+GW_KIND_NETWORK = 5
+GW_KIND_HTTP_STATUS = 6
+GW_KIND_MAPPING = 7
+GW_KIND_CANCELLED = 8
+GW_KIND_DEADLINE = 9
+GW_KIND_INVALID_ARGUMENT = 10
+GW_KIND_PLUGIN = 11
+
+# ---- What a retry test answers ---------------------------------------------------------
+GW_RETRY_USE_POLICY = 0
+GW_RETRY_RETRY = 1
+GW_RETRY_STOP = 2
+
+# ---- Struct versions --------------------------------------------------------------------
+GW_PLUGIN_VERSION = 1
+GW_CLIENT_OPTIONS_VERSION = 1
+GW_CALL_OPTIONS_VERSION = 1
+
+# ---- Callback types (every pointer argument arrives as an int or None) ------------------
+#: int32_t (*prepare)(gw_request *request, void *user_data)
+PREPARE_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p)
+#: void (*did_receive)(const gw_attempt *attempt, void *user_data)
+DID_RECEIVE_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: void (*destroy)(void *user_data)
+DESTROY_FN = CFUNCTYPE(None, c_void_p)
+#: void (*gw_failure_observer_fn)(const gw_result *failure, void *user_data)
+FAILURE_OBSERVER_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data)
+RETRY_TEST_FN = CFUNCTYPE(c_int32, c_void_p, POINTER(c_double), c_void_p)
+#: void (*gw_completion_fn)(gw_result *result, void *user_data)
+COMPLETION_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+
+
+# ---- Structs ----------------------------------------------------------------------------
+class gw_plugin(Structure):  # noqa: N801 - the C name
+    """``struct gw_plugin``: hooks called for every attempt (copied at client creation)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("name", c_char_p),
+        ("prepare", PREPARE_FN),
+        ("did_receive", DID_RECEIVE_FN),
+        ("destroy", DESTROY_FN),
+        ("user_data", c_void_p),
+    ]
+
+
+class gw_client_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_client_options``; fill with ``gw_client_options_init`` before use."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("base_url", c_char_p),
+        ("config_json", c_char_p),
+        ("config_path", c_char_p),
+        ("plugins", POINTER(gw_plugin)),
+        ("plugin_count", c_size_t),
+        ("random_seed", c_uint64),
+    ]
+
+
+class gw_call_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_call_options``; fill with ``gw_call_options_init`` before use."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("method", c_char_p),
+        ("path", c_char_p),
+        ("route", c_char_p),
+        ("params_json", c_char_p),
+        ("headers_json", c_char_p),
+        ("body_json", c_char_p),
+        ("object_type", c_char_p),
+        ("max_retries", c_int32),
+        ("attempt_timeout", c_double),
+        ("deadline", c_double),
+        ("retry_test", RETRY_TEST_FN),
+        ("retry_test_user_data", c_void_p),
+    ]
+
+
+_P = c_void_p  # every opaque handle: gw_client *, gw_result *, gw_call_handle *, gw_attempt *, gw_request *
+
+# name -> (restype, argtypes); the complete function list of include/gatewire.h.
+_SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    # Library
+    "gw_version": (c_char_p, []),
+    "gw_last_error_message": (c_char_p, []),
+    "gw_string_free": (None, [c_void_p]),
+    # Clients
+    "gw_client_options_init": (c_int32, [POINTER(gw_client_options), c_uint32]),
+    "gw_client_create": (c_int32, [POINTER(gw_client_options), POINTER(c_void_p)]),
+    "gw_client_new": (c_int32, [c_char_p, POINTER(c_void_p)]),
+    "gw_client_new_from_config": (c_int32, [c_char_p, POINTER(c_void_p)]),
+    "gw_client_free": (None, [_P]),
+    "gw_config_check": (c_int32, [c_char_p, POINTER(c_void_p)]),
+    # Failure observers
+    "gw_client_add_failure_observer": (
+        c_int32,
+        [_P, FAILURE_OBSERVER_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)],
+    ),
+    "gw_client_remove_failure_observer": (c_int32, [_P, c_uint64]),
+    # Calls
+    "gw_call_options_init": (c_int32, [POINTER(gw_call_options), c_uint32]),
+    "gw_call": (c_int32, [_P, POINTER(gw_call_options), POINTER(c_void_p)]),
+    "gw_call_async": (
+        c_int32,
+        [_P, POINTER(gw_call_options), COMPLETION_FN, c_void_p, POINTER(c_void_p)],
+    ),
+    "gw_call_cancel": (c_int32, [_P]),
+    "gw_call_handle_free": (None, [_P]),
+    # Results
+    "gw_result_ok": (c_int32, [_P]),
+    "gw_result_status": (c_int32, [_P]),
+    "gw_result_error_kind": (c_int32, [_P]),
+    "gw_result_error_kind_name": (c_char_p, [_P]),
+    "gw_result_error_message": (c_char_p, [_P]),
+    "gw_result_method": (c_char_p, [_P]),
+    "gw_result_path": (c_char_p, [_P]),
+    "gw_result_body": (c_void_p, [_P, POINTER(c_size_t)]),
+    "gw_result_header": (c_char_p, [_P, c_char_p]),
+    "gw_result_headers_json": (c_char_p, [_P]),
+    "gw_result_mapped_json": (c_char_p, [_P]),
+    "gw_result_error_objects_json": (c_char_p, [_P]),
+    "gw_result_attempts_json": (c_char_p, [_P]),
+    "gw_result_attempt_count": (c_int32, [_P]),
+    "gw_result_free": (None, [_P]),
+    # Attempts (inside callbacks)
+    "gw_attempt_number": (c_int32, [_P]),
+    "gw_attempt_status": (c_int32, [_P]),
+    "gw_attempt_error_kind": (c_int32, [_P]),
+    "gw_attempt_elapsed": (c_double, [_P]),
+    "gw_attempt_header": (c_char_p, [_P, c_char_p]),
+    # Requests (inside a plugin's prepare)
+    "gw_request_method": (c_char_p, [_P]),
+    "gw_request_url": (c_char_p, [_P]),
+    "gw_request_header": (c_char_p, [_P, c_char_p]),
+    "gw_request_set_header": (c_int32, [_P, c_char_p, c_char_p]),
+    "gw_request_set_url": (c_int32, [_P, c_char_p]),
+}
+
+_lock = threading.Lock()
+_lib: ctypes.CDLL | None = None
+_lib_path: str | None = None
+
+
+def _candidates() -> list[str]:
+    """The paths tried, in order (see the module docstring)."""
+    here = Path(__file__).resolve().parent
+    found: list[str] = []
+    explicit = os.environ.get("GATEWIRE_LIB")
+    if explicit:
+        return [explicit]  # an explicit choice is never second-guessed
+    found.append(str(here / "libGatewire.so"))
+    repo = here.parent.parent.parent  # bindings/python/gatewire -> repository root
+    found.append(str(repo / ".build" / "release" / "libGatewire.so"))
+    found.append(str(repo / ".build" / "debug" / "libGatewire.so"))
+    system = ctypes.util.find_library("Gatewire")
+    if system:
+        found.append(system)
+    found.append("libGatewire.so")
+    return found
+
+
+def _declare(library: ctypes.CDLL) -> None:
+    for name, (restype, argtypes) in _SIGNATURES.items():
+        function = getattr(library, name)  # AttributeError names a symbol the library lacks
+        function.restype = restype
+        function.argtypes = argtypes
+
+
+def load() -> ctypes.CDLL:
+    """Return the loaded library, loading and declaring it on first use.
+
+    Thread-safe; the library is loaded once per process.
+
+    Raises:
+        OSError: no candidate could be loaded (the message lists every path tried).
+        AttributeError: the library lacks a function of the header.
+    """
+    global _lib, _lib_path
+    if _lib is not None:
+        return _lib
+    with _lock:
+        if _lib is not None:
+            return _lib
+        errors: list[str] = []
+        explicit = "GATEWIRE_LIB" in os.environ and bool(os.environ["GATEWIRE_LIB"])
+        for candidate in _candidates():
+            is_path = os.sep in candidate
+            if is_path and not explicit and not os.path.exists(candidate):
+                errors.append(f"{candidate}: not found")
+                continue
+            try:
+                library = ctypes.CDLL(candidate)
+            except OSError as error:
+                errors.append(f"{candidate}: {error}")
+                continue
+            _declare(library)
+            _lib, _lib_path = library, candidate
+            return library
+        raise OSError(
+            "cannot load libGatewire.so (set GATEWIRE_LIB to its path, or build it with "
+            "`swift build --product Gatewire`); tried:\n  " + "\n  ".join(errors)
+        )
+
+
+def library_path() -> str:
+    """The path (or name) the library was loaded from; loads it if needed."""
+    load()
+    assert _lib_path is not None
+    return _lib_path
+
+
+def __getattr__(name: str) -> Any:
+    # PEP 562: `_native.lib` loads on first access, so importing gatewire never fails
+    # just because the library is missing (the error comes with the first real use).
+    if name == "lib":
+        return load()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+lib: ctypes.CDLL  # provided by __getattr__; declared for type checkers
+
+
+def decode(value: bytes | None) -> str | None:
+    """Decode a library string (UTF-8; invalid bytes replaced), keeping None as None."""
+    return None if value is None else value.decode("utf-8", "replace")
+
+
+def last_error_message() -> str:
+    """``gw_last_error_message()``, decoded: the message of the most recent ``gw_`` function
+    that failed on the calling thread ("" if none has). Successful calls leave it unchanged,
+    so read it only right after a call that returned a ``GW_ERROR_*``."""
+    return decode(load().gw_last_error_message()) or ""
+
+
+def take_string(pointer: int | None) -> str | None:
+    """Copy a caller-owned ``char *`` into a ``str`` and release it with ``gw_string_free``."""
+    if not pointer:
+        return None
+    try:
+        return ctypes.string_at(pointer).decode("utf-8", "replace")
+    finally:
+        load().gw_string_free(pointer)
+
+
+def raise_status(status: int, message: str | None = None) -> NoReturn:
+    """Raise the :mod:`gatewire.errors` exception for a non-zero status code.
+
+    ``message`` defaults to ``gw_last_error_message()``: call this on the thread that made the
+    failing call, before any other ``gw_`` call can fail there.
+    """
+    from . import errors  # local import: errors imports nothing from here at import time
+
+    if message is None:
+        message = last_error_message()
+    raise errors.status_error(status, message)
+
+
+def check(status: int) -> None:
+    """Return if ``status`` is ``GW_OK``, else raise the matching exception (see :func:`raise_status`)."""
+    if status != GW_OK:
+        raise_status(status)

@@ -1,0 +1,190 @@
+"""Extension points that run inside the library's callbacks: plugins, retry tests and the
+views they receive (:class:`AttemptInfo`, :class:`PreparedRequest`).
+
+Every hook runs on the client's event-loop thread (one per client), holding the GIL that
+ctypes takes for it. Hooks must not block: a blocking :meth:`gatewire.Client.call` from a
+hook raises :class:`gatewire.WouldDeadlock`. An exception raised by a hook never reaches
+the library: it is logged on the ``gatewire`` logger and treated as documented per hook.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Callable, Union
+
+from . import _native
+from .errors import ErrorKind, InvalidArgument
+
+__all__ = ["AttemptInfo", "PreparedRequest", "Plugin", "RetryVerdict", "RetryTest", "RetryAnswer"]
+
+
+class _Borrowed:
+    """A view of a borrowed native pointer, valid only during one callback."""
+
+    __slots__ = ("_pointer", "_what")
+
+    def __init__(self, pointer: int | None, what: str) -> None:
+        self._pointer = pointer
+        self._what = what
+
+    def _live(self) -> int:
+        if not self._pointer:
+            raise RuntimeError(f"this {self._what} is only valid during the callback that received it")
+        return self._pointer
+
+    def _invalidate(self) -> None:
+        self._pointer = None
+
+
+class AttemptInfo(_Borrowed):
+    """One attempt's outcome, as seen by a retry test or a plugin's ``did_receive``.
+
+    ``number``, ``status``, ``error_kind`` and ``elapsed`` are copied when the object is made
+    and stay readable; :meth:`header` reads the native attempt and works only during the
+    callback (RuntimeError afterwards).
+
+    Attributes:
+        number: 1 for the first attempt (int).
+        status: the HTTP status, 0 when no response arrived (int).
+        error_kind: :class:`ErrorKind` (``ErrorKind.none`` when a response arrived).
+        elapsed: seconds since the call started (float).
+    """
+
+    __slots__ = ("number", "status", "error_kind", "elapsed")
+
+    def __init__(self, pointer: int | None) -> None:
+        super().__init__(pointer, "AttemptInfo")
+        native = _native.lib
+        self.number = int(native.gw_attempt_number(pointer))
+        self.status = int(native.gw_attempt_status(pointer))
+        self.error_kind = ErrorKind.from_native(int(native.gw_attempt_error_kind(pointer)))
+        self.elapsed = float(native.gw_attempt_elapsed(pointer))
+
+    def header(self, name: str) -> str | None:
+        """A response header of this attempt (case-insensitive), or None. Callback only."""
+        return _native.decode(_native.lib.gw_attempt_header(self._live(), name.encode("utf-8")))
+
+    def __repr__(self) -> str:
+        return (
+            f"AttemptInfo(number={self.number}, status={self.status}, "
+            f"error_kind={self.error_kind!s}, elapsed={self.elapsed:.3f})"
+        )
+
+
+class PreparedRequest(_Borrowed):
+    """The request of one attempt, given to a plugin's ``prepare``; valid only during it.
+
+    Changes (headers, URL) apply to this attempt only: every attempt is built afresh.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, pointer: int | None) -> None:
+        super().__init__(pointer, "PreparedRequest")
+
+    @property
+    def method(self) -> str:
+        """The method, e.g. ``"GET"``."""
+        return _native.decode(_native.lib.gw_request_method(self._live())) or ""
+
+    @property
+    def url(self) -> str:
+        """The absolute URL to be requested."""
+        return _native.decode(_native.lib.gw_request_url(self._live())) or ""
+
+    def header(self, name: str) -> str | None:
+        """A request header (case-insensitive), or None."""
+        return _native.decode(_native.lib.gw_request_header(self._live(), name.encode("utf-8")))
+
+    def set_header(self, name: str, value: str) -> None:
+        """Set (replace) header ``name``.
+
+        Raises:
+            gatewire.InvalidArgument: the library rejected the name or value.
+        """
+        self._check(_native.lib.gw_request_set_header(self._live(), name.encode("utf-8"), value.encode("utf-8")))
+
+    def remove_header(self, name: str) -> None:
+        """Remove header ``name`` (no error if absent)."""
+        self._check(_native.lib.gw_request_set_header(self._live(), name.encode("utf-8"), None))
+
+    def set_url(self, url: str) -> None:
+        """Replace the URL (absolute).
+
+        Raises:
+            gatewire.InvalidArgument: the library rejected the URL.
+        """
+        self._check(_native.lib.gw_request_set_url(self._live(), url.encode("utf-8")))
+
+    @staticmethod
+    def _check(status: int) -> None:
+        if status != _native.GW_OK:
+            _native.raise_status(status)
+
+
+class Plugin:
+    """Base class of plugins: per-client hooks run for every attempt of every call.
+
+    Override either or both methods; the defaults do nothing. A plugin instance is kept
+    alive by its client until the client is closed.
+
+    * :meth:`prepare` runs before each attempt is sent, plugins in registration order
+      (after the config's own plugins). Raising fails the call with
+      :class:`gatewire.PluginError` and nothing is sent; the exception is logged.
+    * :meth:`did_receive` sees each attempt's outcome, plugins in reverse order (an onion).
+      Exceptions are logged and ignored.
+
+    Both run on the client's event-loop thread and must not block.
+
+    Attributes:
+        name: shown in the library's messages (default: the class name).
+    """
+
+    name: str | None = None
+
+    def prepare(self, request: PreparedRequest) -> None:
+        """Adapt ``request`` (headers, URL) before it is sent. Raise to fail the call."""
+
+    def did_receive(self, attempt: AttemptInfo) -> None:
+        """Observe one attempt's outcome."""
+
+
+class RetryVerdict(enum.IntEnum):
+    """Explicit answers of a retry test (the C ``GW_RETRY_*`` values)."""
+
+    USE_POLICY = _native.GW_RETRY_USE_POLICY  #: let the client's retry policy decide
+    RETRY = _native.GW_RETRY_RETRY  #: retry (within max_retries) after the policy's delay
+    STOP = _native.GW_RETRY_STOP  #: stop and report this attempt's outcome
+
+
+#: What a retry test may return (see :data:`RetryTest`).
+RetryAnswer = Union[bool, float, int, RetryVerdict, None]
+
+#: ``retry_test(attempt) -> answer``, asked once per failed attempt:
+#:
+#: * ``None`` or ``RetryVerdict.USE_POLICY``: the client's retry policy decides;
+#: * ``True`` or ``RetryVerdict.RETRY``: retry (within ``max_retries``) after the policy's delay;
+#: * a number (int or float, not bool) ``>= 0``: retry after that many seconds;
+#: * ``False`` or ``RetryVerdict.STOP``: stop and report this attempt's outcome.
+#:
+#: An exception raised by the test is logged and counts as ``None``.
+RetryTest = Callable[[AttemptInfo], RetryAnswer]
+
+
+def retry_verdict(answer: RetryAnswer) -> tuple[int, float]:
+    """Translate a retry test's answer into ``(GW_RETRY_*, delay)``; delay -1 = the policy's.
+
+    Raises:
+        InvalidArgument: a negative delay or an answer of another type.
+    """
+    if answer is None:
+        return _native.GW_RETRY_USE_POLICY, -1.0
+    if isinstance(answer, RetryVerdict):
+        return int(answer), -1.0
+    if isinstance(answer, bool):
+        return (_native.GW_RETRY_RETRY if answer else _native.GW_RETRY_STOP), -1.0
+    if isinstance(answer, (int, float)):
+        if not answer >= 0:  # also rejects NaN
+            raise InvalidArgument(f"a retry delay must be >= 0 seconds, got {answer!r}")
+        return _native.GW_RETRY_RETRY, float(answer)
+    raise InvalidArgument(f"a retry test must return None, a bool, a number or a RetryVerdict, got {answer!r}")

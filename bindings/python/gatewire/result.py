@@ -1,0 +1,198 @@
+"""Results of calls: :class:`Result` (success), :class:`Attempt` (history) and the conversion
+of a native ``gw_result`` into a Result or a :class:`gatewire.CallError`."""
+
+from __future__ import annotations
+
+import ctypes
+import json as _json
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import _native
+from .errors import CallError, ErrorKind, call_error_class, first_header
+
+__all__ = ["Attempt", "Result"]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt of a call, from ``gw_result_attempts_json`` (times in seconds).
+
+    Attributes:
+        attempt: 1 for the first attempt.
+        start: when it started, seconds after the call started.
+        duration: how long it took, in seconds.
+        status: its HTTP status, 0 when no response arrived.
+        error: its error kind name (``"connect"``, ``"timeout"``, ...) or None.
+        curl_code: libcurl's ``CURLcode`` for a transport failure, else 0.
+        message: libcurl's message for a transport failure, or None.
+        timings: libcurl's phase timings in seconds, keyed ``"dns"``, ``"connect"``,
+            ``"tls"``, ``"first_byte"``, ``"total"``.
+        bytes_sent: request bytes written to the connection.
+        delay: the wait before the next attempt in seconds, or None when none followed.
+        decision: why the call retried or stopped after this attempt (``""`` for a success).
+    """
+
+    attempt: int
+    start: float = 0.0
+    duration: float = 0.0
+    status: int = 0
+    error: str | None = None
+    curl_code: int = 0
+    message: str | None = None
+    timings: dict[str, float] = field(default_factory=dict)
+    bytes_sent: int = 0
+    delay: float | None = None
+    decision: str = ""
+
+    @classmethod
+    def from_json(cls, item: dict[str, Any]) -> Attempt:
+        """Build from one element of the attempts JSON array (unknown keys ignored)."""
+        return cls(
+            attempt=int(item.get("attempt") or 0),
+            start=float(item.get("start") or 0.0),
+            duration=float(item.get("duration") or 0.0),
+            status=int(item.get("status") or 0),
+            error=item.get("error") or None,
+            curl_code=int(item.get("curl_code") or 0),
+            message=item.get("message") or None,
+            timings=dict(item.get("timings") or {}),
+            bytes_sent=int(item.get("bytes_sent") or 0),
+            delay=None if item.get("delay") is None else float(item["delay"]),
+            decision=item.get("decision") or "",
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class Result:
+    """The outcome of a successful call. Immutable; safe to share between threads.
+
+    Everything is copied out of the native result when the Result is made (the native result
+    is freed then), so a Result stays fully usable for as long as it is kept, on any thread.
+
+    Attributes:
+        status: the final HTTP status (int).
+        body: the final response body, decoded from any content encoding (bytes).
+        method: the method sent, e.g. ``"GET"``.
+        path: the path sent, relative to the base URL, with its query.
+        mapped: the mapped objects keyed by descriptor key path (``""`` for the root), parsed
+            from ``gw_result_mapped_json``; None when nothing was mapped.
+        attempts: the attempt history, oldest first (tuple of :class:`Attempt`).
+        headers: every header field of the final response in received order, as a tuple of
+            ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
+            one up case-insensitively with :meth:`header`.
+    """
+
+    status: int
+    body: bytes
+    method: str
+    path: str
+    mapped: dict[str, Any] | None
+    attempts: tuple[Attempt, ...]
+    headers: tuple[tuple[str, str], ...] = ()
+
+    ok = True  #: always True: failures raise :class:`gatewire.CallError` instead
+
+    @property
+    def text(self) -> str:
+        """The body decoded as UTF-8 (invalid bytes replaced)."""
+        return self.body.decode("utf-8", "replace")
+
+    def json(self) -> Any:
+        """The body parsed as JSON.
+
+        Raises:
+            json.JSONDecodeError: the body is not JSON.
+        """
+        return _json.loads(self.body)
+
+    def header(self, name: str) -> str | None:
+        """The first value of response header ``name`` (case-insensitive), or None."""
+        return first_header(self.headers, name)
+
+    def __repr__(self) -> str:
+        return f"<Result {self.method} {self.path} {self.status} ({len(self.body)} bytes, {len(self.attempts)} attempts)>"
+
+
+def _loads(text: bytes | None) -> Any:
+    if text is None:
+        return None
+    return _json.loads(text.decode("utf-8", "replace"))
+
+
+def _body(pointer: int) -> bytes:
+    length = ctypes.c_size_t(0)
+    data = _native.lib.gw_result_body(pointer, ctypes.byref(length))
+    return ctypes.string_at(data, length.value) if data and length.value else b""
+
+
+def _attempts(pointer: int) -> tuple[Attempt, ...]:
+    items = _loads(_native.lib.gw_result_attempts_json(pointer)) or []
+    return tuple(Attempt.from_json(item) for item in items)
+
+
+def _headers(pointer: int) -> tuple[tuple[str, str], ...]:
+    items = _loads(_native.lib.gw_result_headers_json(pointer)) or []
+    return tuple((str(name), str(value)) for name, value in items)
+
+
+def result_from_native(pointer: int) -> Result | CallError:
+    """Convert an owned ``gw_result *`` into a :class:`Result` (success) or the matching
+    :class:`CallError` (failure). Takes ownership: everything is copied out and the native
+    result is freed before this returns (also when the conversion raises)."""
+    try:
+        return _convert(pointer)
+    finally:
+        _native.lib.gw_result_free(pointer)
+
+
+def call_error_from_borrowed(pointer: int) -> CallError:
+    """Build a CallError from a borrowed result (a failure observer's), which stays the
+    library's: everything is copied, so the error outlives the callback."""
+    converted = _convert(pointer)
+    if not isinstance(converted, CallError):  # the header promises failures only
+        converted = CallError(
+            "observer called for a successful call",
+            kind=ErrorKind.none,
+            status=converted.status,
+            attempts=converted.attempts,
+            body=converted.body,
+            method=converted.method,
+            path=converted.path,
+            headers=converted.headers,
+        )
+    return converted
+
+
+def _convert(pointer: int) -> Result | CallError:
+    native = _native.lib
+    method = _native.decode(native.gw_result_method(pointer)) or ""
+    path = _native.decode(native.gw_result_path(pointer)) or ""
+    status = int(native.gw_result_status(pointer))
+    body = _body(pointer)
+    attempts = _attempts(pointer)
+    headers = _headers(pointer)
+    if native.gw_result_ok(pointer):
+        return Result(
+            status=status,
+            body=body,
+            method=method,
+            path=path,
+            mapped=_loads(native.gw_result_mapped_json(pointer)),
+            attempts=attempts,
+            headers=headers,
+        )
+    kind = ErrorKind.from_native(int(native.gw_result_error_kind(pointer)))
+    message = _native.decode(native.gw_result_error_message(pointer)) or ""
+    cls = call_error_class(kind)
+    return cls(
+        message,
+        kind=kind,
+        status=status,
+        error_objects=_loads(native.gw_result_error_objects_json(pointer)),
+        attempts=attempts,
+        body=body,
+        method=method,
+        path=path,
+        headers=headers,
+    )
