@@ -1,6 +1,5 @@
 import CGatewireABI
 import Gatewire
-import Glibc
 
 /// A `gw_plugin` from C as a Swift ``Plugin``: forwards each hook with its `user_data`.
 final class CPlugin: Plugin, @unchecked Sendable {

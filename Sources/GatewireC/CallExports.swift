@@ -1,6 +1,5 @@
 import CGatewireABI
 import Gatewire
-import Glibc
 
 @_cdecl("gw_call_options_init")
 public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options>?, _ version: UInt32) -> Int32 {

@@ -1,6 +1,5 @@
 import CGatewireABI
 import Gatewire
-import Glibc
 
 /// Turns a `gw_call_options` into a ``Request``: checks the version, parses the JSON fields
 /// and wraps the C retry test. Errors are messages for `gw_last_error_message()`.

@@ -1,6 +1,5 @@
 import CGatewireABI
 import Gatewire
-import Glibc
 
 // Accessors for the borrowed handles passed to callbacks: `gw_attempt *` (retry tests,
 // plugins' did_receive) and `gw_request *` (plugins' prepare).

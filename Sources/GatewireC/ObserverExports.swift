@@ -1,6 +1,5 @@
 import CGatewireABI
 import Gatewire
-import Glibc
 
 @_cdecl("gw_client_add_failure_observer")
 public func gw_client_add_failure_observer(

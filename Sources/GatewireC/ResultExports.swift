@@ -1,6 +1,5 @@
 import CGatewireABI
 import Gatewire
-import Glibc
 
 private func result(_ pointer: OpaquePointer?) -> ResultBox? { pointer.map { unbox($0, as: ResultBox.self) } }
 
