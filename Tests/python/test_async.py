@@ -7,6 +7,7 @@ import gc
 import queue
 import threading
 import time
+from typing import Callable
 
 import pytest
 
@@ -123,3 +124,177 @@ def test_close_from_inside_a_completion_callback(server: str, library: str) -> N
     assert future.result(timeout=10).status == 200
     assert closed.wait(timeout=10)
     assert client.closed
+
+
+class _CountStarts(gatewire.Plugin):
+    """Counts started attempts (prepare runs on the loop thread before each is sent)."""
+
+    def __init__(self, expected: int) -> None:
+        self.expected = expected
+        self.count = 0
+        self.lock = threading.Lock()
+        self.all_started = threading.Event()
+
+    def prepare(self, request: gatewire.PreparedRequest) -> None:
+        with self.lock:
+            self.count += 1
+            if self.count >= self.expected:
+                self.all_started.set()
+
+
+def _close_within(client: gatewire.Client, seconds: float) -> None:
+    closer = threading.Thread(target=client.close, daemon=True)
+    closer.start()
+    closer.join(timeout=seconds)
+    assert not closer.is_alive(), f"close() did not return within {seconds} s"
+
+
+def test_closing_the_client_cancels_blocking_calls_on_other_threads(server: str, library: str) -> None:
+    calls = 20
+    starts = _CountStarts(calls)
+    client = gatewire.Client(server, plugins=[starts])
+    outcomes: queue.Queue[tuple[object, float]] = queue.Queue()
+
+    def blocking_call() -> None:
+        try:
+            outcome: object = client.call("GET", "/delay/2000", max_retries=0)
+        except BaseException as error:  # noqa: BLE001 - the test inspects it
+            outcome = error
+        outcomes.put((outcome, time.monotonic()))
+
+    threads = [threading.Thread(target=blocking_call, daemon=True) for _ in range(calls)]
+    for thread in threads:
+        thread.start()
+    try:
+        assert starts.all_started.wait(timeout=10), f"only {starts.count} of {calls} calls started"
+        time.sleep(0.1)  # let the requests reach the server
+    finally:
+        closing = time.monotonic()
+        _close_within(client, 10)
+
+    deadline = closing + 10
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    assert not any(thread.is_alive() for thread in threads), "a blocking call did not return after close()"
+    finished = [outcomes.get(timeout=1) for _ in range(calls)]
+    for outcome, at in finished:
+        assert isinstance(outcome, gatewire.Cancelled), repr(outcome)
+        assert outcome.kind == gatewire.ErrorKind.cancelled
+        assert outcome.method == "GET" and outcome.path == "/delay/2000"
+        assert at - closing < 1.5  # cancelled, not left to finish its 2 s
+    assert client.closed
+
+
+def test_close_racing_with_blocking_calls_starting_never_crashes(server: str, library: str) -> None:
+    # Calls keep starting on 8 threads while close() runs: each one either ran (a result),
+    # was cancelled by the close, or found the client closed; nothing crashes or hangs.
+    for round_number in range(10):
+        client = gatewire.Client(server)
+        outcomes: queue.Queue[object] = queue.Queue()
+        stop = threading.Event()
+
+        def keep_calling() -> None:
+            while not stop.is_set():
+                try:
+                    outcome: object = client.call("GET", "/delay/5", max_retries=0)
+                except BaseException as error:  # noqa: BLE001 - the test inspects it
+                    outcome = error
+                outcomes.put(outcome)
+                if type(outcome) is gatewire.GatewireError:
+                    return  # closed
+
+        threads = [threading.Thread(target=keep_calling, daemon=True) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.01 * (round_number % 5))
+        try:
+            _close_within(client, 10)
+        finally:
+            stop.set()
+        for thread in threads:
+            thread.join(timeout=10)
+        assert not any(thread.is_alive() for thread in threads), "a blocking call hung after close()"
+        while not outcomes.empty():
+            outcome = outcomes.get_nowait()
+            if isinstance(outcome, gatewire.Result):
+                assert outcome.status == 200
+            elif type(outcome) is gatewire.GatewireError:
+                assert "closed" in str(outcome)
+            else:
+                assert isinstance(outcome, gatewire.Cancelled), repr(outcome)
+
+
+def test_close_while_a_blocking_call_enters_the_library(
+    server: str, library: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Widen the window between the binding taking the native handle and the library using
+    # it: close() must not free the client inside it (it waits for the start, which returns
+    # at once), and the started call then ends as Cancelled.
+    native = gatewire._native.lib
+    entering = threading.Event()
+
+    def slow(real: Callable[..., int]) -> Callable[..., int]:
+        def enter_slowly(*args: object) -> int:
+            entering.set()
+            time.sleep(0.3)
+            return real(*args)
+
+        return enter_slowly
+
+    monkeypatch.setattr(native, "gw_call", slow(native.gw_call))
+    monkeypatch.setattr(native, "gw_call_async", slow(native.gw_call_async))
+    client = gatewire.Client(server)
+    outcomes: queue.Queue[object] = queue.Queue()
+
+    def blocking_call() -> None:
+        try:
+            outcomes.put(client.call("GET", "/delay/2000", max_retries=0))
+        except BaseException as error:  # noqa: BLE001 - the test inspects it
+            outcomes.put(error)
+
+    caller = threading.Thread(target=blocking_call, daemon=True)
+    caller.start()
+    try:
+        assert entering.wait(timeout=10)
+    finally:
+        _close_within(client, 10)
+    caller.join(timeout=10)
+
+    assert not caller.is_alive()
+    assert isinstance(outcomes.get(timeout=1), gatewire.Cancelled)
+
+
+def test_blocking_call_in_plugin_hooks_and_retry_tests_raises_would_deadlock(server: str, library: str) -> None:
+    outcomes: queue.Queue[tuple[str, object]] = queue.Queue()
+
+    def try_blocking(where: str) -> None:
+        try:
+            client.call("GET", "/echo")
+            outcomes.put((where, "returned"))
+        except Exception as error:  # noqa: BLE001 - the test inspects it
+            outcomes.put((where, error))
+
+    class Probe(gatewire.Plugin):
+        def prepare(self, request: gatewire.PreparedRequest) -> None:
+            if request.url.endswith("/probe"):
+                try_blocking("prepare")
+
+        def did_receive(self, attempt: gatewire.AttemptInfo) -> None:
+            if attempt.status == 503:
+                try_blocking("did_receive")
+
+    def retry_test(attempt: gatewire.AttemptInfo) -> bool:
+        try_blocking("retry_test")
+        return False
+
+    with gatewire.Client(server, plugins=[Probe()]) as client:
+        assert client.call("GET", "/echo/probe").status == 200
+        with pytest.raises(gatewire.HTTPStatusError):
+            client.call("GET", "/status/503", retry_test=retry_test)
+        seen = dict(outcomes.get(timeout=10) for _ in range(3))
+
+    assert set(seen) == {"prepare", "did_receive", "retry_test"}
+    for where, outcome in seen.items():
+        assert isinstance(outcome, gatewire.WouldDeadlock), (where, outcome)
+        assert outcome.code == gatewire._native.GW_ERROR_WOULD_DEADLOCK
+        assert "call_async" in str(outcome)

@@ -5,6 +5,11 @@ objects that live as long as the process, so the library can never call freed th
 What differs per call, observer or plugin is the Python object behind it, kept in a
 registry keyed by a small integer passed as ``user_data``; it is dropped when the library
 is done with it (completion fired, observer removed, client freed).
+
+Every registry entry of a client's callbacks (:class:`_PendingCall`, :class:`_Hook`) also
+names the client's :class:`_NativeClient`, so each callback records the client's loop
+thread first (:meth:`_NativeClient.entered`): a blocking call made on that thread raises
+:class:`WouldDeadlock` instead of waiting for a completion only that thread could run.
 """
 
 from __future__ import annotations
@@ -71,6 +76,8 @@ def _log_hook_error(what: str) -> None:
 # ---- Module-level thunks (live for the whole process) -----------------------------------
 def _on_completion(result: int | None, user_data: int | None) -> None:
     pending: _PendingCall | None = _registry.pop(user_data)
+    if pending is not None:
+        pending.native.entered()
     try:
         outcome = result_from_native(result) if result else None  # takes ownership of result
     except BaseException as error:  # noqa: BLE001 - must not reach C
@@ -89,9 +96,11 @@ def _on_completion(result: int | None, user_data: int | None) -> None:
 
 
 def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> int:
-    test: RetryTest | None = _registry.get(user_data)
-    if test is None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
         return _native.GW_RETRY_USE_POLICY
+    hook.native.entered()
+    test: RetryTest = hook.target
     info: AttemptInfo | None = None
     try:
         info = AttemptInfo(attempt)
@@ -108,8 +117,12 @@ def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> in
 
 
 def _on_failure(failure: int | None, user_data: int | None) -> None:
-    observer: FailureObserver | None = _registry.get(user_data)
-    if observer is None or not failure:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    observer: FailureObserver = hook.target
+    if not failure:
         return
     try:
         error = call_error_from_borrowed(failure)  # copies everything: usable after the callback
@@ -119,6 +132,8 @@ def _on_failure(failure: int | None, user_data: int | None) -> None:
 
 
 def _on_destroy(user_data: int | None) -> None:
+    # Not a loop-thread marker: the library may run it on the thread that removes the
+    # observer or frees the client.
     try:
         _registry.pop(user_data)
     except BaseException:  # noqa: BLE001
@@ -126,9 +141,11 @@ def _on_destroy(user_data: int | None) -> None:
 
 
 def _on_prepare(request: int | None, user_data: int | None) -> int:
-    plugin = _registry.get(user_data)
-    if plugin is None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
         return 0
+    hook.native.entered()
+    plugin = hook.target
     view = PreparedRequest(request)
     try:
         plugin.prepare(view)
@@ -141,9 +158,11 @@ def _on_prepare(request: int | None, user_data: int | None) -> int:
 
 
 def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
-    plugin = _registry.get(user_data)
-    if plugin is None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
         return
+    hook.native.entered()
+    plugin = hook.target
     info: AttemptInfo | None = None
     try:
         info = AttemptInfo(attempt)
@@ -248,11 +267,22 @@ class CallFuture(concurrent.futures.Future):  # type: ignore[type-arg]
 
 
 class _PendingCall:
-    __slots__ = ("future", "retry_key")
+    __slots__ = ("future", "retry_key", "native")
 
-    def __init__(self, future: CallFuture, retry_key: int) -> None:
+    def __init__(self, future: CallFuture, retry_key: int, native: _NativeClient) -> None:
         self.future = future
         self.retry_key = retry_key
+        self.native = native
+
+
+class _Hook:
+    """A registry entry for a retry test, failure observer or plugin of one client."""
+
+    __slots__ = ("target", "native")
+
+    def __init__(self, target: Any, native: _NativeClient) -> None:
+        self.target = target
+        self.native = native
 
 
 # ---- Client ----------------------------------------------------------------------------
@@ -264,6 +294,10 @@ class _NativeClient:
         self.handle: int | None = None
         self.lock = threading.Condition()
         self.starting = 0  # gw_call_async / observer calls in progress (they return at once)
+        # threading.get_ident() of the client's loop thread, recorded by every callback of
+        # this client (they all run there); None until the first callback. No Python code
+        # runs on the loop thread outside those callbacks, so it is known whenever needed.
+        self.loop_thread: int | None = None
         self.plugin_keys: list[int] = []
         self.observer_keys: dict[int, int] = {}  # library observer id -> registry key
 
@@ -279,11 +313,12 @@ class _NativeClient:
             self.starting -= 1
             self.lock.notify_all()
 
-    def current(self) -> int:
-        with self.lock:
-            if not self.handle:
-                raise GatewireError("the client is closed")
-            return self.handle
+    def entered(self) -> None:
+        """Record the calling thread as the loop thread; the first thing every callback does."""
+        self.loop_thread = threading.get_ident()
+
+    def on_loop_thread(self) -> bool:
+        return self.loop_thread == threading.get_ident()
 
     def free(self) -> None:
         with self.lock:
@@ -300,6 +335,12 @@ class _NativeClient:
             _registry.pop(key)
         self.plugin_keys.clear()
         self.observer_keys.clear()
+
+
+_WOULD_DEADLOCK_MESSAGE = (
+    "a blocking call on the client's event-loop thread (in a completion, failure observer, "
+    "plugin hook or retry test), where waiting would deadlock; use call_async"
+)
 
 
 def _config_text(config: Config) -> str:
@@ -394,7 +435,7 @@ class Client:
         options.random_seed = int(random_seed or 0)
         structs = (_native.gw_plugin * max(1, len(self._plugins)))()
         for index, plugin in enumerate(self._plugins):
-            key = _registry.add(plugin)
+            key = _registry.add(_Hook(plugin, self._native))
             self._native.plugin_keys.append(key)
             struct = structs[index]
             struct.version = _native.GW_PLUGIN_VERSION
@@ -424,8 +465,8 @@ class Client:
     def close(self) -> None:
         """Stop the event loop and free the client. Idempotent.
 
-        Calls still running complete first as :class:`Cancelled` (their futures resolve and
-        failure observers run). Blocks until the loop thread has ended, unless called from
+        Calls still running complete first as :class:`Cancelled` (their futures resolve,
+        blocking calls on other threads raise it, and failure observers run). Blocks until the loop thread has ended, unless called from
         a callback on that thread.
         """
         self._finalizer()
@@ -573,24 +614,53 @@ class Client:
             deadline=deadline, retry_test=retry_test,
         )  # fmt: skip
 
-    def _call_blocking(self, *, retry_test: RetryTest | None, **arguments: Any) -> Result:
-        retry_key = _registry.add(retry_test) if retry_test is not None else 0
+    def _call_blocking(self, **arguments: Any) -> Result:
+        # Started like call_async: the native handle is used only while gw_call_async starts
+        # the call (it returns at once), inside acquire()/release(), so close() cannot free
+        # the client under it, and close() does not wait for the call either: it completes
+        # it as Cancelled, which resolves the future this thread waits on (with the GIL
+        # released). Results, errors and attempts are those gw_call would give.
+        future = self._start(blocking=True, **arguments)
+        try:
+            return future.result()  # type: ignore[no-any-return]
+        finally:
+            if not future.done():  # the wait was interrupted (e.g. KeyboardInterrupt)
+                future.cancel()
+
+    def _start(self, *, blocking: bool, retry_test: RetryTest | None, **arguments: Any) -> CallFuture:
+        """Start a call with gw_call_async; its completion resolves the returned future.
+
+        With ``blocking``, the caller is about to wait for the future, which only the
+        client's loop thread can resolve: on that thread, raise WouldDeadlock instead."""
+        retry_key = _registry.add(_Hook(retry_test, self._native)) if retry_test is not None else 0
+        future = CallFuture()
+        pending_key = 0
         try:
             options = self._options(retry_key=retry_key, **arguments)
-            handle = self._native.current()
-            out = ctypes.c_void_p()
-            status = _native.lib.gw_call(handle, ctypes.byref(options), ctypes.byref(out))
-            message = _native.last_error_message() if status not in (_native.GW_OK, _native.GW_ERROR_CALL_FAILED) else ""
+            pending_key = _registry.add(_PendingCall(future, retry_key, self._native))
+            handle = self._native.acquire()
+        except BaseException:
+            _registry.pop(retry_key)
+            _registry.pop(pending_key)
+            raise
+        out = ctypes.c_void_p()
+        try:
+            if blocking and self._native.on_loop_thread():
+                status, message = _native.GW_ERROR_WOULD_DEADLOCK, _WOULD_DEADLOCK_MESSAGE
+            else:
+                status = _native.lib.gw_call_async(
+                    handle, ctypes.byref(options), _COMPLETION, pending_key, ctypes.byref(out)
+                )
+                message = _native.last_error_message() if status != _native.GW_OK else ""
         finally:
-            if retry_key:
-                _registry.pop(retry_key)
-        if out.value:
-            outcome = result_from_native(out.value)
-            if isinstance(outcome, CallError):
-                raise outcome
-            if status == _native.GW_OK:
-                return outcome
-        _native.raise_status(status or _native.GW_ERROR_CALL_FAILED, message or "gw_call returned no result")
+            self._native.release()
+        future._attach(out.value)
+        if status != _native.GW_OK:
+            # The completion never runs when gw_call_async fails: drop what it would have.
+            _registry.pop(pending_key)
+            _registry.pop(retry_key)
+            _native.raise_status(status, message)
+        return future
 
     def call_async(
         self,
@@ -625,36 +695,11 @@ class Client:
         """
         if route is None and (method is None or path is None):
             raise InvalidArgument("call_async needs method and path, or route")
-        retry_key = _registry.add(retry_test) if retry_test is not None else 0
-        future = CallFuture()
-        pending_key = 0
-        try:
-            options = self._options(
-                method=method, path=path, route=route, params=params, headers=headers, json=json,
-                object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-                deadline=deadline, retry_key=retry_key,
-            )  # fmt: skip
-            pending_key = _registry.add(_PendingCall(future, retry_key))
-            handle = self._native.acquire()
-        except BaseException:
-            _registry.pop(retry_key)
-            _registry.pop(pending_key)
-            raise
-        try:
-            out = ctypes.c_void_p()
-            status = _native.lib.gw_call_async(
-                handle, ctypes.byref(options), _COMPLETION, pending_key, ctypes.byref(out)
-            )
-            message = _native.last_error_message() if status != _native.GW_OK else ""
-        finally:
-            self._native.release()
-        future._attach(out.value)
-        if status != _native.GW_OK:
-            # The completion never runs when gw_call_async fails: drop what it would have.
-            _registry.pop(pending_key)
-            _registry.pop(retry_key)
-            _native.raise_status(status, message)
-        return future
+        return self._start(
+            blocking=False, method=method, path=path, route=route, params=params, headers=headers,
+            json=json, object_type=object_type, max_retries=max_retries,
+            attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test,
+        )  # fmt: skip
 
     # -- observers -------------------------------------------------------------------------
     def add_failure_observer(self, observer: FailureObserver) -> int:
@@ -675,9 +720,9 @@ class Client:
         Raises:
             GatewireError: the client is closed.
         """
-        key = _registry.add(observer)
         handle = self._native.acquire()
         try:
+            key = _registry.add(_Hook(observer, self._native))
             out = ctypes.c_uint64()
             status = _native.lib.gw_client_add_failure_observer(handle, _FAILURE_OBSERVER, key, _DESTROY, ctypes.byref(out))
             if status != _native.GW_OK:
