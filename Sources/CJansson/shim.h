@@ -10,6 +10,9 @@ static inline int gw_json_is_true(const json_t *j) { return json_is_true(j); }
 static inline size_t gw_json_dump_flags(int indent, int precision) {
     return JSON_INDENT(indent) | JSON_REAL_PRECISION(precision) | JSON_ENCODE_ANY | (indent ? 0 : JSON_COMPACT);
 }
-static inline size_t gw_json_load_flags(void) { return JSON_DECODE_ANY; }
+/* reject_duplicates: a key twice in one object is an error (for configs; bodies take the last). */
+static inline size_t gw_json_load_flags(int reject_duplicates) {
+    return JSON_DECODE_ANY | (reject_duplicates ? JSON_REJECT_DUPLICATES : 0);
+}
 
 #endif

@@ -30,7 +30,7 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
         } else if let path = string(settings.config_path) {
             config = try GatewayConfig(contentsOfFile: path)
         } else if let baseURL = string(settings.base_url) {
-            config = try GatewayConfig(json: "{\"baseURL\": \(JSONValue.string(baseURL).serialized())}")
+            config = try GatewayConfig(baseURL: baseURL)
         } else {
             return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: set one of config_json, config_path, base_url")
         }

@@ -1,27 +1,41 @@
 import Gatewire
 import Glibc
 
-/// `gatewire`: runs calls through a gateway config and checks configs.
-///
-///     gatewire call --config FILE (ROUTE | METHOD PATH) [--param k=v]... [--header 'N: v']...
-///                   [--body JSON] [--object-type TYPE] [--max-retries N] [--deadline S]
-///                   [--base-url URL] [--user NAME:PASSWORD] [--verbose]
-///     gatewire check CONFIG
-///
-/// `call` prints the mapped result as JSON on stdout (the raw body when nothing was mapped)
-/// and exits 0; a failed call prints the error as JSON on stdout and exits 1. `--verbose`
-/// prints every attempt (status or error, time, delay, decision) and every failure the
-/// client's global failure observer saw on stderr. Usage errors exit 2.
+/// `gatewire`: runs calls through a gateway config and checks configs. `gatewire --help`
+/// prints the options (the `help` text below is the reference).
 
 let usage = """
-    usage: gatewire call --config FILE (ROUTE | METHOD PATH) [--param k=v]... [--header 'Name: value']...
-                         [--body JSON] [--object-type TYPE] [--max-retries N] [--deadline SECONDS]
-                         [--base-url URL] [--user NAME:PASSWORD] [--verbose]
-             --base-url replaces the config's baseURL; --user replaces its auth with HTTP Basic.
+    usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]
            gatewire check CONFIG
+           gatewire --version | --help
     """
 
-/// Writes a line to stderr (unbuffered: verbose lines and observer reports interleave in order).
+let help = usage + """
+
+    gatewire call: sends one call through a gateway config and prints the result.
+      ROUTE                   a route name of the config (its method and path pattern)
+      METHOD PATH             e.g. GET /users/:id (PATH is relative to the base URL)
+      --config FILE           the gateway config (JSON); optional when --base-url is given
+      --base-url URL          replaces the config's baseURL
+      --param k=v             fills the path's :k segment, else adds k=v to the query (repeatable)
+      --header 'Name: value'  an extra request header (repeatable)
+      --body JSON             the request body; mapped by the request descriptor of the route's
+                              objectType or of --object-type, else sent as is
+      --object-type TYPE      the object type whose request descriptor maps --body
+      --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
+      --max-retries N         retries after the first attempt (overrides the config's policy)
+      --deadline SECONDS      overall time limit of the call, retries included
+      --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
+                              retried or stopped) and what the global failure observer saw
+      Prints the mapped result as JSON (the raw body when no descriptor matched), exit 0;
+      a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
+
+    gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
+      descriptors) and OK with exit 0, or the field that is wrong and why on stderr, exit 1.
+
+    Usage errors exit 2.
+    """
+
 func printError(_ text: String) {
     var line = text + "\n"
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
@@ -39,6 +53,7 @@ func printLine(_ text: String) {
 }
 
 func check(_ arguments: ArraySlice<String>) -> Never {
+    if arguments.first == "--help" || arguments.first == "-h" { printLine(help); exit(0) }
     guard arguments.count == 1, let path = arguments.first else { fail(usage) }
     do {
         let config = try GatewayConfig(contentsOfFile: path)
@@ -47,7 +62,7 @@ func check(_ arguments: ArraySlice<String>) -> Never {
             + "\(config.catalog.responseDescriptors.count) response descriptors)")
         exit(0)
     } catch {
-        printLine("\(path): error: \(error)")
+        printError(error.path.isEmpty ? "error: \(error.message)" : "\(path): error: \(error)")
         exit(1)
     }
 }
@@ -107,20 +122,28 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         case "--base-url": baseURL = value(argument)
         case "--user": user = value(argument)
         case "--verbose", "-v": verbose = true
-        case "--help", "-h": printLine(usage); exit(0)
+        case "--help", "-h": printLine(help); exit(0)
         default:
             if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
             positional.append(argument)
         }
     }
-    guard let configPath else { fail("--config FILE is required\n\(usage)") }
     var config: GatewayConfig
-    do {
-        config = try GatewayConfig(contentsOfFile: configPath)
+    do throws(ConfigError) {
+        if let configPath {
+            config = try GatewayConfig(contentsOfFile: configPath)
+            if let baseURL {
+                if let problem = GatewayConfig.baseURLProblem(baseURL) { fail("--base-url \(problem)") }
+                config.baseURL = baseURL
+            }
+        } else if let baseURL {
+            config = try GatewayConfig(baseURL: baseURL)
+        } else {
+            fail("give --config FILE or --base-url URL\n\(usage)")
+        }
     } catch {
-        fail("\(configPath): \(error)", code: 1)
+        fail(error.path.isEmpty ? error.message : "\(configPath ?? "--base-url"): \(error)", code: 1)
     }
-    if let baseURL { config.baseURL = baseURL }
     if let user {
         guard let colon = user.firstIndex(of: ":") else { fail("--user expects NAME:PASSWORD") }
         config.authentication = .basic(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
@@ -158,9 +181,11 @@ func call(_ arguments: ArraySlice<String>) -> Never {
 
     let client = Client(config: config)
     defer { client.close() }
-    client.addFailureObserver { error in
-        // The global failure observer: once per failed call, before the call's own handler.
-        printError("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+    if verbose {
+        client.addFailureObserver { error in
+            // The global failure observer: once per failed call, before the call's own handler.
+            printError("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+        }
     }
     do {
         let response = try client.sendAndWait(request)
@@ -190,5 +215,6 @@ switch arguments.popFirst() {
 case "call": call(arguments)
 case "check": check(arguments)
 case "--version": printLine("gatewire 0.1.0"); exit(0)
+case "--help", "-h", "help": printLine(help); exit(0)
 default: fail(usage)
 }

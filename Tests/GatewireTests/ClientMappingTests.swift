@@ -91,6 +91,30 @@ import Testing
         #expect(error?.message.contains("line 1") == true)
     }
 
+    @Test func decodingFailureIsAMappingFailureSeenOnceByObservers() async throws {
+        let failures = Lock<[GatewireError]>([])
+        client.addFailureObserver { error in failures.withLock { $0.append(error) } }
+        let request = Request.get("/fixture/github-search-issues.json")
+        let missing = await #expect(throws: GatewireError.self) {
+            try await client.send(request, decoding: [Issue].self, at: "issues")
+        }
+        #expect(missing?.kind == .mapping)
+        #expect(missing?.status == 200)
+        #expect(missing?.attempts.count == 1)
+        #expect(missing?.message.contains(#"mapped: "items", "items.user""#) == true)
+        let wrongShape = await #expect(throws: GatewireError.self) {
+            try await client.send(request, decoding: [String].self, at: "items")
+        }
+        #expect(wrongShape?.kind == .mapping)
+        #expect(failures.withLock { $0.map(\.kind) } == [.mapping, .mapping])
+    }
+
+    @Test func baseURLMustBeAbsolute() throws {
+        #expect(throws: ConfigError.self) { try Client(baseURL: "localhost:8080") }
+        #expect(throws: ConfigError.self) { try GatewayConfig(baseURL: "http://") }
+        #expect(throws: ConfigError.self) { try GatewayConfig(json: #"{"baseURL": "http://a", "baseURL": "http://b"}"#) }
+    }
+
     @Test func requestDescriptorBuildsTheBodyUnderItsRootKeyPath() async throws {
         let account = try JSONValue.parse(#"{"name": "Ann Lee", "email": "ann@example.com"}"#)
         let response = try await client.send(Request(route: "createAccount", body: .object(account)))

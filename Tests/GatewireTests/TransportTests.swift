@@ -19,7 +19,7 @@ import Testing
 
     @Test func connectionsAreReused() async throws {
         let server = try TestServer()
-        let client = Client(baseURL: server.baseURL)
+        let client = try Client(baseURL: server.baseURL)
         let first = try await client.send(.get("/echo"))
         let second = try await client.send(.get("/echo"))
         #expect(first.attempts[0].timings.connect > 0)
@@ -29,7 +29,7 @@ import Testing
 
     @Test func headHasNoBodyAndIsNotParsed() async throws {
         let server = try TestServer()
-        let client = Client(baseURL: server.baseURL)
+        let client = try Client(baseURL: server.baseURL)
         let response = try await client.send(Request(.head, "/fixture/stripe-charge.json"))
         #expect(response.status == 200)
         #expect(response.http.body.isEmpty)

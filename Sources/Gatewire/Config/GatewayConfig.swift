@@ -29,16 +29,27 @@ public struct GatewayConfig: Sendable {
     public var warnings: [String] = []
 
     /// A config with only a base URL and every default.
-    public init(baseURL: String) {
+    /// - Throws: ``ConfigError`` (path `baseURL`) unless it is an absolute http(s) URL with a host.
+    public init(baseURL: String) throws(ConfigError) {
+        if let problem = Self.baseURLProblem(baseURL) { throw ConfigError(path: "baseURL", message: problem) }
         self.baseURL = baseURL
     }
 
-    /// Parses a config from JSON text.
+    /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
+    /// or `https://` URL with a host.
+    public static func baseURLProblem(_ url: String) -> String? {
+        let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
+        let host = scheme.map { url.dropFirst($0.count) } ?? ""
+        return host.isEmpty || host.hasPrefix("/") ? "must be an absolute http:// or https:// URL, got \"\(url)\"" : nil
+    }
+
+    /// Parses a config from JSON text. A key repeated in one object is an error (it would
+    /// silently replace the first).
     /// - Throws: ``ConfigError`` with the field's path, or with the line and column of invalid JSON.
     public init(json: String) throws(ConfigError) {
         let document: JSONValue
         do {
-            document = try JSONValue.parse(json)
+            document = try JSONValue.parse(json, rejectingDuplicateKeys: true)
         } catch {
             throw ConfigError(path: "", message: error.description)
         }
@@ -49,7 +60,7 @@ public struct GatewayConfig: Sendable {
     /// - Throws: ``ConfigError`` naming the file when it cannot be read or parsed.
     public init(contentsOfFile path: String) throws(ConfigError) {
         var error = json_error_t()
-        guard let loaded = json_load_file(path, 0, &error) else {
+        guard let loaded = json_load_file(path, gw_json_load_flags(1), &error) else {
             throw ConfigError(path: "", message: "\(path): \(JSONParseError(error).description)")
         }
         let document = JSONValue(taking: loaded)
@@ -61,11 +72,7 @@ public struct GatewayConfig: Sendable {
                                     "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
-        let scheme = ["http://", "https://"].first { baseURL.hasPrefix($0) }
-        let host = scheme.map { baseURL.dropFirst($0.count) } ?? ""
-        guard !host.isEmpty, !host.hasPrefix("/") else {
-            throw urlNode.error("must be an absolute http:// or https:// URL")
-        }
+        if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
         if let node = try root.optional("headers") {
             for (name, value) in try node.members() { headers.add(name, try value.string()) }
         }

@@ -27,15 +27,19 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// A view of the root for walking the tree (it keeps this value alive).
     public var node: JSONNode { JSONNode(pointer, owner: self) }
 
-    /// Parses UTF-8 JSON text of any top-level type (RFC 8259).
+    /// Parses UTF-8 JSON text of any top-level type (RFC 8259). A key repeated in one object
+    /// keeps its last value, unless `rejectingDuplicateKeys` makes it an error.
     /// - Throws: ``JSONParseError`` with Jansson's message and the 1-based line and column.
-    public static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: UnsafeRawBufferPointer, rejectingDuplicateKeys: Bool = false)
+        throws(JSONParseError) -> JSONValue
+    {
+        let flags = gw_json_load_flags(rejectingDuplicateKeys ? 1 : 0)
         var error = json_error_t()
         let parsed: UnsafeMutablePointer<json_t>?
         if let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self) {
-            parsed = json_loadb(base, bytes.count, gw_json_load_flags(), &error)
+            parsed = json_loadb(base, bytes.count, flags, &error)
         } else {
-            parsed = json_loads("", gw_json_load_flags(), &error)  // empty input: Jansson's own error
+            parsed = json_loads("", flags, &error)  // empty input: Jansson's own error
         }
         guard let parsed else {
             throw JSONParseError(error)
@@ -43,12 +47,14 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
         return JSONValue(taking: parsed)
     }
 
-    /// Parses UTF-8 JSON text of any top-level type.
+    /// Parses UTF-8 JSON text of any top-level type (see the byte form).
     /// - Throws: ``JSONParseError`` with the line and column of the first error.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ text: String, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) -> JSONValue {
         var text = text
         let result = text.withUTF8 { bytes in
-            Result { () throws(JSONParseError) in try parse(UnsafeRawBufferPointer(bytes)) }
+            Result { () throws(JSONParseError) in
+                try parse(UnsafeRawBufferPointer(bytes), rejectingDuplicateKeys: rejectingDuplicateKeys)
+            }
         }
         return try result.get()
     }
@@ -126,5 +132,8 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
         position = Int(error.position)
     }
 
-    public var description: String { "invalid JSON at line \(line), column \(column): \(message)" }
+    public var description: String {
+        // Jansson reports errors that are not about the text (a file it cannot open) at line -1.
+        line < 0 ? message : "invalid JSON at line \(line), column \(column): \(message)"
+    }
 }

@@ -23,10 +23,11 @@ public final class Client: Sendable {
         core = ClientCore(config: config, plugins: plugins, randomSeed: randomSeed)
     }
 
-    /// A client with only a base URL and every default (no retries beyond the default policy,
-    /// no descriptors: results carry the raw body).
-    public convenience init(baseURL: String, plugins: [any Plugin] = []) {
-        self.init(config: GatewayConfig(baseURL: baseURL), plugins: plugins)
+    /// A client with only a base URL and every default (the default retry policy, no
+    /// descriptors: results carry the raw body).
+    /// - Throws: ``ConfigError`` unless `baseURL` is an absolute http(s) URL with a host.
+    public convenience init(baseURL: String, plugins: [any Plugin] = []) throws(ConfigError) {
+        self.init(config: try GatewayConfig(baseURL: baseURL), plugins: plugins)
     }
 
     /// A client from a gateway config file (JSON).
@@ -128,18 +129,20 @@ public final class Client: Sendable {
     }
 
     /// Sends a call and decodes the mapped object at `keyPath` into `T`.
-    /// - Throws: ``GatewireError``; a decoding failure is kind `mapping`.
+    ///
+    /// Decoding is part of the call here: when it fails, the call fails with kind `mapping`
+    /// (with the response's status and attempts) and the failure observers see it, once.
+    /// - Throws: ``GatewireError``.
     public func send<T: Decodable>(_ request: Request, decoding type: T.Type, at keyPath: String = "")
         async throws(GatewireError) -> T
     {
         let response = try await send(request)
         do {
             return try response.decode(type, at: keyPath)
-        } catch let error as GatewireError {
-            throw error
         } catch {
-            throw GatewireError(kind: .mapping, status: response.status, message: "\(error)",
-                                method: response.method, path: response.path, attempts: response.attempts)
+            let failure = error as? GatewireError ?? response.mappingError("\(error)")
+            core.observers.notify(failure)
+            throw failure
         }
     }
 

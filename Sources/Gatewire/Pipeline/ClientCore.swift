@@ -84,6 +84,7 @@ final class ClientCore: Sendable {
             body = bytes
             if !headers.contains("Content-Type") { headers.set("Content-Type", contentType) }
         }
+        if let problem = GatewayConfig.baseURLProblem(config.baseURL) { throw invalid("baseURL \(problem)") }
         var base = config.baseURL
         while base.hasSuffix("/") { base.removeLast() }
         return PreparedRequest(method: method, path: path, url: base + path, headers: headers, body: body,

@@ -24,9 +24,16 @@ public struct Response: Sendable {
     ///   `mapping` when nothing was mapped at `keyPath`.
     public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws -> T {
         guard let mapped, let node = mapped.node[keyPath] else {
-            throw GatewireError(kind: .mapping, message: "nothing was mapped at key path \"\(keyPath)\"",
-                                method: method, path: path)
+            let known = mapped?.node.members.map { "\"\($0.key)\"" }.joined(separator: ", ") ?? ""
+            throw mappingError("nothing was mapped at key path \"\(keyPath)\""
+                + (known.isEmpty ? " (no descriptor mapped this response)" : " (mapped: \(known))"))
         }
         return try JSONNodeDecoder().decode(type, from: node)
+    }
+
+    /// A `mapping` failure of this response, with its status, body and attempts.
+    func mappingError(_ message: String) -> GatewireError {
+        GatewireError(kind: .mapping, status: status, message: message, method: method, path: path,
+                      response: http, attempts: attempts)
     }
 }

@@ -1,0 +1,88 @@
+"""The `gatewire` command line: `call` and `check` as a user runs them, against the test server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="session")
+def cli() -> str:
+    """The built CLI: $GATEWIRE_CLI, else .build/debug or .build/release (fails if none)."""
+    candidates = [os.environ.get("GATEWIRE_CLI", "")] + [
+        str(ROOT / ".build" / config / "gatewire") for config in ("debug", "release")
+    ]
+    for path in candidates:
+        if path and os.access(path, os.X_OK):
+            return path
+    pytest.fail(f"no gatewire CLI built; tried {candidates[1:]} (run swift build)")
+
+
+def run(cli: str, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([cli, *args], capture_output=True, text=True, timeout=60)
+
+
+def test_call_prints_the_body_as_json(cli: str, server: str) -> None:
+    done = run(cli, "call", "--base-url", server, "GET", "/echo/:name", "--param", "name=ann", "--param", "q=1")
+    assert done.returncode == 0, done.stderr
+    echo = json.loads(done.stdout)
+    assert echo["path"] == "/echo/ann"
+    assert echo["query"] == {"q": "1"}
+    assert done.stderr == ""
+
+
+def test_failed_call_prints_the_error_and_exits_1(cli: str, server: str, key: str) -> None:
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/503", "--max-retries", "2", "--verbose")
+    assert done.returncode == 1
+    error = json.loads(done.stdout)
+    assert (error["kind"], error["status"], error["attempts"]) == ("http_status", 503, 3)
+    lines = done.stderr.splitlines()
+    assert sum(line.startswith("observer: call failed: kind=http_status status=503") for line in lines) == 1
+    attempts = [line for line in lines if line.startswith("attempt ")]
+    assert len(attempts) == 3
+    assert "retrying in" in attempts[0] and "stopping (retries exhausted (2))" in attempts[2]
+
+
+def test_connection_refused_is_status_zero(cli: str, closed_port: int) -> None:
+    done = run(cli, "call", "--base-url", f"http://127.0.0.1:{closed_port}", "GET", "/x", "--max-retries", "0")
+    assert done.returncode == 1
+    error = json.loads(done.stdout)
+    assert (error["kind"], error["status"]) == ("connect", 0)
+
+
+def test_check_names_the_misspelt_field(cli: str, tmp_path: Path) -> None:
+    config = tmp_path / "typo.json"
+    config.write_text('{"baseURL": "http://127.0.0.1:1", "retry": {"maxRetires": 3}}')
+    done = run(cli, "check", str(config))
+    assert done.returncode == 1
+    assert "retry.maxRetires: unknown field" in done.stderr
+    assert done.stdout == ""
+
+
+def test_check_rejects_a_duplicate_key_and_a_missing_file(cli: str, tmp_path: Path) -> None:
+    config = tmp_path / "dup.json"
+    config.write_text('{"baseURL": "http://a.example", "baseURL": "http://b.example"}')
+    done = run(cli, "check", str(config))
+    assert done.returncode == 1 and "duplicate object key" in done.stderr
+    missing = run(cli, "check", str(tmp_path / "absent.json"))
+    assert missing.returncode == 1 and "unable to open" in missing.stderr
+
+
+def test_check_accepts_the_example_config(cli: str) -> None:
+    done = run(cli, "check", str(ROOT / "examples" / "httpbin.json"))
+    assert done.returncode == 0
+    assert "OK (5 routes" in done.stdout
+
+
+def test_help_and_usage_errors(cli: str) -> None:
+    for args in (["--help"], ["help"], ["call", "--help"], ["check", "--help"]):
+        done = run(cli, *args)
+        assert done.returncode == 0 and "--base-url URL" in done.stdout, args
+    usage = run(cli, "call", "GET", "/x")
+    assert usage.returncode == 2 and "give --config FILE or --base-url URL" in usage.stderr
