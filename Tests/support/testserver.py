@@ -27,6 +27,10 @@ keep-alive works. Endpoints (any method unless stated):
                               +ra<v>          add "Retry-After: <v>" (v verbatim: seconds or text)
                               +radate<s>      add Retry-After as an IMF-fixdate <s> seconds ahead
                               +delay<ms>      wait <ms> before acting
+                              +keep           keep the connection open (default: every
+                                              answer closes it, so each attempt uses a new
+                                              connection and libcurl's own silent re-send on
+                                              a dead reused connection cannot hide a fault)
                             e.g. /fault/k1/503+ra2,reset-after,200
   /fault/<key>/count        GET: {"count": n} requests seen for <key>, not counted itself
 """
@@ -258,7 +262,7 @@ class Handler(BaseHTTPRequestHandler):
             attempt = self.server.counters.get(key, 0) + 1
             self.server.counters[key] = attempt
         base, *modifiers = steps[min(attempt, len(steps)) - 1].split("+")
-        headers: dict[str, str] = {}
+        headers: dict[str, str] = {} if "keep" in modifiers else {"Connection": "close"}
         for modifier in modifiers:
             if modifier.startswith("radate"):
                 when = time.time() + float(modifier[6:])
@@ -279,6 +283,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.send_header(name, value)
             self.send_header("Content-Length", "100" if base == "partial" else "20")
             self.end_headers()
+            self.close_connection = "Connection" in headers
             self.wfile.write(b"0123456789")
             self.wfile.flush()
             if base == "partial":
@@ -296,6 +301,8 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError:
                 return self._json(400, {"error": f"unknown step {base!r}"})
         self._json(status, {"key": parts[1], "attempt": attempt, "status": status}, headers=headers)
+        if "Connection" in headers:
+            self.close_connection = True
 
     def _reset(self) -> None:
         # SO_LINGER with a zero timeout makes close() send RST instead of FIN.

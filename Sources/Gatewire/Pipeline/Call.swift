@@ -108,6 +108,8 @@ final class Call: @unchecked Sendable {
         }
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
+        options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
+                                                                  hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
         // attempt's, or a safety net just past the deadline when that comes first.
         if let remaining, remaining < timeouts.attempt ?? .infinity {

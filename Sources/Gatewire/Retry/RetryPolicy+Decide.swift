@@ -172,6 +172,12 @@ extension RetryPolicy {
         }
     }
 
+    /// Whether a failure after sending may be retried for `method` (the method rule of step
+    /// 4). When not, each attempt uses a new connection so libcurl cannot re-send it silently.
+    func allowsRetryAfterSending(_ method: HTTPMethod, hasIdempotencyKey: Bool) -> Bool {
+        methodRefusal(method, hasIdempotencyKey: hasIdempotencyKey, after: "") == nil
+    }
+
     private func methodRefusal(_ method: HTTPMethod, hasIdempotencyKey: Bool, after what: String) -> Refusal? {
         if hasIdempotencyKey || retryNonIdempotent || retryableMethods.contains(method) { return nil }
         if method.isIdempotent {
