@@ -51,6 +51,8 @@ extern "C" {
 #define GW_KIND_DEADLINE 9         /* the call's overall deadline passed */
 #define GW_KIND_INVALID_ARGUMENT 10 /* the call could not be built (route, parameter, body) */
 #define GW_KIND_PLUGIN 11          /* a plugin's prepare hook failed */
+/* ---- Resilience (issue 4) ---- */
+#define GW_KIND_CIRCUIT_OPEN 13    /* the host's circuit breaker is open: failed at once, nothing sent */
 
 /* ---- What a retry test answers -------------------------------------------------------- */
 #define GW_RETRY_USE_POLICY 0 /* let the client's retry policy decide */
@@ -170,11 +172,19 @@ typedef struct gw_call_options {
     double deadline;           /* seconds for the whole call; 0 = the client's */
     gw_retry_test_fn retry_test; /* or NULL */
     void *retry_test_user_data;
+    /* ---- Resilience (issue 4), version 2 ---- */
+    const char *policy_json;   /* this call's policies, as the gateway config's keys, or NULL:
+                                  {"retry": {...}, "retryBudget": {...} | false,
+                                   "circuitBreaker": {...} | false}. The "retry" fields not
+                                  given keep the route's (else the client's) policy; max_retries
+                                  >= 0 still wins. Copied during the call. */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 1u
-#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL}
+#define GW_CALL_OPTIONS_VERSION 2u
+#define GW_CALL_OPTIONS_VERSION_1 1u /* still accepted: a v1 struct ends at retry_test_user_data */
+#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, NULL}
 
-/* Fills *options with defaults (max_retries -1, everything else empty). */
+/* Fills *options with defaults (max_retries -1, everything else empty). Version 1 or 2; a
+ * version 1 struct is only written up to its last field. */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);
 
 /* Sends a call and blocks until it completes. *out_result receives the result in every case

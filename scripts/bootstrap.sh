@@ -6,7 +6,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl)
+debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
+      nginx-light) # nginx-light: the resilience tests run a real nginx (limit_req, dead upstream)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -23,6 +24,6 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "bootstrap: creating $venv" >&2
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, urllib3' 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
 fi

@@ -4,12 +4,18 @@ import Gatewire
 @_cdecl("gw_call_options_init")
 public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options>?, _ version: UInt32) -> Int32 {
     guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_options_init: options is NULL") }
-    guard version == GW_CALL_OPTIONS_VERSION else {
+    guard CallOptionsReader.supports(version) else {
         return LastError.fail(GW_ERROR_VERSION, "gw_call_options_init: unsupported version \(version) (this library has \(GW_CALL_OPTIONS_VERSION))")
     }
-    options.pointee = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
-                                      headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
-                                      attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil)
+    var defaults = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
+                                   headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
+                                   attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
+                                   policy_json: nil)
+    // A version 1 struct is shorter: write only its fields.
+    let size = version == GW_CALL_OPTIONS_VERSION_1 ? CallOptionsReader.version1Size : MemoryLayout<gw_call_options>.size
+    withUnsafeBytes(of: &defaults) { source in
+        UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: size)
+    }
     return GW_OK
 }
 
@@ -27,7 +33,7 @@ private func prepare(_ function: String, _ client: OpaquePointer?, _ options: Un
     }
     let owner = unbox(client, as: ClientBox.self)
     do {
-        return (owner, try CallOptionsReader.request(from: options.pointee, client: owner.client))
+        return (owner, try CallOptionsReader.request(from: CallOptionsReader.load(options), client: owner.client))
     } catch {
         LastError.set("\(function): \(error.message)")
         return nil
@@ -39,8 +45,8 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
                     _ outResult: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     guard let outResult else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call: out_result is NULL") }
     outResult.pointee = nil
-    if let options, options.pointee.version != GW_CALL_OPTIONS_VERSION {
-        return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(options.pointee.version)")
+    if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(version)")
     }
     guard let (owner, request) = prepare("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
     guard !owner.client.isOnEventLoopThread else {
@@ -63,8 +69,8 @@ public func gw_call_async(_ client: OpaquePointer?, _ options: UnsafePointer<gw_
                           _ outCall: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
     outCall?.pointee = nil
     guard let completion else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_async: completion is NULL") }
-    if let options, options.pointee.version != GW_CALL_OPTIONS_VERSION {
-        return LastError.fail(GW_ERROR_VERSION, "gw_call_async: unsupported gw_call_options version \(options.pointee.version)")
+    if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call_async: unsupported gw_call_options version \(version)")
     }
     guard let (owner, request) = prepare("gw_call_async", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
     let context = UInt(bitPattern: userData)

@@ -9,8 +9,28 @@ enum CallOptionsReader {
         let message: String
     }
 
+    /// The size of a version 1 `gw_call_options` (it ends before `policy_json`).
+    static let version1Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
+
+    /// Whether this library reads `version` (1 or 2).
+    static func supports(_ version: UInt32) -> Bool {
+        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_1
+    }
+
+    /// Copies the caller's struct, reading no more bytes than its version has: a v1 caller's
+    /// memory ends before `policy_json`, which then reads as NULL.
+    static func load(_ pointer: UnsafePointer<gw_call_options>) -> gw_call_options {
+        let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
+        var copy = gw_call_options()
+        let size = version == GW_CALL_OPTIONS_VERSION_1 ? version1Size : MemoryLayout<gw_call_options>.size
+        withUnsafeMutableBytes(of: &copy) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size))
+        }
+        return copy
+    }
+
     static func request(from options: gw_call_options, client: Client) throws(Failure) -> Request {
-        guard options.version == GW_CALL_OPTIONS_VERSION else {
+        guard supports(options.version) else {
             throw Failure(status: GW_ERROR_VERSION,
                           message: "unsupported gw_call_options version \(options.version) (this library has \(GW_CALL_OPTIONS_VERSION))")
         }
@@ -39,8 +59,26 @@ enum CallOptionsReader {
             request.body = options.object_type != nil || routeType != nil
                 ? .object(value, type: string(options.object_type)) : .json(value)
         }
+        let routePolicies = request.route.flatMap { client.config.routes[$0] }
+        if let text = options.policy_json {
+            let value = try parse(text, field: "policy_json")
+            do {
+                let root = ConfigNode(value.node, path: "policy_json")
+                try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
+                if let node = try root.optional("retry") {
+                    request.options.retryPolicy = try RetryPolicy(
+                        config: node, inheriting: routePolicies?.retryPolicy ?? client.config.retryPolicy)
+                }
+                if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
+                if let node = try root.optional("circuitBreaker") {
+                    request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
+                }
+            } catch {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
+            }
+        }
         if options.max_retries >= 0 {
-            var policy = client.config.retryPolicy
+            var policy = request.options.retryPolicy ?? routePolicies?.retryPolicy ?? client.config.retryPolicy
             policy.maxRetries = Int(options.max_retries)
             request.options.retryPolicy = policy
         }

@@ -16,6 +16,23 @@ keep-alive works. Endpoints (any method unless stated):
   /fixture/<name>           a file from --fixtures; ?status=<code>, ?content_type=<type>
   /gzip                     gzip-encoded JSON when Accept-Encoding allows gzip
   /reset                    reads the request, then closes the socket without answering
+  /fault/<key>/<step>,...   scripted faults: the n-th request for <key> runs step n (the last
+                            repeats). A step is a base and optional "+" modifiers:
+                              <status>        that status, body {"key", "attempt", "status"}
+                              reset-before    reset (RST) after the request head, body unread
+                              reset-after     read the whole request, then reset (RST)
+                              partial         200 with Content-Length 100, 10 bytes, then close
+                              stall<ms>       200 with 20 bytes: 10, a pause of <ms>, 10 more
+                              delay<ms>       wait <ms> before the headers, then 200
+                              +ra<v>          add "Retry-After: <v>" (v verbatim: seconds or text)
+                              +radate<s>      add Retry-After as an IMF-fixdate <s> seconds ahead
+                              +delay<ms>      wait <ms> before acting
+                              +keep           keep the connection open (default: every
+                                              answer closes it, so each attempt uses a new
+                                              connection and libcurl's own silent re-send on
+                                              a dead reused connection cannot hide a fault)
+                            e.g. /fault/k1/503+ra2,reset-after,200
+  /fault/<key>/count        GET: {"count": n} requests seen for <key>, not counted itself
 """
 
 from __future__ import annotations
@@ -113,6 +130,8 @@ class Handler(BaseHTTPRequestHandler):
     # -- dispatch -------------------------------------------------------------------------
 
     def _handle(self) -> None:
+        if self.path.startswith("/fault/"):
+            return self._fault()
         body = self._read_body()
         url = urlsplit(self.path)
         path = url.path
@@ -223,6 +242,67 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, gzip.compress(payload), headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
         else:
             self._send(200, payload, headers={"Vary": "Accept-Encoding"})
+
+    def _fault(self) -> None:
+        parts = [unquote(p) for p in urlsplit(self.path).path.split("/") if p != ""]
+        if len(parts) != 3:
+            self._read_body()
+            return self._json(400, {"error": "use /fault/<key>/<step>,<step>,..."})
+        key, spec = "fault:" + parts[1], parts[2]
+        if spec == "count":
+            self._read_body()
+            with self.server.counters_lock:
+                count = self.server.counters.get(key, 0)
+            return self._json(200, {"count": count})
+        steps = [s for s in spec.split(",") if s != ""]
+        if not steps:
+            self._read_body()
+            return self._json(400, {"error": "no steps"})
+        with self.server.counters_lock:
+            attempt = self.server.counters.get(key, 0) + 1
+            self.server.counters[key] = attempt
+        base, *modifiers = steps[min(attempt, len(steps)) - 1].split("+")
+        headers: dict[str, str] = {} if "keep" in modifiers else {"Connection": "close"}
+        for modifier in modifiers:
+            if modifier.startswith("radate"):
+                when = time.time() + float(modifier[6:])
+                headers["Retry-After"] = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(when))
+            elif modifier.startswith("ra"):
+                headers["Retry-After"] = modifier[2:]
+            elif modifier.startswith("delay"):
+                time.sleep(int(modifier[5:]) / 1000)
+        if base == "reset-before":
+            return self._reset()
+        self._read_body()
+        if base == "reset-after":
+            return self._reset()
+        if base == "partial" or base.startswith("stall"):
+            self.send_response(200)
+            self.send_header("Content-Type", "application/octet-stream")
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", "100" if base == "partial" else "20")
+            self.end_headers()
+            self.close_connection = "Connection" in headers
+            self.wfile.write(b"0123456789")
+            self.wfile.flush()
+            if base == "partial":
+                self.close_connection = True
+                return
+            time.sleep(int(base[5:]) / 1000)
+            self.wfile.write(b"abcdefghij")
+            return
+        if base.startswith("delay"):
+            time.sleep(int(base[5:]) / 1000)
+            status = 200
+        else:
+            try:
+                status = int(base)
+            except ValueError:
+                return self._json(400, {"error": f"unknown step {base!r}"})
+        self._json(status, {"key": parts[1], "attempt": attempt, "status": status}, headers=headers)
+        if "Connection" in headers:
+            self.close_connection = True
 
     def _reset(self) -> None:
         # SO_LINGER with a zero timeout makes close() send RST instead of FIN.

@@ -5,7 +5,7 @@ import CJansson
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `retry`, `routes`, `mappings`,
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
 /// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
 /// so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -21,6 +21,10 @@ public struct GatewayConfig: Sendable {
     public var verifyTLS = true
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
+    /// The retry budget per host (key `retryBudget`); off by default.
+    public var retryBudget = RetryBudget.off
+    /// The circuit breaker per host (key `circuitBreaker`); off by default.
+    public var circuitBreaker = CircuitBreakerPolicy.off
     /// Named routes.
     public var routes: [String: Route] = [:]
     /// Object mappings and request, response and error descriptors.
@@ -69,7 +73,7 @@ public struct GatewayConfig: Sendable {
 
     init(root: ConfigNode) throws(ConfigError) {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "retry", "routes",
-                                    "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
+                                    "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -86,9 +90,11 @@ public struct GatewayConfig: Sendable {
         }
         if let node = try root.optional("verifyTLS") { verifyTLS = try node.bool() }
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
+        if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
+        if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
         catalog = try MappingCatalog(config: root)
         if let node = try root.optional("routes") {
-            for (name, value) in try node.members() { routes[name] = try Route(config: value, name: name) }
+            for (name, value) in try node.members() { routes[name] = try Route(config: value, name: name, inheriting: retryPolicy) }
         }
         for route in routes.values.sorted(by: { $0.name < $1.name }) {
             guard let type = route.objectType else { continue }

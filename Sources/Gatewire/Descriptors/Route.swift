@@ -9,6 +9,13 @@ public struct Route: Sendable, Equatable {
     public var pathPattern: String
     /// The object type whose request descriptor turns a call's object into the body, if any.
     public var objectType: String?
+    /// The route's own retry policy (its `retry` object, whose absent fields keep the
+    /// gateway's), or nil for the gateway's.
+    public var retryPolicy: RetryPolicy?
+    /// The route's own retry budget (`retryBudget`: an object, or false for none), or nil.
+    public var retryBudget: RetryBudget?
+    /// The route's own circuit breaker (`circuitBreaker`: an object, or false for none), or nil.
+    public var circuitBreaker: CircuitBreakerPolicy?
 
     /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
@@ -18,10 +25,14 @@ public struct Route: Sendable, Equatable {
         self.objectType = objectType
     }
 
-    /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`.
+    /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`, with
+    /// optional `retry`, `retryBudget` and `circuitBreaker` objects (as the gateway config's;
+    /// the route's `retry` fields default to `inheriting`'s).
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, unknown keys).
-    public init(config: ConfigNode, name: String) throws(ConfigError) {
-        try config.rejectUnknownKeys(["method", "pathPattern", "objectType"])
+    public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy())
+        throws(ConfigError)
+    {
+        try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -31,5 +42,10 @@ public struct Route: Sendable, Equatable {
         guard pattern.hasPrefix("/") else { throw patternNode.error("must start with \"/\"") }
         self.init(name: name, method: method, pathPattern: pattern,
                   objectType: try config.optional("objectType")?.string())
+        if let node = try config.optional("retry") {
+            retryPolicy = try RetryPolicy(config: node, inheriting: retryDefaults)
+        }
+        if let node = try config.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
+        if let node = try config.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
     }
 }

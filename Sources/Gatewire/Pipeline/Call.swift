@@ -9,7 +9,7 @@ final class Call: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Response, GatewireError>) -> Void
 
     private let core: ClientCore
-    private let prepared: PreparedRequest
+    private var prepared: PreparedRequest
     private let policy: RetryPolicy
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
@@ -23,15 +23,28 @@ final class Call: @unchecked Sendable {
     private var deadlineTimer: Int?
     private var stopKind: ErrorKind?
     private var finished = false
+    // Resilience (issue 4): shared per-host state, and what this call holds of it.
+    private let budget: RetryBudgetState?
+    private let breaker: CircuitBreaker?
+    private var holdsTrial = false
+    private var lastResponse: HTTPResponse?
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
-        policy = options.retryPolicy ?? core.retryPolicy
+        let route = prepared.route.flatMap { core.config.routes[$0] }
+        policy = options.retryPolicy ?? route?.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
         self.completion = completion
         generator = core.makeGenerator()
+        let host = ResilienceState.host(of: prepared.url)
+        budget = core.resilience.budget(host: host, options.retryBudget ?? route?.retryBudget ?? core.config.retryBudget)
+        breaker = core.resilience.breaker(
+            host: host, options.circuitBreaker ?? route?.circuitBreaker ?? core.config.circuitBreaker)
+        if policy.idempotencyKey, !prepared.method.isIdempotent, !prepared.headers.contains(IdempotencyKey.headerName) {
+            self.prepared.headers.set(IdempotencyKey.headerName, IdempotencyKey.generate())
+        }
     }
 
     // MARK: Lifecycle (loop thread)
@@ -58,7 +71,7 @@ final class Call: @unchecked Sendable {
         } else {
             if let delayTimer { core.loop.cancelTimer(delayTimer) }
             delayTimer = nil
-            fail(kind: kind, status: attempts.last?.status ?? 0, message: Self.stopMessage(kind))
+            fail(kind: kind, status: attempts.last?.status ?? 0, message: Self.stopMessage(kind), response: lastResponse)
         }
     }
 
@@ -72,6 +85,17 @@ final class Call: @unchecked Sendable {
 
     private func startAttempt() {
         let number = attempts.count + 1
+        if let breaker {
+            switch breaker.acquire(now: MonotonicClock.now()) {
+            case .allowed(let trial):
+                holdsTrial = trial
+            case .rejected(let wait):
+                let host = ResilienceState.host(of: prepared.url)
+                let when = wait > 0 ? "the next trial in \(wait.formatted)s" : "a trial call is running"
+                return fail(kind: .circuitOpen, status: 0,
+                            message: "the circuit breaker for \(host) is open (\(when)); nothing was sent")
+            }
+        }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
                                   body: prepared.body)
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number)
@@ -84,6 +108,8 @@ final class Call: @unchecked Sendable {
         }
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
+        options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
+                                                                  hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
         // attempt's, or a safety net just past the deadline when that comes first.
         if let remaining, remaining < timeouts.attempt ?? .infinity {
@@ -112,6 +138,7 @@ final class Call: @unchecked Sendable {
         for plugin in core.plugins.reversed() {
             plugin.didReceive(attempt, response: result.response, context: context)
         }
+        recordForResilience(attempt)
         if let stopKind {
             attempt.decision = Self.stopMessage(stopKind)
             attempts.append(attempt)
@@ -125,14 +152,27 @@ final class Call: @unchecked Sendable {
         let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
                                      headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
-        let decision = policy.decide(method: prepared.method, outcome: outcome, test: retryTest,
-                                     hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"),
-                                     remaining: remaining, using: &generator)
+        var (decision, cause) = policy.decideWithCause(
+            method: prepared.method, outcome: outcome, test: retryTest,
+            hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining, now: nil,
+            previousDelay: attempts.last?.delayAfter, using: &generator)
+        if decision.isRetry, let budget, !budget.allowsRetry {
+            let host = ResilienceState.host(of: prepared.url)
+            decision = .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
+                + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
+        }
+        if case .stop(let reason) = decision, cause == .deadline {
+            attempt.decision = reason
+            attempts.append(attempt)
+            let message = "the call's deadline would pass before the next attempt (\(reason))"
+            return fail(kind: .deadline, status: attempt.status, message: message, response: result.response)
+        }
         switch decision {
         case .retry(let delay, let reason):
             attempt.delayAfter = delay
             attempt.decision = reason
             attempts.append(attempt)
+            lastResponse = result.response
             delayTimer = core.loop.schedule(after: delay) { [self] fired in
                 delayTimer = nil
                 if fired { startAttempt() } else { stop(.cancelled) }
@@ -141,6 +181,25 @@ final class Call: @unchecked Sendable {
             attempt.decision = reason
             attempts.append(attempt)
             finish(result)
+        }
+    }
+
+    /// Feeds an attempt's outcome to the host's retry budget and circuit breaker.
+    private func recordForResilience(_ attempt: Attempt) {
+        let cutShort = stopKind != nil || attempt.errorKind == .deadline || attempt.errorKind == .cancelled
+        let transportFailure = attempt.errorKind.map { $0.isTransport } ?? false
+        if let budget, !cutShort {
+            if transportFailure || policy.retryableStatusCodes.contains(attempt.status) {
+                budget.recordFailure()
+            } else if attempt.errorKind == nil, attempt.status < 400 {
+                budget.recordSuccess()
+            }
+        }
+        if let breaker {
+            let failed: Bool? = cutShort ? nil
+                : transportFailure || breaker.policy.failureStatusCodes.contains(attempt.status)
+            breaker.record(failed: failed, trial: holdsTrial, now: MonotonicClock.now())
+            holdsTrial = false
         }
     }
 

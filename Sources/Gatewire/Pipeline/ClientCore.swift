@@ -5,6 +5,8 @@ final class ClientCore: Sendable {
     let plugins: [any Plugin]
     let observers = FailureObservers()
     let transferOptions: TransferOptions
+    /// Retry budgets and circuit breakers per host (event-loop thread only).
+    let resilience = ResilienceState()
     private let randomSeed: UInt64?
     private let callCounter = Lock<UInt64>(0)
 

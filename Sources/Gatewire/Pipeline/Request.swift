@@ -67,7 +67,7 @@ public struct Request: Sendable {
     public static func delete(_ path: String) -> Request { Request(.delete, path) }
 }
 
-/// Per-call overrides; nil fields use the client's settings.
+/// Per-call overrides; nil fields use the route's settings, then the client's.
 public struct CallOptions: Sendable {
     /// The retry policy for this call.
     public var retryPolicy: RetryPolicy?
@@ -75,12 +75,26 @@ public struct CallOptions: Sendable {
     public var retryTest: RetryTest?
     /// Timeouts for this call.
     public var timeouts: Timeouts?
+    /// The retry budget for this call (``RetryBudget/off`` for none); nil keeps the route's
+    /// or the client's.
+    public var retryBudget: RetryBudget?
+    /// The circuit breaker for this call (``CircuitBreakerPolicy/off`` for none); nil keeps
+    /// the route's or the client's.
+    public var circuitBreaker: CircuitBreakerPolicy?
 
     /// Overrides; nil keeps the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil) {
         self.retryPolicy = retryPolicy
         self.retryTest = retryTest
         self.timeouts = timeouts
+    }
+
+    /// Overrides including the shared-state policies; nil keeps the route's or client's setting.
+    public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
+                retryBudget: RetryBudget?, circuitBreaker: CircuitBreakerPolicy? = nil) {
+        self.init(retryPolicy: retryPolicy, retryTest: retryTest, timeouts: timeouts)
+        self.retryBudget = retryBudget
+        self.circuitBreaker = circuitBreaker
     }
 }
 

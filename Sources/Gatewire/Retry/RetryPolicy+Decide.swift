@@ -46,19 +46,42 @@ extension RetryPolicy {
         now: Double? = nil,
         using generator: inout some RandomNumberGenerator
     ) -> RetryDecision {
+        decideWithCause(method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
+                        remaining: remaining, now: now, previousDelay: nil, using: &generator).decision
+    }
+
+    /// Why ``decideWithCause`` stopped, when the call should report more than the attempt.
+    enum StopCause {
+        /// The next wait (computed or the test's, not a `Retry-After`) would pass the deadline:
+        /// the call fails with kind `deadline` at once, with the last attempt's details.
+        case deadline
+    }
+
+    /// The decision, and for a stop caused by the deadline, that cause. `previousDelay` is the
+    /// wait before the previous retry (for ``Jitter/decorrelated``).
+    func decideWithCause(
+        method: HTTPMethod,
+        outcome: AttemptOutcome,
+        test: RetryTest?,
+        hasIdempotencyKey: Bool,
+        remaining: Double?,
+        now: Double?,
+        previousDelay: Double?,
+        using generator: inout some RandomNumberGenerator
+    ) -> (decision: RetryDecision, cause: StopCause?) {
         if let kind = outcome.errorKind, Self.finalKinds.contains(kind) {
-            return .stop(reason: "\(kind.name) is never retried")
+            return (.stop(reason: "\(kind.name) is never retried"), nil)
         }
 
         let verdict = test?(outcome) ?? .usePolicy
-        if case .stop = verdict { return .stop(reason: "the retry test said stop") }
+        if case .stop = verdict { return (.stop(reason: "the retry test said stop"), nil) }
 
         let retriesAllowed = max(0, maxRetries)
         if outcome.attempt > retriesAllowed {
-            return .stop(reason: "retries exhausted (\(retriesAllowed))")
+            return (.stop(reason: "retries exhausted (\(retriesAllowed))"), nil)
         }
         if let remaining, !(remaining > 0) {
-            return .stop(reason: "no time left before the deadline")
+            return (.stop(reason: "no time left before the deadline"), .deadline)
         }
 
         let reason: String
@@ -68,11 +91,11 @@ extension RetryPolicy {
             reason = "the retry test asked for a retry"
             if let after { explicitDelay = after.isNaN ? 0 : max(0, after) }
         case .stop:
-            return .stop(reason: "the retry test said stop")  // handled above
+            return (.stop(reason: "the retry test said stop"), nil)  // handled above
         case .usePolicy:
             switch policyVerdict(method: method, outcome: outcome, hasIdempotencyKey: hasIdempotencyKey) {
             case .success(let why): reason = why
-            case .failure(let why): return .stop(reason: why.text)
+            case .failure(let why): return (.stop(reason: why.text), nil)
             }
         }
 
@@ -83,19 +106,19 @@ extension RetryPolicy {
                   let asked = RetryAfter.delay(header, now: now ?? Self.wallClock())
         {
             if asked > max(0, maxRetryAfter) {
-                return .stop(reason: "Retry-After \(asked.formatted)s exceeds maxRetryAfter \(maxRetryAfter.formatted)s")
+                return (.stop(reason: "Retry-After \(asked.formatted)s exceeds maxRetryAfter \(maxRetryAfter.formatted)s"), nil)
             }
             if let remaining, asked > remaining {
-                return .stop(reason: "Retry-After \(asked.formatted)s exceeds the time left (\(remaining.formatted)s)")
+                return (.stop(reason: "Retry-After \(asked.formatted)s exceeds the time left (\(remaining.formatted)s)"), nil)
             }
-            return .retry(delay: asked, reason: "\(reason) (Retry-After \(asked.formatted)s)")
+            return (.retry(delay: asked, reason: "\(reason) (Retry-After \(asked.formatted)s)"), nil)
         } else {
-            delay = self.delay(forRetry: outcome.attempt, using: &generator)
+            delay = self.delay(forRetry: outcome.attempt, previous: previousDelay, using: &generator)
         }
         if let remaining, delay > remaining {
-            return .stop(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)")
+            return (.stop(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)"), .deadline)
         }
-        return .retry(delay: delay, reason: reason)
+        return (.retry(delay: delay, reason: reason), nil)
     }
 
     /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`` with jitter from
@@ -115,7 +138,7 @@ extension RetryPolicy {
     }
 
     /// Kinds that end the call whatever the policy or the test say.
-    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin]
+    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .circuitOpen]
 
     private struct Refusal: Error { let text: String }
 
@@ -135,7 +158,7 @@ extension RetryPolicy {
             return .success("\(kind) after sending \(method) (\(safety(method, hasIdempotencyKey)))")
         case .tls?, .mapping?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) errors are not retried"))
-        case .cancelled?, .deadline?, .invalidArgument?, .plugin?:
+        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .circuitOpen?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) is never retried"))
         case .httpStatus?, nil:
             guard outcome.status != 0 else { return .failure(Refusal(text: "no response and no error kind")) }
@@ -149,8 +172,14 @@ extension RetryPolicy {
         }
     }
 
+    /// Whether a failure after sending may be retried for `method` (the method rule of step
+    /// 4). When not, each attempt uses a new connection so libcurl cannot re-send it silently.
+    func allowsRetryAfterSending(_ method: HTTPMethod, hasIdempotencyKey: Bool) -> Bool {
+        methodRefusal(method, hasIdempotencyKey: hasIdempotencyKey, after: "") == nil
+    }
+
     private func methodRefusal(_ method: HTTPMethod, hasIdempotencyKey: Bool, after what: String) -> Refusal? {
-        if hasIdempotencyKey || retryableMethods.contains(method) { return nil }
+        if hasIdempotencyKey || retryNonIdempotent || retryableMethods.contains(method) { return nil }
         if method.isIdempotent {
             return Refusal(text: "\(method) is not a retryable method (\(what))")
         }
@@ -158,7 +187,8 @@ extension RetryPolicy {
     }
 
     private func safety(_ method: HTTPMethod, _ hasIdempotencyKey: Bool) -> String {
-        retryableMethods.contains(method) ? "retryable method" : "Idempotency-Key"
+        retryableMethods.contains(method) ? "retryable method"
+            : hasIdempotencyKey ? "Idempotency-Key" : "retryNonIdempotent"
     }
 
     /// The wall clock in seconds since the Unix epoch.

@@ -39,6 +39,13 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The longest `Retry-After` honoured, in seconds. Default 60. A longer one stops the
     /// retries at once (fail fast) instead of waiting or silently shortening the wait.
     public var maxRetryAfter: Double
+    /// Whether a call whose method is not idempotent (POST, PATCH) and that has no
+    /// `Idempotency-Key` header gets one generated (a random UUID, kept across its attempts),
+    /// which makes it safe to retry after sending. Default false.
+    public var idempotencyKey: Bool
+    /// The caller's explicit opt-in: retry every method, POST and PATCH included, after the
+    /// request may have reached the server (the RACRetry and OkHttp behaviour). Default false.
+    public var retryNonIdempotent: Bool
 
     /// The default status codes: 408, 429, 500, 502, 503, 504.
     public static let defaultRetryableStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
@@ -60,7 +67,9 @@ public struct RetryPolicy: Sendable, Equatable {
         jitter: Jitter = .full,
         retryableStatusCodes: Set<Int> = RetryPolicy.defaultRetryableStatusCodes,
         retryableMethods: Set<HTTPMethod> = RetryPolicy.defaultRetryableMethods,
-        maxRetryAfter: Double = 60
+        maxRetryAfter: Double = 60,
+        idempotencyKey: Bool = false,
+        retryNonIdempotent: Bool = false
     ) {
         self.maxRetries = maxRetries
         self.initialDelay = initialDelay
@@ -70,11 +79,14 @@ public struct RetryPolicy: Sendable, Equatable {
         self.retryableStatusCodes = retryableStatusCodes
         self.retryableMethods = retryableMethods
         self.maxRetryAfter = maxRetryAfter
+        self.idempotencyKey = idempotencyKey
+        self.retryNonIdempotent = retryNonIdempotent
     }
 
     /// The config keys of the `retry` object.
     public static let configKeys: Set<String> = [
         "maxRetries", "initialDelay", "multiplier", "maxDelay", "jitter", "statusCodes", "methods", "maxRetryAfter",
+        "idempotencyKey", "retryNonIdempotent",
     ]
 
     /// Reads the gateway config's `retry` object, e.g.
@@ -84,12 +96,19 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Every field is optional and defaults as in ``init(maxRetries:initialDelay:multiplier:maxDelay:jitter:retryableStatusCodes:retryableMethods:maxRetryAfter:)``.
     /// Ranges: `maxRetries` an integer in 0...100; `initialDelay`, `maxDelay` and
     /// `maxRetryAfter` seconds in 0...86400; `multiplier` in 1...1000; `jitter` one of
-    /// "none", "full", "equal"; `statusCodes` integers in 100...599; `methods` HTTP method
+    /// "none", "full", "equal", "decorrelated"; `statusCodes` integers in 100...599; `methods` HTTP method
     /// names (case-insensitive).
     /// - Throws: ``ConfigError`` naming the field, e.g. `retry.statusCodes[2]`, for a wrong
     ///   type, a value out of range, an unknown name or an unknown key.
     public init(config: ConfigNode) throws(ConfigError) {
-        self.init()
+        try self.init(config: config, inheriting: RetryPolicy())
+    }
+
+    /// Reads a `retry` object whose absent fields keep the values of `base` (a route's
+    /// `retry` inherits the gateway's, a call's inherits its route's).
+    /// - Throws: ``ConfigError`` as ``init(config:)``.
+    public init(config: ConfigNode, inheriting base: RetryPolicy) throws(ConfigError) {
+        self = base
         try config.rejectUnknownKeys(Self.configKeys)
         if let node = try config.optional("maxRetries") {
             maxRetries = Int(try node.integer(in: 0...100))
@@ -106,7 +125,7 @@ public struct RetryPolicy: Sendable, Equatable {
         if let node = try config.optional("jitter") {
             let name = try node.string()
             guard let value = Jitter(rawValue: name) else {
-                throw node.error("unknown jitter \"\(name)\" (expected one of: none, full, equal)")
+                throw node.error("unknown jitter \"\(name)\" (expected one of: none, full, equal, decorrelated)")
             }
             jitter = value
         }
@@ -132,6 +151,8 @@ public struct RetryPolicy: Sendable, Equatable {
         if let node = try config.optional("maxRetryAfter") {
             maxRetryAfter = try node.number(in: 0...86400)
         }
+        if let node = try config.optional("idempotencyKey") { idempotencyKey = try node.bool() }
+        if let node = try config.optional("retryNonIdempotent") { retryNonIdempotent = try node.bool() }
     }
 
     /// The wait before retry number `n` (1 for the first retry), in seconds:
@@ -142,6 +163,15 @@ public struct RetryPolicy: Sendable, Equatable {
     /// non-negative result no larger than `maxDelay`; never NaN, never a trap.
     /// Draws exactly one value from `generator` unless the jitter is ``Jitter/none``.
     public func delay(forRetry n: Int, using generator: inout some RandomNumberGenerator) -> Double {
+        delay(forRetry: n, previous: nil, using: &generator)
+    }
+
+    /// ``delay(forRetry:using:)`` knowing the previous wait (seconds; nil before the first
+    /// retry), which ``Jitter/decorrelated`` needs: `U(initial, 3 * previous)` clamped to
+    /// `[0, maxDelay]` (the other jitters ignore `previous`). Saturating like the others.
+    public func delay(forRetry n: Int, previous: Double?, using generator: inout some RandomNumberGenerator)
+        -> Double
+    {
         let cap = Self.sanitizedCap(maxDelay)
         let initial = initialDelay.isFinite ? max(0, initialDelay) : (initialDelay == .infinity ? cap : 0)
         let factor = multiplier.isNaN ? 1 : max(0, multiplier)
@@ -155,7 +185,12 @@ public struct RetryPolicy: Sendable, Equatable {
             delay = initial * pow(factor, Double(n - 1))
         }
         if delay.isNaN || delay > cap { delay = cap }
-        if jitter != .none {
+        if jitter == .decorrelated {
+            let base = min(cap, initial)
+            let last = previous.map { $0.isFinite ? max(base, $0) : cap } ?? base
+            let upper = min(cap, last * 3)  // last <= cap, so 3 * last is finite
+            delay = base + (max(base, upper) - base) * generator.nextUnitInterval()
+        } else if jitter != .none {
             delay = jitter.apply(to: delay, unit: generator.nextUnitInterval())
         }
         return min(cap, max(0, delay.isNaN ? 0 : delay))

@@ -81,6 +81,7 @@ final class Transfer: @unchecked Sendable {
         if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))
+        if options.freshConnection { check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
 
         guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
         return nil

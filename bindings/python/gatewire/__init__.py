@@ -17,6 +17,7 @@ from .client import CallFuture, Client, FailureObserver, check_config, version
 from .errors import (
     CallError,
     Cancelled,
+    CircuitOpen,
     ConfigError,
     ConnectionFailed,
     ErrorKind,
@@ -61,6 +62,7 @@ __all__ = [
     "HTTPStatusError",
     "MappingError",
     "Cancelled",
+    "CircuitOpen",
     "PluginError",
     "InvalidRequest",
 ]

@@ -90,6 +90,8 @@ GW_KIND_CANCELLED = 8
 GW_KIND_DEADLINE = 9
 GW_KIND_INVALID_ARGUMENT = 10
 GW_KIND_PLUGIN = 11
+# Resilience (issue 4)
+GW_KIND_CIRCUIT_OPEN = 13
 
 # ---- What a retry test answers ---------------------------------------------------------
 GW_RETRY_USE_POLICY = 0
@@ -99,7 +101,7 @@ GW_RETRY_STOP = 2
 # ---- Struct versions --------------------------------------------------------------------
 GW_PLUGIN_VERSION = 1
 GW_CLIENT_OPTIONS_VERSION = 1
-GW_CALL_OPTIONS_VERSION = 1
+GW_CALL_OPTIONS_VERSION = 2
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -161,6 +163,8 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("deadline", c_double),
         ("retry_test", RETRY_TEST_FN),
         ("retry_test_user_data", c_void_p),
+        # version 2 (resilience, issue 4)
+        ("policy_json", c_char_p),
     ]
 
 

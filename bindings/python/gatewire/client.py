@@ -500,6 +500,7 @@ class Client:
         attempt_timeout: float | None,
         deadline: float | None,
         retry_key: int,
+        policy: Mapping[str, Any] | None = None,
     ) -> _native.gw_call_options:
         options = _native.gw_call_options()
         _native.check(_native.lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
@@ -522,6 +523,8 @@ class Client:
             if not deadline > 0:
                 raise InvalidArgument(f"deadline must be > 0 seconds, got {deadline!r}")
             options.deadline = float(deadline)
+        if policy is not None:  # resilience (issue 4): {"retry", "retryBudget", "circuitBreaker"}
+            options.policy_json = _json.dumps(dict(policy)).encode("utf-8")
         if retry_key:
             options.retry_test = _RETRY_TEST
             options.retry_test_user_data = retry_key
@@ -540,6 +543,7 @@ class Client:
         attempt_timeout: float | None = None,
         deadline: float | None = None,
         retry_test: RetryTest | None = None,
+        policy: Mapping[str, Any] | None = None,
     ) -> Result:
         """Send a call and block until it completes (retries included).
 
@@ -558,6 +562,10 @@ class Client:
             object_type: map ``json`` through the request descriptor of the type of this
                 name; None (the default) sends ``json`` as is.
             max_retries: retries after the first attempt, >= 0 (None = the client's policy).
+            policy: this call's resilience policies, with the gateway config's keys:
+                ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
+                False}``; absent ``retry`` fields keep the route's (else the client's) policy,
+                e.g. ``policy={"retry": {"idempotencyKey": True}}``. None keeps them all.
             attempt_timeout: seconds per attempt, > 0 (None = the client's).
             deadline: seconds for the whole call, delays included, > 0 (None = the
                 client's).
@@ -579,7 +587,7 @@ class Client:
         return self._call_blocking(
             method=method, path=path, route=None, params=params, headers=headers, json=json,
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_test=retry_test,
+            deadline=deadline, retry_test=retry_test, policy=policy,
         )  # fmt: skip
 
     def call_route(
@@ -594,6 +602,7 @@ class Client:
         attempt_timeout: float | None = None,
         deadline: float | None = None,
         retry_test: RetryTest | None = None,
+        policy: Mapping[str, Any] | None = None,
     ) -> Result:
         """Call the configured route ``route`` and block until it completes.
 
@@ -611,7 +620,7 @@ class Client:
         return self._call_blocking(
             method=None, path=None, route=route, params=params, headers=headers, json=json,
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_test=retry_test,
+            deadline=deadline, retry_test=retry_test, policy=policy,
         )  # fmt: skip
 
     def _call_blocking(self, **arguments: Any) -> Result:
@@ -676,6 +685,7 @@ class Client:
         attempt_timeout: float | None = None,
         deadline: float | None = None,
         retry_test: RetryTest | None = None,
+        policy: Mapping[str, Any] | None = None,
     ) -> CallFuture:
         """Start a call and return at once; the arguments are those of :meth:`call`, or
         ``route=`` instead of method and path as in :meth:`call_route` (with a route, method
@@ -698,7 +708,7 @@ class Client:
         return self._start(
             blocking=False, method=method, path=path, route=route, params=params, headers=headers,
             json=json, object_type=object_type, max_retries=max_retries,
-            attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test,
+            attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test, policy=policy,
         )  # fmt: skip
 
     # -- observers -------------------------------------------------------------------------

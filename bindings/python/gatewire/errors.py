@@ -15,6 +15,7 @@
         ├── MappingError           kind mapping
         ├── Cancelled              kind cancelled (also a concurrent.futures.CancelledError)
         ├── PluginError            kind plugin
+        ├── CircuitOpen            kind circuit_open (the host's circuit breaker is open)
         └── InvalidRequest         kind invalid_argument (also an InvalidArgument)
 """
 
@@ -44,6 +45,7 @@ __all__ = [
     "MappingError",
     "Cancelled",
     "PluginError",
+    "CircuitOpen",
     "InvalidRequest",
 ]
 
@@ -67,6 +69,7 @@ class ErrorKind(enum.IntEnum):
     deadline = _native.GW_KIND_DEADLINE
     invalid_argument = _native.GW_KIND_INVALID_ARGUMENT
     plugin = _native.GW_KIND_PLUGIN
+    circuit_open = _native.GW_KIND_CIRCUIT_OPEN
 
     # Aliases in PEP 8 constant style; `.name` stays the snake_case name above.
     NONE = _native.GW_KIND_NONE
@@ -81,6 +84,7 @@ class ErrorKind(enum.IntEnum):
     DEADLINE = _native.GW_KIND_DEADLINE
     INVALID_ARGUMENT = _native.GW_KIND_INVALID_ARGUMENT
     PLUGIN = _native.GW_KIND_PLUGIN
+    CIRCUIT_OPEN = _native.GW_KIND_CIRCUIT_OPEN
 
     def __str__(self) -> str:
         return self.name
@@ -256,6 +260,11 @@ class PluginError(CallError):
     """A plugin's ``prepare`` hook failed; nothing was sent."""
 
 
+class CircuitOpen(CallError):
+    """The host's circuit breaker is open after too many recent failures: the call failed at
+    once and nothing was sent (kind ``circuit_open``). ``status`` is 0."""
+
+
 class InvalidRequest(CallError, InvalidArgument):
     """The call could not be built: unknown route, missing path parameter, bad URL or body
     (kind ``invalid_argument``)."""
@@ -281,6 +290,7 @@ _KIND_ERRORS: dict[int, type[CallError]] = {
     ErrorKind.mapping: MappingError,
     ErrorKind.cancelled: Cancelled,
     ErrorKind.plugin: PluginError,
+    ErrorKind.circuit_open: CircuitOpen,
     ErrorKind.invalid_argument: InvalidRequest,
 }
 
