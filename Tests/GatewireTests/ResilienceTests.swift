@@ -472,7 +472,7 @@ import Testing
         let config = try GatewayConfig(json: #"{"baseURL": "http://h", "retryBudget": {"maxTokens": 8}, "circuitBreaker": false}"#)
         #expect(config.retryBudget == RetryBudget(maxTokens: 8, tokenRatio: 0.1))
         #expect(config.circuitBreaker == .off)
-        #expect(GatewayConfig(baseURL: "http://h").retryBudget == .off)
+        #expect(try GatewayConfig(baseURL: "http://h").retryBudget == .off)
     }
 }
 
