@@ -25,6 +25,9 @@ public struct GatewayConfig: Sendable {
     public var routes: [String: Route] = [:]
     /// Object mappings and request, response and error descriptors.
     public var catalog = MappingCatalog.empty
+    /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
+    /// plugins passed to the client).
+    public var plugins: [PluginSpec] = []
     /// Things that are legal but probably unintended (e.g. two descriptors for the same key path).
     public var warnings: [String] = []
 
@@ -58,7 +61,8 @@ public struct GatewayConfig: Sendable {
 
     init(root: ConfigNode) throws(ConfigError) {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "retry", "routes",
-                                    "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
+                                    "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors",
+                                    "plugins"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         let scheme = ["http://", "https://"].first { baseURL.hasPrefix($0) }
@@ -89,6 +93,9 @@ public struct GatewayConfig: Sendable {
                 throw ConfigError(path: "routes.\(route.name).objectType",
                                   message: "no request descriptor has objectType \"\(type)\" for \(route.method)")
             }
+        }
+        if let node = try root.optional("plugins") {
+            plugins = try node.elements().map { (element) throws(ConfigError) in try PluginSpec(config: element) }
         }
         warnings = catalog.warnings()
     }

@@ -26,6 +26,8 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     case invalidArgument = 10
     /// A plugin refused or failed to prepare the request.
     case plugin = 11
+    /// Authentication failed for good: the credential could not be refreshed after a 401.
+    case auth = 12
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.
     public var name: String {
@@ -41,6 +43,7 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
         case .deadline: "deadline"
         case .invalidArgument: "invalid_argument"
         case .plugin: "plugin"
+        case .auth: "auth"
         }
     }
 

@@ -115,7 +115,7 @@ extension RetryPolicy {
     }
 
     /// Kinds that end the call whatever the policy or the test say.
-    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin]
+    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .auth]
 
     private struct Refusal: Error { let text: String }
 
@@ -135,7 +135,7 @@ extension RetryPolicy {
             return .success("\(kind) after sending \(method) (\(safety(method, hasIdempotencyKey)))")
         case .tls?, .mapping?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) errors are not retried"))
-        case .cancelled?, .deadline?, .invalidArgument?, .plugin?:
+        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .auth?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) is never retried"))
         case .httpStatus?, nil:
             guard outcome.status != 0 else { return .failure(Refusal(text: "no response and no error kind")) }
