@@ -44,6 +44,7 @@ __all__ = [
     "MappingError",
     "Cancelled",
     "PluginError",
+    "AuthError",
     "InvalidRequest",
 ]
 
@@ -67,6 +68,7 @@ class ErrorKind(enum.IntEnum):
     deadline = _native.GW_KIND_DEADLINE
     invalid_argument = _native.GW_KIND_INVALID_ARGUMENT
     plugin = _native.GW_KIND_PLUGIN
+    auth = _native.GW_KIND_AUTH
 
     # Aliases in PEP 8 constant style; `.name` stays the snake_case name above.
     NONE = _native.GW_KIND_NONE
@@ -81,6 +83,7 @@ class ErrorKind(enum.IntEnum):
     DEADLINE = _native.GW_KIND_DEADLINE
     INVALID_ARGUMENT = _native.GW_KIND_INVALID_ARGUMENT
     PLUGIN = _native.GW_KIND_PLUGIN
+    AUTH = _native.GW_KIND_AUTH
 
     def __str__(self) -> str:
         return self.name
@@ -256,6 +259,10 @@ class PluginError(CallError):
     """A plugin's ``prepare`` hook failed; nothing was sent."""
 
 
+class AuthError(CallError):
+    """A 401 and the refreshing credential could not be refreshed (kind ``auth``, status 401)."""
+
+
 class InvalidRequest(CallError, InvalidArgument):
     """The call could not be built: unknown route, missing path parameter, bad URL or body
     (kind ``invalid_argument``)."""
@@ -281,6 +288,7 @@ _KIND_ERRORS: dict[int, type[CallError]] = {
     ErrorKind.mapping: MappingError,
     ErrorKind.cancelled: Cancelled,
     ErrorKind.plugin: PluginError,
+    ErrorKind.auth: AuthError,
     ErrorKind.invalid_argument: InvalidRequest,
 }
 
