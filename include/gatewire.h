@@ -291,6 +291,7 @@ int32_t gw_process_fail(gw_process *process, int32_t kind, const char *message);
  * It is opened with dlopen(RTLD_NOW | RTLD_LOCAL) when the config is parsed; the symbol
  * (default "gw_plugin_entry") must be a gw_plugin_entry_fn. It is called once per parse with a
  * zeroed gw_plugin to fill (version GW_PLUGIN_VERSION_1 or GW_PLUGIN_VERSION) and returns 0.
+ * Link the plugin against libGatewire (-lGatewire) for the gw_request_* functions it calls.
  * A missing file or symbol, a non-zero return or another version is GW_ERROR_CONFIG naming
  * plugins[i]. The object stays loaded for the process; its destroy hook is not called. */
 typedef int32_t (*gw_plugin_entry_fn)(gw_plugin *plugin);
