@@ -88,10 +88,11 @@ public final class RefreshingCredential: Plugin, Sendable {
         enum Next { case answer(Verdict), wait, refresh(String?) }
         let now = MonotonicClock.now()
         let next: Next = state.withLock { state in
-            guard let value, value.hasPrefix(prefix) else {
-                return .answer(.keep("the request was not signed by the credential"))
+            // No header at all: the credential had no token when the attempt was signed.
+            if let value, !value.hasPrefix(prefix) {
+                return .answer(.keep("the request carried its own \(header), not the credential's"))
             }
-            let signed = String(value.dropFirst(prefix.count))
+            let signed = value.map { String($0.dropFirst(prefix.count)) }
             if signed != state.token, state.token != nil { return .answer(.replay) }
             if let failure = state.failure, failure.token == state.token, sentAt <= failure.at {
                 return .answer(.fail(failure.message))
