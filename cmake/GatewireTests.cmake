@@ -26,7 +26,8 @@ set(GW_TOOLS ${CMAKE_SOURCE_DIR}/Tests/tools)
 add_executable(test_gatewire_c Tests/c/test_gatewire.c)
 set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
-target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}")
+target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}"
+    GW_INCLUDE_DIR="${CMAKE_SOURCE_DIR}/include" GW_LIBRARY_DIR="${GW_SCRATCH}/${GW_SWIFT_CONFIG}")
 # libGatewire.so only (its RUNPATH finds the Swift runtime) plus the threads library.
 target_link_libraries(test_gatewire_c PRIVATE Gatewire::Gatewire Threads::Threads)
 

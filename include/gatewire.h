@@ -50,8 +50,8 @@ extern "C" {
 #define GW_KIND_CANCELLED 8        /* cancelled by the caller, or the client was freed */
 #define GW_KIND_DEADLINE 9         /* the call's overall deadline passed */
 #define GW_KIND_INVALID_ARGUMENT 10 /* the call could not be built (route, parameter, body) */
-#define GW_KIND_PLUGIN 11          /* a plugin's prepare hook failed */
-/* ---- Resilience (issue 4) ---- */
+#define GW_KIND_PLUGIN 11          /* a plugin's prepare hook failed, or its process hook failed the call */
+#define GW_KIND_AUTH 12            /* a 401 and the refreshing credential could not be refreshed */
 #define GW_KIND_CIRCUIT_OPEN 13    /* the host's circuit breaker is open: failed at once, nothing sent */
 
 /* ---- What a retry test answers -------------------------------------------------------- */
@@ -64,6 +64,8 @@ typedef struct gw_result gw_result;   /* the outcome of one call (success or fai
 typedef struct gw_call_handle gw_call_handle; /* a started asynchronous call, to cancel it */
 typedef struct gw_attempt gw_attempt; /* one attempt's outcome, inside a callback */
 typedef struct gw_request gw_request; /* one attempt's request, inside a plugin's prepare */
+typedef struct gw_process gw_process; /* a call's final result, inside a plugin's process */
+typedef struct gw_credential gw_credential; /* a token refreshed on 401 (see the last section) */
 
 /* ---- Library ----------------------------------------------------------------------------- */
 
@@ -86,7 +88,12 @@ void gw_string_free(char *string);
  *              GW_KIND_PLUGIN (nothing is sent). May be NULL.
  * did_receive: sees each attempt's outcome; hooks run in reverse order (an onion). May be NULL.
  * destroy:     called once with user_data when the client is freed. May be NULL.
- * All hooks run on the client's event-loop thread. The struct is copied at client creation. */
+ * Version 2 adds (read only when version >= 2, so version 1 structs and arrays keep working):
+ * will_send:   sees each attempt's request as sent, after every prepare; registration order.
+ * process:     sees the call's final result once, before the failure observers and the
+ *              completion, and may fail it (gw_process_fail); reverse order (an onion).
+ * All hooks run on the client's event-loop thread. The struct is copied at client creation.
+ * An array of plugins must use one version throughout (the first element's). */
 typedef struct gw_plugin {
     uint32_t version; /* GW_PLUGIN_VERSION */
     const char *name; /* for messages, e.g. "signer"; copied; may be NULL */
@@ -94,8 +101,12 @@ typedef struct gw_plugin {
     void (*did_receive)(const gw_attempt *attempt, void *user_data);
     void (*destroy)(void *user_data);
     void *user_data;
+    /* version >= 2 */
+    void (*will_send)(const gw_request *request, void *user_data);
+    void (*process)(gw_process *process, void *user_data);
 } gw_plugin;
-#define GW_PLUGIN_VERSION 1u
+#define GW_PLUGIN_VERSION 2u
+#define GW_PLUGIN_VERSION_1 1u /* the six fields up to user_data */
 
 /* How to build a client. Exactly one source of config is used, first non-NULL of:
  * config_json (gateway config JSON text), config_path (a JSON file), base_url. */
@@ -107,9 +118,11 @@ typedef struct gw_client_options {
     const gw_plugin *plugins;  /* array of plugin_count plugins (copied), after the config's own */
     size_t plugin_count;
     uint64_t random_seed;      /* seeds retry jitter per call for exact tests; 0 = from the system */
+    /* version >= 2 */
+    gw_credential *credential; /* a refreshing credential (retained by the client), or NULL */
 } gw_client_options;
-#define GW_CLIENT_OPTIONS_VERSION 1u
-#define GW_CLIENT_OPTIONS_INIT {GW_CLIENT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0}
+#define GW_CLIENT_OPTIONS_VERSION 2u
+#define GW_CLIENT_OPTIONS_INIT {GW_CLIENT_OPTIONS_VERSION, NULL, NULL, NULL, NULL, 0, 0, NULL}
 
 /* Fills *options with defaults for the given version. Returns GW_ERROR_VERSION for an
  * unknown version, GW_ERROR_INVALID_ARGUMENT for NULL. */
@@ -270,6 +283,105 @@ const char *gw_request_header(const gw_request *request, const char *name);
 int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
 /* Replaces the URL (absolute). Copies the string. */
 int32_t gw_request_set_url(gw_request *request, const char *url);
+
+/* ==== Plugins, observers, events and credentials (0.2) ================================== */
+
+/* ---- Inside a plugin's process: the final result (borrowed, valid during the callback) -- */
+
+/* The call's result as it stands (earlier process hooks included). */
+const gw_result *gw_process_result(const gw_process *process);
+/* Turns the result into a failure of `kind` (0 = GW_KIND_PLUGIN) with `message` (copied),
+ * keeping its status, response and attempts: e.g. a 2xx {"ok": false, "error": "..."} body. */
+int32_t gw_process_fail(gw_process *process, int32_t kind, const char *message);
+
+/* ---- Plugins in shared objects ----------------------------------------------------------
+ * The gateway config's "plugins" array may name a shared object:
+ *   {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry", "name": "mine"}
+ * It is opened with dlopen(RTLD_NOW | RTLD_LOCAL) when the config is parsed; the symbol
+ * (default "gw_plugin_entry") must be a gw_plugin_entry_fn. It is called once per parse with a
+ * zeroed gw_plugin to fill (version GW_PLUGIN_VERSION_1 or GW_PLUGIN_VERSION) and returns 0.
+ * Link the plugin against libGatewire (-lGatewire) for the gw_request_* functions it calls.
+ * A missing file or symbol, a non-zero return or another version is GW_ERROR_CONFIG naming
+ * plugins[i]. The object stays loaded for the process; its destroy hook is not called. */
+typedef int32_t (*gw_plugin_entry_fn)(gw_plugin *plugin);
+
+/* ---- Failure observers with a filter ------------------------------------------------------
+ * filter_json (NULL = every failure): {"statusCodes": 401 | "4xx" | ["401", "5xx"],
+ * "noResponse": true (status 0: no connection), "kinds": ["connect", "auth", ...],
+ * "pathPattern": "/users/:id"}; every criterion given must match. Otherwise as
+ * gw_client_add_failure_observer (remove with gw_client_remove_failure_observer). */
+int32_t gw_client_add_failure_observer_filtered(gw_client *client, const char *filter_json,
+                                                gw_failure_observer_fn observer, void *user_data,
+                                                void (*destroy)(void *user_data), uint64_t *out_id);
+
+/* ---- Event monitors -----------------------------------------------------------------------
+ * Every call produces: call_started, per attempt attempt_started and attempt_finished (with
+ * timings), retry_scheduled before each delay, call_finished once. Runs on the event-loop
+ * thread; `event` is borrowed (valid during the callback). */
+typedef struct gw_event gw_event;
+typedef void (*gw_event_fn)(const gw_event *event, void *user_data);
+int32_t gw_client_add_event_monitor(gw_client *client, gw_event_fn monitor, void *user_data,
+                                    void (*destroy)(void *user_data), uint64_t *out_id);
+int32_t gw_client_remove_event_monitor(gw_client *client, uint64_t id);
+/* "call_started", "attempt_started", "attempt_finished", "retry_scheduled", "call_finished". */
+const char *gw_event_kind(const gw_event *event);
+uint64_t gw_event_call_id(const gw_event *event); /* the same for every event of one call */
+int32_t gw_event_attempt(const gw_event *event);  /* 0 for call_started */
+int32_t gw_event_status(const gw_event *event);   /* 0 when none */
+/* {"event", "call_id", "method", "path", "attempt", "elapsed", "status", "error", "delay",
+ * "timings": {"dns", "connect", "tls", "first_byte", "total"} or null}. Valid during the callback. */
+const char *gw_event_json(const gw_event *event);
+
+/* ---- Log lines and contained errors -------------------------------------------------------
+ * Where the "log" plugin writes and where contained errors (an observer that failed) are
+ * reported: `sink(line, user_data)` from any thread (NULL restores stderr). Process-wide.
+ * Lines never contain credentials (Authorization, Cookie, api keys are redacted). */
+typedef void (*gw_log_fn)(const char *line, void *user_data);
+int32_t gw_set_log_sink(gw_log_fn sink, void *user_data);
+
+/* The "metrics" plugin's counters as JSON ({"calls", "failures", "attempts", "retries",
+ * "transport_errors", "status_classes": {"2xx": n}, "attempt_time", "first_byte_time",
+ * "max_attempt_time"}), freed with gw_string_free; NULL (and GW_ERROR_INVALID_ARGUMENT) when
+ * the client has no metrics plugin. */
+int32_t gw_client_metrics_json(gw_client *client, char **out_json);
+
+/* ---- Refreshing credentials ---------------------------------------------------------------
+ * A token sent as `header: prefix token` (default "Authorization: Bearer <token>") on every
+ * attempt that does not set the header itself. On a 401 the call asks the credential:
+ *  - signed with an older token than the current one: replayed at once;
+ *  - else one refresh (single flight: every 401 for the same token waits for it); on a new
+ *    token each waiting call replays once (inside the same call: its attempts show the 401
+ *    and the replay); on failure each fails with GW_KIND_AUTH, status 401 (observers see it);
+ *  - a call replays at most once (credentials that keep failing end as the 401), and at most
+ *    max_refreshes refreshes run per refresh_interval seconds (past that the 401 stands).
+ * The refresh function is called on the event-loop thread and must not block there: it may
+ * hand `refresh` to another thread. Whoever holds it calls gw_refresh_complete exactly once. */
+typedef struct gw_refresh gw_refresh;
+typedef void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, void *user_data);
+
+typedef struct gw_credential_options {
+    uint32_t version;        /* GW_CREDENTIAL_OPTIONS_VERSION */
+    const char *token;       /* the initial token, or NULL (unsigned until the first refresh) */
+    const char *header;      /* NULL = "Authorization" */
+    const char *prefix;      /* written before the token; NULL = "Bearer " */
+    int32_t max_refreshes;   /* refresh budget; 0 = 5 */
+    double refresh_interval; /* seconds of the budget's window; 0 = 30 */
+    gw_refresh_fn refresh;   /* required */
+    void *user_data;
+    void (*destroy)(void *user_data); /* when the credential is freed (last reference); may be NULL */
+} gw_credential_options;
+#define GW_CREDENTIAL_OPTIONS_VERSION 1u
+#define GW_CREDENTIAL_OPTIONS_INIT {GW_CREDENTIAL_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}
+
+/* Creates a credential; set it as gw_client_options.credential (the client keeps a
+ * reference) and free yours with gw_credential_free. */
+int32_t gw_credential_new(const gw_credential_options *options, gw_credential **out_credential);
+void gw_credential_free(gw_credential *credential); /* NULL is ignored */
+/* How many refreshes have been started. */
+int32_t gw_credential_refresh_count(const gw_credential *credential);
+/* Answers a refresh: the new token (copied), or NULL when it failed. Exactly once per
+ * gw_refresh, from any thread, now or later; the handle is freed by this call. */
+int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
 
 #ifdef __cplusplus
 }

@@ -56,5 +56,18 @@ step "a gateway that keeps failing: GET /status/503 with 3 retries, growing dela
     gatewire call --config examples/httpbin.json flaky --verbose
 run call --config "$config" flaky --verbose
 
+step "global 401 handling in C: an observer filtered to 401 and a refreshing credential" \
+    examples/refresh_401.c
+swift build -c release --product Gatewire >/dev/null
+libdir="$root/.build/release"
+example="$(mktemp -d)"
+cc -std=c99 -Wall -I"$root/include" -o "$example/refresh_401" examples/refresh_401.c -L"$libdir" -lGatewire \
+    -Wl,-rpath,"$libdir" -lpthread
+"$example/refresh_401" "$base"
+rm -rf "$example"
+
+step "global 401 handling in Python: the same with the binding" python examples/refresh_401.py
+GATEWIRE_LIB="$libdir/libGatewire.so" PYTHONPATH="$root/bindings/python" .venv/bin/python examples/refresh_401.py "$base"
+
 echo
 echo "== done; stopping httpbin (pid $server)"

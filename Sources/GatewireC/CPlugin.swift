@@ -8,13 +8,18 @@ final class CPlugin: Plugin, @unchecked Sendable {
     private let didReceiveHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
     private let destroyHook: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
     private let userData: UnsafeMutableRawPointer?
+    private let willSendHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
+    private let processHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
 
-    init(_ plugin: gw_plugin, index: Int) {
-        name = plugin.name.map { String(cString: $0) } ?? "plugin \(index)"
+    /// `plugin` must have been read with ``CPlugin/read(_:)`` (version 2 fields zeroed for version 1).
+    init(_ plugin: gw_plugin, index: Int, name fallback: String? = nil) {
+        name = plugin.name.map { String(cString: $0) } ?? fallback ?? "plugin \(index)"
         prepareHook = plugin.prepare
         didReceiveHook = plugin.did_receive
         destroyHook = plugin.destroy
         userData = plugin.user_data
+        willSendHook = plugin.version >= 2 ? plugin.will_send : nil
+        processHook = plugin.version >= 2 ? plugin.process : nil
     }
 
     /// Calls the plugin's `destroy` (once, when its client is freed).
@@ -37,6 +42,51 @@ final class CPlugin: Plugin, @unchecked Sendable {
                                headers: response?.headers ?? HTTPHeaders())
         view.withHandle { didReceiveHook($0, userData) }
     }
+}
+
+extension CPlugin {
+    func willSend(_ request: HTTPRequest, context: PluginContext) {
+        guard let willSendHook else { return }
+        let view = RequestView(request)
+        withExtendedLifetime(view) { willSendHook(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), userData) }
+    }
+
+    func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError> {
+        guard let processHook else { return result }
+        let view = ProcessView(result)
+        withExtendedLifetime(view) { processHook(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), userData) }
+        return view.result.result
+    }
+
+    /// The size of a version 1 `gw_plugin` (up to `user_data`).
+    static let version1Size = MemoryLayout<gw_plugin>.offset(of: \gw_plugin.will_send)!
+
+    /// Element `index` of a caller's plugin array whose version is the first element's:
+    /// version 1 arrays have the smaller stride, and their version 2 fields read as NULL.
+    static func read(_ plugins: UnsafePointer<gw_plugin>, index: Int) -> gw_plugin {
+        let raw = UnsafeRawPointer(plugins)
+        let version = raw.load(as: UInt32.self)
+        let size = version < 2 ? version1Size : MemoryLayout<gw_plugin>.stride
+        var plugin = gw_plugin()
+        withUnsafeMutableBytes(of: &plugin) { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw + index * size, count: size)) }
+        return plugin
+    }
+
+    /// Makes shared-object plugins of the config (filled `gw_plugin`s) into C plugins.
+    static func installAdapter() {
+        PluginSpec.cPluginAdapter.withLock { adapter in
+            guard adapter == nil else { return }
+            adapter = { pointer, name in
+                CPlugin(read(pointer.assumingMemoryBound(to: gw_plugin.self), index: 0), index: 0, name: name)
+            }
+        }
+    }
+}
+
+/// The object behind a borrowed `gw_process *` in a plugin's `process`.
+final class ProcessView {
+    var result: ResultBox
+    init(_ result: Result<Response, GatewireError>) { self.result = ResultBox(result) }
 }
 
 struct CPluginFailure: Error, CustomStringConvertible {

@@ -6,6 +6,7 @@ final class ClientBox: @unchecked Sendable {
     let client: Client
     let plugins: [CPlugin]
     private let observers = ObserverTable()
+    private let monitors = ObserverTable()
 
     init(client: Client, plugins: [CPlugin]) {
         self.client = client
@@ -23,13 +24,26 @@ final class ClientBox: @unchecked Sendable {
         return true
     }
 
+    func addMonitor(_ token: ObserverToken, destroy: (() -> Void)?) -> UInt64 {
+        monitors.add(token, destroy: destroy)
+    }
+
+    func removeMonitor(_ id: UInt64) -> Bool {
+        guard let entry = monitors.remove(id) else { return false }
+        client.removeEventMonitor(entry.token)
+        entry.destroy?()
+        return true
+    }
+
     /// Closes the client; once its loop has completed every call, destroys the observers'
     /// and plugins' user data (on the loop thread when freed from a callback).
     func close() {
         let observers = observers
+        let monitors = monitors
         let plugins = plugins
         client.close {
             for entry in observers.removeAll() { entry.destroy?() }
+            for entry in monitors.removeAll() { entry.destroy?() }
             for plugin in plugins { plugin.destroy() }
         }
     }

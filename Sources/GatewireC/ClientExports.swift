@@ -5,11 +5,14 @@ import Glibc
 @_cdecl("gw_client_options_init")
 public func gw_client_options_init(_ options: UnsafeMutablePointer<gw_client_options>?, _ version: UInt32) -> Int32 {
     guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_options_init: options is NULL") }
-    guard version == GW_CLIENT_OPTIONS_VERSION else {
-        return LastError.fail(GW_ERROR_VERSION, "gw_client_options_init: unsupported version \(version) (this library has \(GW_CLIENT_OPTIONS_VERSION))")
+    guard version == 1 || version == GW_CLIENT_OPTIONS_VERSION else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_client_options_init: unsupported version \(version) (this library has 1 to \(GW_CLIENT_OPTIONS_VERSION))")
     }
-    options.pointee = gw_client_options(version: version, base_url: nil, config_json: nil, config_path: nil,
-                                        plugins: nil, plugin_count: 0, random_seed: 0)
+    var filled = gw_client_options()
+    filled.version = version
+    // A version 1 struct ends before `credential`: write only its own bytes.
+    let size = version == 1 ? MemoryLayout<gw_client_options>.offset(of: \gw_client_options.credential)! : MemoryLayout<gw_client_options>.size
+    withUnsafeBytes(of: &filled) { UnsafeMutableRawPointer(options).copyMemory(from: $0.baseAddress!, byteCount: size) }
     return GW_OK
 }
 
@@ -19,7 +22,17 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
     guard let outClient else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: out_client is NULL") }
     outClient.pointee = nil
     guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: options is NULL") }
-    let settings = options.pointee
+    var settings = gw_client_options()
+    let givenVersion = UnsafeRawPointer(options).load(as: UInt32.self)
+    if givenVersion == 1 {
+        withUnsafeMutableBytes(of: &settings) {
+            $0.copyMemory(from: UnsafeRawBufferPointer(start: options, count: MemoryLayout<gw_client_options>.offset(of: \gw_client_options.credential)!))
+        }
+        settings.version = GW_CLIENT_OPTIONS_VERSION
+    } else {
+        settings = options.pointee
+    }
+    CPlugin.installAdapter()
     guard settings.version == GW_CLIENT_OPTIONS_VERSION else {
         return LastError.fail(GW_ERROR_VERSION, "gw_client_create: unsupported options version \(settings.version)")
     }
@@ -42,13 +55,14 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
     }
     var plugins: [CPlugin] = []
     for index in 0..<settings.plugin_count {
-        let plugin = settings.plugins[index]
-        guard plugin.version == GW_PLUGIN_VERSION else {
-            return LastError.fail(GW_ERROR_VERSION, "gw_client_create: plugins[\(index)] has unsupported version \(plugin.version) (this library has \(GW_PLUGIN_VERSION))")
+        let plugin = CPlugin.read(settings.plugins, index: index)
+        guard PluginSpec.supportedCVersions.contains(plugin.version), index == 0 || plugin.version == settings.plugins[0].version else {
+            return LastError.fail(GW_ERROR_VERSION, "gw_client_create: plugins[\(index)] has unsupported version \(plugin.version) (this library has 1 to \(GW_PLUGIN_VERSION), one version per array)")
         }
         plugins.append(CPlugin(plugin, index: index))
     }
-    let client = Client(config: config, plugins: plugins,
+    let credential: [any Plugin] = settings.credential.map { [unbox($0, as: CredentialBox.self).credential] } ?? []
+    let client = Client(config: config, plugins: credential + plugins,
                         randomSeed: settings.random_seed == 0 ? nil : settings.random_seed)
     outClient.pointee = box(ClientBox(client: client, plugins: plugins))
     return GW_OK
@@ -60,8 +74,9 @@ public func gw_client_new(_ baseURL: UnsafePointer<CChar>?, _ outClient: UnsafeM
         outClient?.pointee = nil
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_new: base_url is NULL")
     }
-    var options = gw_client_options(version: GW_CLIENT_OPTIONS_VERSION, base_url: baseURL, config_json: nil,
-                                    config_path: nil, plugins: nil, plugin_count: 0, random_seed: 0)
+    var options = gw_client_options()
+    options.version = GW_CLIENT_OPTIONS_VERSION
+    options.base_url = baseURL
     return gw_client_create(&options, outClient)
 }
 
@@ -72,8 +87,9 @@ public func gw_client_new_from_config(_ configJSON: UnsafePointer<CChar>?,
         outClient?.pointee = nil
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_new_from_config: config_json is NULL")
     }
-    var options = gw_client_options(version: GW_CLIENT_OPTIONS_VERSION, base_url: nil, config_json: configJSON,
-                                    config_path: nil, plugins: nil, plugin_count: 0, random_seed: 0)
+    var options = gw_client_options()
+    options.version = GW_CLIENT_OPTIONS_VERSION
+    options.config_json = configJSON
     return gw_client_create(&options, outClient)
 }
 
@@ -89,6 +105,7 @@ public func gw_config_check(_ configJSON: UnsafePointer<CChar>?,
                             _ outWarnings: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     outWarnings?.pointee = nil
     guard let configJSON else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_config_check: config_json is NULL") }
+    CPlugin.installAdapter()
     do {
         let config = try GatewayConfig(json: String(cString: configJSON))
         let warnings = JSONValue.array()

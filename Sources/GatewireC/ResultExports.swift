@@ -35,6 +35,7 @@ public func gw_result_error_kind_name(_ pointer: OpaquePointer?) -> UnsafePointe
     case .deadline: name = "deadline"
     case .invalidArgument: name = "invalid_argument"
     case .plugin: name = "plugin"
+    case .auth: name = "auth"
     case .circuitOpen: name = "circuit_open"
     }
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)

@@ -364,7 +364,7 @@ static void test_versions(void)
     gw_client_options client_options;
     gw_call_options call_options;
     gw_client *client = NULL;
-    gw_plugin plugin = {GW_PLUGIN_VERSION, "future", NULL, NULL, NULL, NULL};
+    gw_plugin plugin = {GW_PLUGIN_VERSION, "future", NULL, NULL, NULL, NULL, NULL, NULL};
     begin("versions");
 
     CHECK_INT(gw_client_options_init(&client_options, GW_CLIENT_OPTIONS_VERSION), GW_OK);
@@ -1073,7 +1073,7 @@ static int32_t refusing_prepare(gw_request *request, void *user_data)
 static void test_plugins(void)
 {
     static plugin_state signer, refuser;
-    gw_plugin plugin = {GW_PLUGIN_VERSION, "signer", signer_prepare, signer_did_receive, signer_destroy, &signer};
+    gw_plugin plugin = {GW_PLUGIN_VERSION, "signer", signer_prepare, signer_did_receive, signer_destroy, &signer, NULL, NULL};
     gw_client_options options = GW_CLIENT_OPTIONS_INIT;
     gw_client *client = NULL;
     gw_result *result;
@@ -1474,6 +1474,420 @@ static void test_circuit_open_and_budget(void)
     gw_result_free(result);
     CHECK_INT(observed(&seen, NULL, NULL), 4);
     gw_client_free(client);
+/* ---- Plugins v2, observers with filters, events, refreshing credentials (0.2) ------------ */
+
+static char order_log[512];
+static pthread_mutex_t order_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void order_add(const char *entry)
+{
+    pthread_mutex_lock(&order_mutex);
+    strncat(order_log, entry, sizeof order_log - strlen(order_log) - 1);
+    pthread_mutex_unlock(&order_mutex);
+}
+
+static int32_t order_prepare(gw_request *request, void *user_data)
+{
+    (void)request;
+    order_add(*(const char *)user_data == 'A' ? "Ap " : "Bp ");
+    return 0;
+}
+static void order_will_send(const gw_request *request, void *user_data)
+{
+    (void)request;
+    order_add(*(const char *)user_data == 'A' ? "Aw " : "Bw ");
+}
+static void order_did_receive(const gw_attempt *attempt, void *user_data)
+{
+    (void)attempt;
+    order_add(*(const char *)user_data == 'A' ? "Ad " : "Bd ");
+}
+static void order_process(gw_process *process, void *user_data)
+{
+    (void)process;
+    order_add(*(const char *)user_data == 'A' ? "Ax " : "Bx ");
+}
+
+/* Slack-style: a 200 with {"ok": false} is a failure. */
+static void ok_field_process(gw_process *process, void *user_data)
+{
+    const gw_result *result = gw_process_result(process);
+    size_t length = 0;
+    const uint8_t *body = gw_result_body(result, &length);
+    (void)user_data;
+    if (gw_result_ok(result) && body != NULL && length > 0) {
+        char *text = body_text(result);
+        if (text != NULL && has_member(text, "ok", "false"))
+            gw_process_fail(process, 0, "the API answered ok: false");
+        free(text);
+    }
+}
+
+static void test_plugin_hooks_v2(void)
+{
+    static const char a = 'A', b = 'B';
+    gw_plugin plugins[2] = {
+        {GW_PLUGIN_VERSION, "A", order_prepare, order_did_receive, NULL, (void *)&a, order_will_send, order_process},
+        {GW_PLUGIN_VERSION, "B", order_prepare, order_did_receive, NULL, (void *)&b, order_will_send, order_process},
+    };
+    gw_plugin ok_field = {GW_PLUGIN_VERSION, "ok-field", NULL, NULL, NULL, NULL, NULL, ok_field_process};
+    gw_client_options options = GW_CLIENT_OPTIONS_INIT;
+    gw_client *client = NULL;
+    gw_result *result;
+    char path[128];
+    int32_t rc;
+    char *config = config_with_base("{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 2, \"initialDelay\": 0.01}}");
+    begin("plugin hooks v2: order, process");
+
+    options.config_json = config;
+    options.plugins = plugins;
+    options.plugin_count = 2;
+    CHECK_INT(gw_client_create(&options, &client), GW_OK);
+    snprintf(path, sizeof path, "/sequence/%s/503,200", unique_key("order"));
+    result = call(client, "GET", path, &rc);
+    CHECK_INT(rc, GW_OK);
+    CHECK_STR(order_log, "Ap Bp Aw Bw Bd Ad Ap Bp Aw Bw Bd Ad Bx Ax ");
+    gw_result_free(result);
+    gw_client_free(client);
+
+    options.plugins = &ok_field;
+    options.plugin_count = 1;
+    CHECK_INT(gw_client_create(&options, &client), GW_OK);
+    result = call(client, "GET", "/slack/invalid_auth", &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_PLUGIN);
+    CHECK_INT(gw_result_status(result), 200);
+    CHECK_STR(gw_result_error_message(result), "the API answered ok: false");
+    gw_result_free(result);
+    result = call(client, "GET", "/slack/ok", &rc);
+    CHECK_INT(rc, GW_OK);
+    gw_result_free(result);
+    gw_client_free(client);
+    free(config);
+}
+
+/* A version 1 plugin array (the six fields up to user_data) still works. */
+typedef struct gw_plugin_v1 {
+    uint32_t version;
+    const char *name;
+    int32_t (*prepare)(gw_request *request, void *user_data);
+    void (*did_receive)(const gw_attempt *attempt, void *user_data);
+    void (*destroy)(void *user_data);
+    void *user_data;
+} gw_plugin_v1;
+
+static int32_t v1_prepare(gw_request *request, void *user_data)
+{
+    return gw_request_set_header(request, "X-Plugin", (const char *)user_data);
+}
+
+static void test_plugin_version_1_array(void)
+{
+    gw_plugin_v1 plugins[2] = {
+        {GW_PLUGIN_VERSION_1, "one", v1_prepare, NULL, NULL, (void *)"one"},
+        {GW_PLUGIN_VERSION_1, "two", NULL, NULL, NULL, NULL},
+    };
+    gw_client_options options = GW_CLIENT_OPTIONS_INIT;
+    gw_client *client = NULL;
+    gw_result *result;
+    int32_t rc;
+    char *text;
+    begin("plugin version 1 array");
+    options.base_url = base_url;
+    options.plugins = (const gw_plugin *)(const void *)plugins;
+    options.plugin_count = 2;
+    CHECK_INT(gw_client_create(&options, &client), GW_OK);
+    result = call(client, "GET", "/headers", &rc);
+    text = body_text(result);
+    CHECK_CONTAINS(text, "\"x-plugin\": \"one\"");
+    free(text);
+    gw_result_free(result);
+    gw_client_free(client);
+}
+
+/* The refresh: a thread rotates the realm's token with its own client, then answers. */
+typedef struct refresh_state {
+    char realm[64];
+    int fail;
+    int calls;
+    pthread_mutex_t mutex;
+} refresh_state;
+
+typedef struct refresh_job {
+    gw_refresh *refresh;
+    refresh_state *state;
+} refresh_job;
+
+static char *rotate_token(const char *realm)
+{
+    gw_client *client = new_client();
+    char path[128], *text, *start, *end, *token = NULL;
+    int32_t rc;
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    snprintf(path, sizeof path, "/auth/%s/rotate", realm);
+    options.method = "POST";
+    options.path = path;
+    rc = gw_call(client, &options, &result);
+    text = rc == GW_OK ? body_text(result) : NULL;
+    start = text ? strstr(text, "\"token\": \"") : NULL;
+    if (start != NULL) {
+        start += strlen("\"token\": \"");
+        end = strchr(start, '"');
+        if (end != NULL) {
+            *end = '\0';
+            token = strdup(start);
+        }
+    }
+    free(text);
+    gw_result_free(result);
+    gw_client_free(client);
+    return token;
+}
+
+static void *refresh_thread(void *argument)
+{
+    refresh_job *job = argument;
+    char *token = job->state->fail ? NULL : rotate_token(job->state->realm);
+    gw_refresh_complete(job->refresh, token);
+    free(token);
+    free(job);
+    return NULL;
+}
+
+static void start_refresh(gw_refresh *refresh, const char *current_token, void *user_data)
+{
+    refresh_state *state = user_data;
+    refresh_job *job = malloc(sizeof *job);
+    pthread_t thread;
+    (void)current_token;
+    pthread_mutex_lock(&state->mutex);
+    state->calls++;
+    pthread_mutex_unlock(&state->mutex);
+    job->refresh = refresh;
+    job->state = state;
+    pthread_create(&thread, NULL, refresh_thread, job);
+    pthread_detach(thread);
+}
+
+typedef struct auth_outcomes {
+    latch done;
+    pthread_mutex_t mutex;
+    int ok, auth, observed;
+} auth_outcomes;
+
+static void auth_completion(gw_result *result, void *user_data)
+{
+    auth_outcomes *outcomes = user_data;
+    pthread_mutex_lock(&outcomes->mutex);
+    if (gw_result_ok(result))
+        outcomes->ok++;
+    else if (gw_result_error_kind(result) == GW_KIND_AUTH && gw_result_status(result) == 401)
+        outcomes->auth++;
+    pthread_mutex_unlock(&outcomes->mutex);
+    gw_result_free(result);
+    latch_count_down(&outcomes->done);
+}
+
+static void auth_observer(const gw_result *failure, void *user_data)
+{
+    auth_outcomes *outcomes = user_data;
+    pthread_mutex_lock(&outcomes->mutex);
+    if (gw_result_status(failure) == 401)
+        outcomes->observed++;
+    pthread_mutex_unlock(&outcomes->mutex);
+}
+
+static void run_refresh_scenario(int fail)
+{
+    refresh_state state;
+    auth_outcomes outcomes;
+    gw_credential_options credential_options = GW_CREDENTIAL_OPTIONS_INIT;
+    gw_credential *credential = NULL;
+    gw_client_options options = GW_CLIENT_OPTIONS_INIT;
+    gw_client *client = NULL;
+    gw_call_options call_options = GW_CALL_OPTIONS_INIT;
+    char path[128], *initial;
+    int i;
+
+    memset(&state, 0, sizeof state);
+    pthread_mutex_init(&state.mutex, NULL);
+    snprintf(state.realm, sizeof state.realm, "%s", unique_key(fail ? "cfail" : "crealm"));
+    state.fail = fail;
+    initial = rotate_token(state.realm); /* the server's token, which the client does not have */
+    free(initial);
+    memset(&outcomes, 0, sizeof outcomes);
+    latch_init(&outcomes.done);
+    pthread_mutex_init(&outcomes.mutex, NULL);
+
+    credential_options.token = "stale";
+    credential_options.refresh = start_refresh;
+    credential_options.user_data = &state;
+    CHECK_INT(gw_credential_new(&credential_options, &credential), GW_OK);
+    options.base_url = base_url;
+    options.credential = credential;
+    CHECK_INT(gw_client_create(&options, &client), GW_OK);
+    gw_credential_free(credential); /* the client keeps its reference */
+    CHECK_INT(gw_client_add_failure_observer_filtered(client, "{\"statusCodes\": 401}", auth_observer, &outcomes,
+                                                      NULL, NULL), GW_OK);
+    snprintf(path, sizeof path, "/auth/%s", state.realm);
+    call_options.method = "GET";
+    call_options.path = path;
+    for (i = 0; i < 20; i++)
+        CHECK_INT(gw_call_async(client, &call_options, auth_completion, &outcomes, NULL), GW_OK);
+    CHECK_INT(latch_wait(&outcomes.done, 20, 30), 20);
+    CHECK_INT(state.calls, 1);
+    if (fail) {
+        CHECK_INT(outcomes.auth, 20);
+        CHECK_INT(outcomes.observed, 20);
+    } else {
+        CHECK_INT(outcomes.ok, 20);
+        CHECK_INT(outcomes.observed, 0);
+    }
+    gw_client_free(client);
+    latch_destroy(&outcomes.done);
+    pthread_mutex_destroy(&outcomes.mutex);
+    pthread_mutex_destroy(&state.mutex);
+}
+
+static void test_refreshing_credential(void)
+{
+    begin("refreshing credential: 20 concurrent 401s, one refresh");
+    run_refresh_scenario(0);
+    begin("refreshing credential: a failed refresh");
+    run_refresh_scenario(1);
+}
+
+static void count_status(const gw_result *failure, void *user_data)
+{
+    int *seen = user_data;
+    seen[gw_result_status(failure) == 0 ? 0 : 1]++;
+}
+
+static void test_filtered_observers(void)
+{
+    int unauthorized[2] = {0, 0}, offline[2] = {0, 0};
+    char url[64];
+    gw_client *clients[2];
+    gw_result *result;
+    int32_t rc;
+    int i;
+    begin("filtered observers: 401 and no connection");
+    snprintf(url, sizeof url, "http://127.0.0.1:%d", closed_port());
+    clients[0] = new_client();
+    CHECK_INT(gw_client_new(url, &clients[1]), GW_OK);
+    for (i = 0; i < 2; i++) {
+        CHECK_INT(gw_client_add_failure_observer_filtered(clients[i], "{\"statusCodes\": [401]}", count_status,
+                                                          unauthorized, NULL, NULL), GW_OK);
+        CHECK_INT(gw_client_add_failure_observer_filtered(clients[i], "{\"noResponse\": true}", count_status,
+                                                          offline, NULL, NULL), GW_OK);
+        gw_result_free(call(clients[i], "GET", "/status/401", &rc));
+        gw_result_free(call(clients[i], "GET", "/status/500", &rc));
+        gw_client_free(clients[i]);
+    }
+    CHECK_INT(unauthorized[1], 1);
+    CHECK_INT(unauthorized[0], 0);
+    CHECK_INT(offline[0], 2);
+    CHECK_INT(offline[1], 0);
+    CHECK_INT(gw_client_add_failure_observer_filtered(NULL, NULL, count_status, NULL, NULL, NULL),
+              GW_ERROR_INVALID_ARGUMENT);
+    clients[0] = new_client();
+    CHECK_INT(gw_client_add_failure_observer_filtered(clients[0], "{\"kinds\": [\"nope\"]}", count_status, NULL,
+                                                      NULL, NULL), GW_ERROR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(gw_last_error_message(), "unknown error kind");
+    result = call(clients[0], "GET", "/echo", &rc);
+    gw_result_free(result);
+    gw_client_free(clients[0]);
+}
+
+static char event_log[512];
+
+static void record_event(const gw_event *event, void *user_data)
+{
+    (void)user_data;
+    strncat(event_log, gw_event_kind(event), sizeof event_log - strlen(event_log) - 2);
+    strncat(event_log, " ", sizeof event_log - strlen(event_log) - 1);
+    if (strcmp(gw_event_kind(event), "attempt_finished") == 0)
+        CHECK_CONTAINS(gw_event_json(event), "\"first_byte\"");
+}
+
+static char log_lines[8192];
+static pthread_mutex_t log_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void capture_log(const char *line, void *user_data)
+{
+    (void)user_data;
+    pthread_mutex_lock(&log_mutex);
+    strncat(log_lines, line, sizeof log_lines - strlen(log_lines) - 2);
+    strncat(log_lines, "\n", sizeof log_lines - strlen(log_lines) - 1);
+    pthread_mutex_unlock(&log_mutex);
+}
+
+static void test_events_logs_metrics_and_shared_objects(void)
+{
+    gw_client *client;
+    gw_result *result;
+    uint64_t id = 0;
+    int32_t rc;
+    char path[128], command[1024], *metrics = NULL, *text, *config;
+    const char *secret = "c-s3cr3t-token";
+    FILE *file;
+    begin("events, redacted logs, metrics, a shared-object plugin");
+
+    config = config_with_base("{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 1, \"initialDelay\": 0.01}}");
+    client = new_client_from_config(config);
+    free(config);
+    CHECK_INT(gw_client_add_event_monitor(client, record_event, NULL, NULL, &id), GW_OK);
+    snprintf(path, sizeof path, "/sequence/%s/503,200", unique_key("events"));
+    gw_result_free(call(client, "GET", path, &rc));
+    CHECK_STR(event_log, "call_started attempt_started attempt_finished retry_scheduled attempt_started "
+                         "attempt_finished call_finished ");
+    CHECK_INT(gw_client_remove_event_monitor(client, id), GW_OK);
+    CHECK_INT(gw_client_remove_event_monitor(client, id), GW_ERROR_INVALID_ARGUMENT);
+    gw_client_free(client);
+
+    CHECK_INT(gw_set_log_sink(capture_log, NULL), GW_OK);
+    file = fopen("gw_test_plugin.c", "w");
+    CHECK(file != NULL);
+    if (file == NULL)
+        return;
+    fputs("#include \"gatewire.h\"\n"
+          "static int32_t prepare(gw_request *r, void *u) { (void)u; return gw_request_set_header(r, \"X-From-Shared-Object\", \"yes\"); }\n"
+          "int32_t gw_plugin_entry(gw_plugin *p) { p->version = GW_PLUGIN_VERSION; p->name = \"shared\"; p->prepare = prepare; return 0; }\n",
+          file);
+    fclose(file);
+    snprintf(command, sizeof command, "cc -shared -fPIC -I%s -o ./libgw_test_plugin.so gw_test_plugin.c -L%s -lGatewire",
+             GW_INCLUDE_DIR, GW_LIBRARY_DIR);
+    CHECK_INT(system(command), 0);
+    {
+        char cwd[512], *json = malloc(2048);
+        CHECK(getcwd(cwd, sizeof cwd) != NULL);
+        snprintf(json, 2048,
+                 "{\"baseURL\": \"%s\", \"plugins\": [{\"name\": \"bearer\", \"token\": \"%s\"}, "
+                 "{\"name\": \"apiKey\", \"query\": \"api_key\", \"value\": \"%s\"}, {\"name\": \"requestId\"}, "
+                 "{\"name\": \"log\", \"headers\": true}, {\"name\": \"metrics\"}, {\"path\": \"%s/libgw_test_plugin.so\"}]}",
+                 base_url, secret, secret, cwd);
+        client = new_client_from_config(json);
+        free(json);
+    }
+    result = call(client, "GET", "/echo", &rc);
+    CHECK_INT(rc, GW_OK);
+    text = body_text(result);
+    CHECK_CONTAINS(text, "\"x-from-shared-object\": \"yes\"");
+    CHECK_CONTAINS(text, "x-request-id");
+    CHECK_CONTAINS(text, secret); /* the server got it ... */
+    free(text);
+    gw_result_free(result);
+    gw_result_free(call(client, "GET", "/status/401", &rc));
+    CHECK_INT(gw_client_metrics_json(client, &metrics), GW_OK);
+    CHECK_MEMBER(metrics, "calls", "2");
+    gw_string_free(metrics);
+    gw_client_free(client);
+    gw_set_log_sink(NULL, NULL);
+    CHECK_CONTAINS(log_lines, "<redacted>");
+    CHECK(strstr(log_lines, secret) == NULL); /* ... but no log line did */
+    remove("gw_test_plugin.c");
+    remove("libgw_test_plugin.so");
 }
 
 int main(void)
@@ -1515,6 +1929,11 @@ int main(void)
     test_timeouts();
     test_resilience_options();
     test_circuit_open_and_budget();
+    test_plugin_hooks_v2();
+    test_plugin_version_1_array();
+    test_refreshing_credential();
+    test_filtered_observers();
+    test_events_logs_metrics_and_shared_objects();
 
     alarm(0);
     printf("%d passed, %d failed\n", passed, failed);

@@ -33,6 +33,11 @@ keep-alive works. Endpoints (any method unless stated):
                                               a dead reused connection cannot hide a fault)
                             e.g. /fault/k1/503+ra2,reset-after,200
   /fault/<key>/count        GET: {"count": n} requests seen for <key>, not counted itself
+  /auth/<realm>             200 {"realm", "authorized": true} only for "Authorization: Bearer
+                            <current token of realm>" (no token until rotated), else 401
+  /auth/<realm>/rotate      makes a new token for realm, 200 {"token", "rotations"}
+  /auth/<realm>/rotations   GET: {"rotations": n, "rejected": n (401s answered)}
+  /slack/<error>            200 {"ok": false, "error": <error>} (Slack-style), /slack/ok: {"ok": true}
 """
 
 from __future__ import annotations
@@ -69,6 +74,7 @@ class Server(ThreadingHTTPServer):
         self.verbose = verbose
         self.counters: dict[str, int] = {}
         self.counters_lock = threading.Lock()
+        self.tokens: dict[str, dict[str, object]] = {}  # realm -> {"token", "rotations", "rejected"}
 
     def handle_error(self, request, client_address):
         # Clients that hang up (tests of cancellation, /reset) are expected: stay quiet.
@@ -155,6 +161,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self._gzip()
             if head == "reset" and len(parts) == 1:
                 return self._reset()
+            if head == "auth" and len(parts) in (2, 3):
+                return self._auth(parts[1], parts[2] if len(parts) == 3 else None)
+            if head == "slack" and len(parts) == 2:
+                return self._json(200, {"ok": True} if parts[1] == "ok" else {"ok": False, "error": parts[1]})
             return self._json(404, {"error": "no such endpoint", "path": path})
         except BrokenPipeError:
             self.close_connection = True
@@ -303,6 +313,24 @@ class Handler(BaseHTTPRequestHandler):
         self._json(status, {"key": parts[1], "attempt": attempt, "status": status}, headers=headers)
         if "Connection" in headers:
             self.close_connection = True
+    def _auth(self, realm: str, action: str | None) -> None:
+        with self.server.counters_lock:
+            state = self.server.tokens.setdefault(realm, {"token": None, "rotations": 0, "rejected": 0})
+            if action == "rotate":
+                state["rotations"] = int(state["rotations"]) + 1
+                state["token"] = f"{realm}-t{state['rotations']}-{time.monotonic_ns() % 1_000_000}"
+                return self._json(200, {"token": state["token"], "rotations": state["rotations"]})
+            if action == "rotations":
+                return self._json(200, {"rotations": state["rotations"], "rejected": state["rejected"]})
+            if action is not None:
+                return self._json(404, {"error": "no such endpoint"})
+            token = state["token"]
+            ok = token is not None and self.headers.get("Authorization") == f"Bearer {token}"
+            if not ok:
+                state["rejected"] = int(state["rejected"]) + 1
+        if ok:
+            return self._json(200, {"realm": realm, "authorized": True})
+        self._json(401, {"error": "unauthorized"}, headers={"WWW-Authenticate": f'Bearer realm="{realm}"'})
 
     def _reset(self) -> None:
         # SO_LINGER with a zero timeout makes close() send RST instead of FIN.

@@ -29,6 +29,9 @@ public struct GatewayConfig: Sendable {
     public var routes: [String: Route] = [:]
     /// Object mappings and request, response and error descriptors.
     public var catalog = MappingCatalog.empty
+    /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
+    /// plugins passed to the client).
+    public var plugins: [PluginSpec] = []
     /// Things that are legal but probably unintended (e.g. two descriptors for the same key path).
     public var warnings: [String] = []
 
@@ -73,7 +76,8 @@ public struct GatewayConfig: Sendable {
 
     init(root: ConfigNode) throws(ConfigError) {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "retry", "routes",
-                                    "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors"])
+                                    "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
+                                    "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -102,6 +106,9 @@ public struct GatewayConfig: Sendable {
                 throw ConfigError(path: "routes.\(route.name).objectType",
                                   message: "no request descriptor has objectType \"\(type)\" for \(route.method)")
             }
+        }
+        if let node = try root.optional("plugins") {
+            plugins = try node.elements().map { (element) throws(ConfigError) in try PluginSpec(config: element) }
         }
         warnings = catalog.warnings()
     }

@@ -2,9 +2,11 @@
 /// deadline, and completes exactly once.
 ///
 /// Every method runs on the client's event-loop thread (the state needs no lock):
-/// `start` -> for each attempt: plugins' `prepare` -> transfer -> plugins' `didReceive` ->
-/// retry decision -> delay timer or finish; finish maps the response, notifies the failure
-/// observers (failures only) and then calls the completion.
+/// `start` -> for each attempt: plugins' `prepare` -> plugins' `willSend` -> transfer ->
+/// plugins' `didReceive` (reverse order) -> on a 401 the refreshing credential (if any) may
+/// replay the attempt once -> retry decision -> delay timer or finish; finish maps the
+/// response, runs the plugins' `process` (reverse order), notifies the failure observers
+/// (failures only) and then calls the completion. Event monitors see each step.
 final class Call: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Response, GatewireError>) -> Void
 
@@ -23,6 +25,12 @@ final class Call: @unchecked Sendable {
     private var deadlineTimer: Int?
     private var stopKind: ErrorKind?
     private var finished = false
+    private let callID: UInt64
+    /// The request of the attempt in flight (what the credential signed).
+    private var sentRequest: HTTPRequest?
+    private var sentAt = 0.0
+    /// Whether the credential already replayed this call once after a 401.
+    private var authReplayed = false
     // Resilience (issue 4): shared per-host state, and what this call holds of it.
     private let budget: RetryBudgetState?
     private let breaker: CircuitBreaker?
@@ -38,6 +46,7 @@ final class Call: @unchecked Sendable {
         timeouts = options.timeouts ?? core.timeouts
         self.completion = completion
         generator = core.makeGenerator()
+        callID = core.nextCallID()
         let host = ResilienceState.host(of: prepared.url)
         budget = core.resilience.budget(host: host, options.retryBudget ?? route?.retryBudget ?? core.config.retryBudget)
         breaker = core.resilience.breaker(
@@ -47,10 +56,17 @@ final class Call: @unchecked Sendable {
         }
     }
 
+    private func event(_ kind: CallEvent.Kind, attempt: Int, status: Int = 0, errorKind: ErrorKind? = nil,
+                       delay: Double? = nil, record: Attempt? = nil) -> CallEvent {
+        CallEvent(kind: kind, callID: callID, method: prepared.method, path: prepared.path, attempt: attempt,
+                  elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, record: record)
+    }
+
     // MARK: Lifecycle (loop thread)
 
     func start() {
         startTime = MonotonicClock.now()
+        core.events.emit(event(.callStarted, attempt: 0))
         if let deadline = timeouts.deadline {
             deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
                 deadlineTimer = nil
@@ -98,7 +114,8 @@ final class Call: @unchecked Sendable {
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
                                   body: prepared.body)
-        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number)
+        var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number)
+        context.callID = callID
         for plugin in core.plugins {
             do {
                 try plugin.prepare(&request, context: context)
@@ -106,6 +123,10 @@ final class Call: @unchecked Sendable {
                 return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) failed: \(error)")
             }
         }
+        for plugin in core.plugins { plugin.willSend(request, context: context) }
+        sentRequest = request
+        sentAt = MonotonicClock.now()
+        core.events.emit(event(.attemptStarted, attempt: number))
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
         options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
@@ -138,11 +159,16 @@ final class Call: @unchecked Sendable {
         for plugin in core.plugins.reversed() {
             plugin.didReceive(attempt, response: result.response, context: context)
         }
+        core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
+                               record: attempt))
         recordForResilience(attempt)
         if let stopKind {
             attempt.decision = Self.stopMessage(stopKind)
             attempts.append(attempt)
             return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: result.response)
+        }
+        if attempt.status == 401, !authReplayed, let credential = core.credential {
+            return awaitCredential(credential, attempt: attempt, result: result)
         }
         let failed = error != nil || (result.response?.status ?? 0) >= 400
         guard failed else {
@@ -173,6 +199,8 @@ final class Call: @unchecked Sendable {
             attempt.decision = reason
             attempts.append(attempt)
             lastResponse = result.response
+            core.events.emit(event(.retryScheduled, attempt: number, status: attempt.status,
+                                   errorKind: attempt.errorKind, delay: delay))
             delayTimer = core.loop.schedule(after: delay) { [self] fired in
                 delayTimer = nil
                 if fired { startAttempt() } else { stop(.cancelled) }
@@ -200,6 +228,44 @@ final class Call: @unchecked Sendable {
                 : transportFailure || breaker.policy.failureStatusCodes.contains(attempt.status)
             breaker.record(failed: failed, trial: holdsTrial, now: MonotonicClock.now())
             holdsTrial = false
+        }
+    }
+
+    // MARK: Authentication
+
+    /// After a 401: asks the credential whether to replay (once per call). While it refreshes,
+    /// a far-off timer stands in for the call's pending work, so `stop` and a loop shutdown
+    /// end the call as they would end a retry delay.
+    private func awaitCredential(_ credential: RefreshingCredential, attempt: Attempt, result: TransferResult) {
+        authReplayed = true
+        var attempt = attempt
+        attempt.decision = "401: asking the credential"
+        attempts.append(attempt)
+        delayTimer = core.loop.schedule(after: 366 * 86_400) { [self] fired in
+            delayTimer = nil
+            stop(fired ? .deadline : .cancelled)
+        }
+        let loop = core.loop
+        let signed = sentRequest?.headers[credential.header]
+        credential.unauthorized(signedWith: signed, sentAt: sentAt) { [self] verdict in
+            loop.execute { [self] in credentialAnswered(verdict, result: result) }
+        }
+    }
+
+    private func credentialAnswered(_ verdict: RefreshingCredential.Verdict, result: TransferResult) {
+        guard !finished, stopKind == nil else { return }
+        if let delayTimer { core.loop.cancelTimer(delayTimer) }
+        delayTimer = nil
+        switch verdict {
+        case .replay:
+            attempts[attempts.count - 1].decision = "401: replayed with the refreshed credential"
+            startAttempt()
+        case .fail(let message):
+            attempts[attempts.count - 1].decision = "401: " + message
+            fail(kind: .auth, status: 401, message: message, response: result.response)
+        case .keep(let reason):
+            attempts[attempts.count - 1].decision = "401: " + reason
+            finish(result)
         }
     }
 
@@ -240,7 +306,15 @@ final class Call: @unchecked Sendable {
         finished = true
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        if case .failure(let error) = result { core.observers.notify(error) }
+        var result = result
+        var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
+                                    attempt: attempts.count)
+        context.callID = callID
+        for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
+        let failure: GatewireError? = if case .failure(let error) = result { error } else { nil }
+        core.events.emit(event(.callFinished, attempt: attempts.count,
+                               status: (try? result.get())?.status ?? failure?.status ?? 0, errorKind: failure?.kind))
+        if let failure { core.observers.notify(failure) }
         completion(result)
     }
 }

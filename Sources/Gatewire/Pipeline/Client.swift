@@ -65,6 +65,29 @@ public final class Client: Sendable {
         core.observers.add(observer)
     }
 
+    /// Registers `observer` for the failed calls that pass `filter` (status codes or classes,
+    /// no response, error kinds, path pattern), exactly once per such call.
+    /// - Returns: a token for ``removeFailureObserver(_:)``.
+    @discardableResult
+    public func addFailureObserver(filter: FailureFilter, _ observer: @escaping FailureObserver) -> ObserverToken {
+        core.observers.add(observer, filter: filter)
+    }
+
+    /// Registers `monitor` to see every ``CallEvent`` of every call from now on.
+    /// - Returns: a token for ``removeEventMonitor(_:)``.
+    @discardableResult
+    public func addEventMonitor(_ monitor: @escaping EventMonitor) -> ObserverToken {
+        core.events.add(monitor)
+    }
+
+    /// Removes an event monitor. - Returns: whether it was registered.
+    @discardableResult
+    public func removeEventMonitor(_ token: ObserverToken) -> Bool { core.events.remove(token) }
+
+    /// Every plugin of the client in registration order: the config's `auth`, the config's
+    /// `plugins`, then those passed to the initialiser.
+    public var plugins: [any Plugin] { core.plugins }
+
     /// Removes an observer; calls that finish afterwards no longer notify it.
     /// - Returns: whether it was registered.
     @discardableResult

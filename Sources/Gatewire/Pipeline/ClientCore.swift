@@ -4,15 +4,20 @@ final class ClientCore: Sendable {
     let config: GatewayConfig
     let plugins: [any Plugin]
     let observers = FailureObservers()
+    let events = EventMonitors()
+    /// The first ``RefreshingCredential`` among the plugins: asked after every 401.
+    let credential: RefreshingCredential?
     let transferOptions: TransferOptions
     /// Retry budgets and circuit breakers per host (event-loop thread only).
     let resilience = ResilienceState()
     private let randomSeed: UInt64?
     private let callCounter = Lock<UInt64>(0)
+    private let callIDs = Lock<UInt64>(0)
 
     init(config: GatewayConfig, plugins: [any Plugin], randomSeed: UInt64?) {
         self.config = config
-        self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + plugins
+        self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + config.plugins.map(\.plugin) + plugins
+        credential = self.plugins.lazy.compactMap { $0 as? RefreshingCredential }.first
         self.randomSeed = randomSeed
         var options = TransferOptions()
         options.verifyTLS = config.verifyTLS
@@ -23,6 +28,14 @@ final class ClientCore: Sendable {
     var catalog: MappingCatalog { config.catalog }
     var retryPolicy: RetryPolicy { config.retryPolicy }
     var timeouts: Timeouts { config.timeouts }
+
+    /// A new call id (1, 2, ...).
+    func nextCallID() -> UInt64 {
+        callIDs.withLock { count -> UInt64 in
+            count += 1
+            return count
+        }
+    }
 
     /// The jitter source of one call: seeded per call when the client has a seed (exact
     /// tests), else from the system.

@@ -26,8 +26,10 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     case invalidArgument = 10
     /// A plugin refused or failed to prepare the request.
     case plugin = 11
+    /// Authentication failed for good: the credential could not be refreshed after a 401.
+    case auth = 12
     /// The host's circuit breaker is open (too many recent failures): the call failed at
-    /// once without sending. 12 is left for the plugins work (issue 5).
+    /// once without sending.
     case circuitOpen = 13
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.
@@ -44,6 +46,7 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
         case .deadline: "deadline"
         case .invalidArgument: "invalid_argument"
         case .plugin: "plugin"
+        case .auth: "auth"
         case .circuitOpen: "circuit_open"
         }
     }

@@ -3,8 +3,9 @@
 /// notification per failed request (status 0 = no connection, 401 = log in again).
 ///
 /// Runs on the client's event-loop thread; it must not block (a blocking call from inside it
-/// fails with `invalidArgument` instead of deadlocking).
-public typealias FailureObserver = @Sendable (GatewireError) -> Void
+/// fails with `invalidArgument` instead of deadlocking). An error it throws is contained:
+/// written to the client's diagnostics (``Diagnostics``) and never breaks the call.
+public typealias FailureObserver = @Sendable (GatewireError) throws -> Void
 
 /// Identifies a registered observer, for ``Client/removeFailureObserver(_:)``.
 public struct ObserverToken: Sendable, Hashable {
@@ -13,12 +14,12 @@ public struct ObserverToken: Sendable, Hashable {
 
 /// The client's observers; registration and removal are safe from any thread.
 final class FailureObservers: Sendable {
-    private let entries = Lock<(next: Int, list: [(id: Int, observer: FailureObserver)])>((1, []))
+    private let entries = Lock<(next: Int, list: [(id: Int, filter: FailureFilter, observer: FailureObserver)])>((1, []))
 
-    func add(_ observer: @escaping FailureObserver) -> ObserverToken {
+    func add(_ observer: @escaping FailureObserver, filter: FailureFilter = FailureFilter()) -> ObserverToken {
         entries.withLock { state in
             defer { state.next += 1 }
-            state.list.append((state.next, observer))
+            state.list.append((state.next, filter, observer))
             return ObserverToken(id: state.next)
         }
     }
@@ -33,9 +34,16 @@ final class FailureObservers: Sendable {
         }
     }
 
-    /// Calls every observer registered now, once each.
+    /// Calls every observer registered now whose filter matches, once each; a thrown error
+    /// is contained (reported to ``Diagnostics``).
     func notify(_ error: GatewireError) {
-        let observers = entries.withLock { $0.list.map(\.observer) }
-        for observer in observers { observer(error) }
+        let observers = entries.withLock { $0.list.filter { $0.filter.matches(error) }.map(\.observer) }
+        for observer in observers {
+            do {
+                try observer(error)
+            } catch let thrown {
+                Diagnostics.report("a failure observer threw \(thrown) (contained) for \(error.method) \(error.path)")
+            }
+        }
     }
 }

@@ -1,9 +1,12 @@
 /// A step of the request/response pipeline: adapts each attempt's request before it is
 /// sent and sees each attempt's outcome (auth, signing, logging, metrics).
 ///
-/// Order (an onion, as OkHttp's interceptors): ``prepare(_:context:)`` runs in registration
-/// order, ``didReceive(_:response:context:)`` in reverse. Both run on the client's event-loop
-/// thread for every attempt; they must not block. Every hook has a no-op default.
+/// Order (an onion, as OkHttp's interceptors): the request-side hooks ``prepare(_:context:)``
+/// and ``willSend(_:context:)`` run in registration order, the response-side hooks
+/// ``didReceive(_:response:context:)`` and ``process(_:context:)`` in reverse, so the first
+/// plugin registered sees the request first and the result last. `prepare`, `willSend` and
+/// `didReceive` run for every attempt, `process` once per call on its final result. All run
+/// on the client's event-loop thread; they must not block. Every hook has a no-op default.
 public protocol Plugin: Sendable {
     /// The plugin's name in messages (default: its type name).
     var name: String { get }
@@ -16,6 +19,15 @@ public protocol Plugin: Sendable {
     /// Sees the outcome of one attempt: `response` is nil when the transport failed
     /// (`attempt.errorKind` says how).
     func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext)
+
+    /// Sees the attempt's request exactly as it goes on the wire, after every plugin's
+    /// `prepare` (logging, metrics). Runs for every attempt.
+    func willSend(_ request: HTTPRequest, context: PluginContext)
+
+    /// Sees the call's final result once, before the failure observers and the completion,
+    /// and may replace it: e.g. turn a 2xx `{"ok": false, "error": "..."}` body into a
+    /// failure (``Response/failure(_:message:)``), or a failure into a success.
+    func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError>
 }
 
 extension Plugin {
@@ -26,6 +38,11 @@ extension Plugin {
     public func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {}
     /// Does nothing.
     public func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext) {}
+    /// Does nothing.
+    public func willSend(_ request: HTTPRequest, context: PluginContext) {}
+    /// Returns `result` unchanged.
+    public func process(_ result: Result<Response, GatewireError>, context: PluginContext)
+        -> Result<Response, GatewireError> { result }
 }
 
 /// What a plugin knows about the call it is part of.
@@ -36,6 +53,9 @@ public struct PluginContext: Sendable {
     public let path: String
     /// The route name, when the call was made through a route.
     public let route: String?
-    /// The attempt number, 1 for the first.
+    /// The attempt number, 1 for the first (in ``Plugin/process(_:context:)``: the number of
+    /// attempts made, 0 when nothing was sent).
     public let attempt: Int
+    /// Identifies the call within its client (1, 2, ...), the same for all its attempts.
+    public var callID: UInt64 = 0
 }

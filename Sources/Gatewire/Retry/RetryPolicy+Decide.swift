@@ -138,7 +138,7 @@ extension RetryPolicy {
     }
 
     /// Kinds that end the call whatever the policy or the test say.
-    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .circuitOpen]
+    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen]
 
     private struct Refusal: Error { let text: String }
 
@@ -158,7 +158,7 @@ extension RetryPolicy {
             return .success("\(kind) after sending \(method) (\(safety(method, hasIdempotencyKey)))")
         case .tls?, .mapping?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) errors are not retried"))
-        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .circuitOpen?:
+        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .auth?, .circuitOpen?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) is never retried"))
         case .httpStatus?, nil:
             guard outcome.status != 0 else { return .failure(Refusal(text: "no response and no error kind")) }

@@ -13,6 +13,7 @@ Set ``GATEWIRE_LIB`` to the library's path if it is not found automatically.
 
 from __future__ import annotations
 
+from .auth import RefreshingCredential
 from .client import CallFuture, Client, FailureObserver, check_config, version
 from .errors import (
     CallError,
@@ -27,12 +28,13 @@ from .errors import (
     InvalidRequest,
     MappingError,
     PluginError,
+    AuthError,
     Timeout,
     TLSError,
     VersionError,
     WouldDeadlock,
 )
-from .hooks import AttemptInfo, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
+from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
 from .result import Attempt, Result
 
 __all__ = [
@@ -44,6 +46,9 @@ __all__ = [
     "version",
     "FailureObserver",
     "Plugin",
+    "FinalResult",
+    "RefreshingCredential",
+    "AuthError",
     "PreparedRequest",
     "AttemptInfo",
     "RetryTest",

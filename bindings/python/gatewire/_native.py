@@ -90,7 +90,7 @@ GW_KIND_CANCELLED = 8
 GW_KIND_DEADLINE = 9
 GW_KIND_INVALID_ARGUMENT = 10
 GW_KIND_PLUGIN = 11
-# Resilience (issue 4)
+GW_KIND_AUTH = 12
 GW_KIND_CIRCUIT_OPEN = 13
 
 # ---- What a retry test answers ---------------------------------------------------------
@@ -99,8 +99,9 @@ GW_RETRY_RETRY = 1
 GW_RETRY_STOP = 2
 
 # ---- Struct versions --------------------------------------------------------------------
-GW_PLUGIN_VERSION = 1
-GW_CLIENT_OPTIONS_VERSION = 1
+GW_PLUGIN_VERSION = 2
+GW_CLIENT_OPTIONS_VERSION = 2
+GW_CREDENTIAL_OPTIONS_VERSION = 1
 GW_CALL_OPTIONS_VERSION = 2
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
@@ -116,6 +117,16 @@ FAILURE_OBSERVER_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 RETRY_TEST_FN = CFUNCTYPE(c_int32, c_void_p, POINTER(c_double), c_void_p)
 #: void (*gw_completion_fn)(gw_result *result, void *user_data)
 COMPLETION_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: void (*will_send)(const gw_request *request, void *user_data)
+WILL_SEND_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: void (*process)(gw_process *process, void *user_data)
+PROCESS_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: void (*gw_event_fn)(const gw_event *event, void *user_data)
+EVENT_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: void (*gw_log_fn)(const char *line, void *user_data)
+LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
+#: void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, void *user_data)
+REFRESH_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
 
 
 # ---- Structs ----------------------------------------------------------------------------
@@ -129,6 +140,8 @@ class gw_plugin(Structure):  # noqa: N801 - the C name
         ("did_receive", DID_RECEIVE_FN),
         ("destroy", DESTROY_FN),
         ("user_data", c_void_p),
+        ("will_send", WILL_SEND_FN),
+        ("process", PROCESS_FN),
     ]
 
 
@@ -143,6 +156,23 @@ class gw_client_options(Structure):  # noqa: N801 - the C name
         ("plugins", POINTER(gw_plugin)),
         ("plugin_count", c_size_t),
         ("random_seed", c_uint64),
+        ("credential", c_void_p),
+    ]
+
+
+class gw_credential_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_credential_options``."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("token", c_char_p),
+        ("header", c_char_p),
+        ("prefix", c_char_p),
+        ("max_refreshes", c_int32),
+        ("refresh_interval", c_double),
+        ("refresh", REFRESH_FN),
+        ("user_data", c_void_p),
+        ("destroy", DESTROY_FN),
     ]
 
 
@@ -226,6 +256,26 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_request_header": (c_char_p, [_P, c_char_p]),
     "gw_request_set_header": (c_int32, [_P, c_char_p, c_char_p]),
     "gw_request_set_url": (c_int32, [_P, c_char_p]),
+    # Plugins' process, filtered observers, events, log sink, metrics, credentials (0.2)
+    "gw_process_result": (_P, [_P]),
+    "gw_process_fail": (c_int32, [_P, c_int32, c_char_p]),
+    "gw_client_add_failure_observer_filtered": (
+        c_int32,
+        [_P, c_char_p, FAILURE_OBSERVER_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)],
+    ),
+    "gw_client_add_event_monitor": (c_int32, [_P, EVENT_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)]),
+    "gw_client_remove_event_monitor": (c_int32, [_P, c_uint64]),
+    "gw_event_kind": (c_char_p, [_P]),
+    "gw_event_call_id": (c_uint64, [_P]),
+    "gw_event_attempt": (c_int32, [_P]),
+    "gw_event_status": (c_int32, [_P]),
+    "gw_event_json": (c_char_p, [_P]),
+    "gw_set_log_sink": (c_int32, [LOG_FN, c_void_p]),
+    "gw_client_metrics_json": (c_int32, [_P, POINTER(c_void_p)]),
+    "gw_credential_new": (c_int32, [POINTER(gw_credential_options), POINTER(c_void_p)]),
+    "gw_credential_free": (None, [_P]),
+    "gw_credential_refresh_count": (c_int32, [_P]),
+    "gw_refresh_complete": (c_int32, [_P, c_char_p]),
 }
 
 _lock = threading.Lock()

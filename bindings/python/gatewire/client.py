@@ -25,8 +25,9 @@ import weakref
 from typing import Any, Callable, Iterable, Mapping, Union
 
 from . import _native
-from .errors import CallError, Cancelled, GatewireError, InvalidArgument
-from .hooks import AttemptInfo, Plugin, PreparedRequest, RetryTest, retry_verdict
+from .errors import CallError, Cancelled, ErrorKind, GatewireError, InvalidArgument
+from .auth import RefreshingCredential
+from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
 from .result import Result, call_error_from_borrowed, result_from_native
 
 __all__ = ["Client", "CallFuture", "check_config", "FailureObserver"]
@@ -174,6 +175,68 @@ def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
             info._invalidate()
 
 
+def _on_will_send(request: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    view = PreparedRequest(request)
+    try:
+        hook.target.will_send(view)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error(f"plugin {_plugin_name(hook.target)}.will_send")
+    finally:
+        view._invalidate()
+
+
+def _on_process(process: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    view = FinalResult(process)
+    try:
+        hook.target.process(view)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error(f"plugin {_plugin_name(hook.target)}.process")
+    finally:
+        view._invalidate()
+
+
+def _on_event(event: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None or not event:
+        return
+    hook.native.entered()
+    try:
+        hook.target(_json.loads(_native.decode(_native.lib.gw_event_json(event)) or "{}"))
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("event monitor")
+
+
+def _on_log(line: bytes | None, user_data: int | None) -> None:
+    try:
+        logger.info("%s", (line or b"").decode("utf-8", "replace"))
+    except BaseException:  # noqa: BLE001
+        pass
+
+
+_WILL_SEND = _native.WILL_SEND_FN(_on_will_send)
+_PROCESS = _native.PROCESS_FN(_on_process)
+_EVENT = _native.EVENT_FN(_on_event)
+_LOG = _native.LOG_FN(_on_log)
+_log_sink_installed = False
+
+
+def _install_log_sink() -> None:
+    """Route the library's log lines (the "log" plugin, contained errors) to the ``gatewire``
+    logger at INFO, once per process."""
+    global _log_sink_installed
+    if not _log_sink_installed:
+        _native.lib.gw_set_log_sink(_LOG, None)
+        _log_sink_installed = True
+
+
 _COMPLETION = _native.COMPLETION_FN(_on_completion)
 _RETRY_TEST = _native.RETRY_TEST_FN(_on_retry_test)
 _FAILURE_OBSERVER = _native.FAILURE_OBSERVER_FN(_on_failure)
@@ -300,6 +363,7 @@ class _NativeClient:
         self.loop_thread: int | None = None
         self.plugin_keys: list[int] = []
         self.observer_keys: dict[int, int] = {}  # library observer id -> registry key
+        self.monitor_keys: dict[int, int] = {}  # library event monitor id -> registry key
 
     def acquire(self) -> int:
         with self.lock:
@@ -333,6 +397,9 @@ class _NativeClient:
             _registry.pop(key)
         for key in self.observer_keys.values():
             _registry.pop(key)
+        for key in self.monitor_keys.values():
+            _registry.pop(key)
+        self.monitor_keys.clear()
         self.plugin_keys.clear()
         self.observer_keys.clear()
 
@@ -411,6 +478,7 @@ class Client:
         config_path: str | os.PathLike[str] | None = None,
         plugins: Iterable[Any] = (),
         random_seed: int | None = None,
+        credential: RefreshingCredential | None = None,
     ) -> None:
         if config is not None and config_path is not None:
             raise InvalidArgument("pass config or config_path, not both")
@@ -425,7 +493,9 @@ class Client:
             raise InvalidArgument("a client needs base_url, config or config_path")
 
         native = _native.lib
+        _install_log_sink()
         self._native = _NativeClient()
+        self._credential = credential
         self._plugins = tuple(plugins)
         options = _native.gw_client_options()
         _native.check(native.gw_client_options_init(ctypes.byref(options), _native.GW_CLIENT_OPTIONS_VERSION))
@@ -444,8 +514,14 @@ class Client:
                 struct.prepare = _PREPARE
             if _overrides(plugin, "did_receive"):
                 struct.did_receive = _DID_RECEIVE
+            if _overrides(plugin, "will_send"):
+                struct.will_send = _WILL_SEND
+            if _overrides(plugin, "process"):
+                struct.process = _PROCESS
             struct.destroy = _DESTROY
             struct.user_data = key
+        if credential is not None:
+            options.credential = credential.handle
         if self._plugins:
             options.plugins = structs
             options.plugin_count = len(self._plugins)
@@ -712,7 +788,15 @@ class Client:
         )  # fmt: skip
 
     # -- observers -------------------------------------------------------------------------
-    def add_failure_observer(self, observer: FailureObserver) -> int:
+    def add_failure_observer(
+        self,
+        observer: FailureObserver,
+        *,
+        status: int | str | Iterable[int | str] | None = None,
+        no_response: bool = False,
+        kinds: Iterable[ErrorKind | str] | None = None,
+        path: str | None = None,
+    ) -> int:
         """Register ``observer(error)``, called exactly once for every failed call of this
         client, after its last attempt and before the call's own completion or return.
 
@@ -724,6 +808,11 @@ class Client:
         raises :class:`WouldDeadlock`; :meth:`call_async` works); exceptions it raises are
         logged and ignored.
 
+        The optional filter (every criterion given must match): ``status`` codes or classes
+        (``401``, ``"4xx"``, ``[401, "5xx"]``), ``no_response=True`` for failures without a
+        response (status 0, "no connection"), ``kinds`` (``[ErrorKind.auth]``), ``path`` (a
+        path pattern such as ``"/users/:id"``).
+
         Returns:
             An id for :meth:`remove_failure_observer`.
 
@@ -734,7 +823,12 @@ class Client:
         try:
             key = _registry.add(_Hook(observer, self._native))
             out = ctypes.c_uint64()
-            status = _native.lib.gw_client_add_failure_observer(handle, _FAILURE_OBSERVER, key, _DESTROY, ctypes.byref(out))
+            filter_json = _filter_json(status, no_response, kinds, path)
+            if filter_json is None:
+                status = _native.lib.gw_client_add_failure_observer(handle, _FAILURE_OBSERVER, key, _DESTROY, ctypes.byref(out))
+            else:
+                status = _native.lib.gw_client_add_failure_observer_filtered(
+                    handle, filter_json, _FAILURE_OBSERVER, key, _DESTROY, ctypes.byref(out))
             if status != _native.GW_OK:
                 _registry.pop(key)
                 _native.raise_status(status)
@@ -761,6 +855,77 @@ class Client:
             _registry.pop(key)
         finally:
             self._native.release()
+
+
+    # -- events and metrics ----------------------------------------------------------------
+    def add_event_monitor(self, monitor: Callable[[dict[str, Any]], None]) -> int:
+        """Register ``monitor(event)`` for every event of every call: ``event`` is a dict
+        ``{"event": "call_started" | "attempt_started" | "attempt_finished" |
+        "retry_scheduled" | "call_finished", "call_id", "method", "path", "attempt",
+        "elapsed", "status", "error", "delay", "timings"}`` (seconds). Runs on the loop
+        thread; must not block; exceptions are logged and ignored.
+
+        Returns:
+            An id for :meth:`remove_event_monitor`.
+        """
+        handle = self._native.acquire()
+        try:
+            key = _registry.add(_Hook(monitor, self._native))
+            out = ctypes.c_uint64()
+            status = _native.lib.gw_client_add_event_monitor(handle, _EVENT, key, _DESTROY, ctypes.byref(out))
+            if status != _native.GW_OK:
+                _registry.pop(key)
+                _native.raise_status(status)
+            with self._native.lock:
+                self._native.monitor_keys[out.value] = key
+            return int(out.value)
+        finally:
+            self._native.release()
+
+    def remove_event_monitor(self, monitor_id: int) -> None:
+        """Unregister an event monitor.
+
+        Raises:
+            InvalidArgument: ``monitor_id`` is not registered.
+        """
+        handle = self._native.acquire()
+        try:
+            _native.check(_native.lib.gw_client_remove_event_monitor(handle, monitor_id))
+            with self._native.lock:
+                key = self._native.monitor_keys.pop(monitor_id, None)
+            _registry.pop(key)
+        finally:
+            self._native.release()
+
+    def metrics(self) -> dict[str, Any]:
+        """The counters of the config's ``{"name": "metrics"}`` plugin (see the C
+        ``gw_client_metrics_json``).
+
+        Raises:
+            InvalidArgument: the client has no metrics plugin.
+        """
+        handle = self._native.acquire()
+        try:
+            out = ctypes.c_void_p()
+            _native.check(_native.lib.gw_client_metrics_json(handle, ctypes.byref(out)))
+            return _json.loads(_native.take_string(out.value) or "{}")
+        finally:
+            self._native.release()
+
+
+def _filter_json(status: Any, no_response: bool, kinds: Any, path: str | None) -> bytes | None:
+    """The library's filter JSON for :meth:`Client.add_failure_observer`, or None for none."""
+    document: dict[str, Any] = {}
+    if status is not None:
+        items = [status] if isinstance(status, (int, str)) else list(status)
+        document["statusCodes"] = [str(item) if isinstance(item, str) else int(item) for item in items]
+    if no_response:
+        document["noResponse"] = True
+    if kinds is not None:
+        document["kinds"] = [kind if isinstance(kind, str) else ErrorKind(kind).name for kind in kinds]
+    if path is not None:
+        document["pathPattern"] = path
+    return _json.dumps(document).encode("utf-8") if document else None
 
 
 def check_config(config: Config) -> list[str]:

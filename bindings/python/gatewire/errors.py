@@ -46,6 +46,7 @@ __all__ = [
     "Cancelled",
     "PluginError",
     "CircuitOpen",
+    "AuthError",
     "InvalidRequest",
 ]
 
@@ -70,6 +71,7 @@ class ErrorKind(enum.IntEnum):
     invalid_argument = _native.GW_KIND_INVALID_ARGUMENT
     plugin = _native.GW_KIND_PLUGIN
     circuit_open = _native.GW_KIND_CIRCUIT_OPEN
+    auth = _native.GW_KIND_AUTH
 
     # Aliases in PEP 8 constant style; `.name` stays the snake_case name above.
     NONE = _native.GW_KIND_NONE
@@ -85,6 +87,7 @@ class ErrorKind(enum.IntEnum):
     INVALID_ARGUMENT = _native.GW_KIND_INVALID_ARGUMENT
     PLUGIN = _native.GW_KIND_PLUGIN
     CIRCUIT_OPEN = _native.GW_KIND_CIRCUIT_OPEN
+    AUTH = _native.GW_KIND_AUTH
 
     def __str__(self) -> str:
         return self.name
@@ -265,6 +268,10 @@ class CircuitOpen(CallError):
     once and nothing was sent (kind ``circuit_open``). ``status`` is 0."""
 
 
+class AuthError(CallError):
+    """A 401 and the refreshing credential could not be refreshed (kind ``auth``, status 401)."""
+
+
 class InvalidRequest(CallError, InvalidArgument):
     """The call could not be built: unknown route, missing path parameter, bad URL or body
     (kind ``invalid_argument``)."""
@@ -291,6 +298,7 @@ _KIND_ERRORS: dict[int, type[CallError]] = {
     ErrorKind.cancelled: Cancelled,
     ErrorKind.plugin: PluginError,
     ErrorKind.circuit_open: CircuitOpen,
+    ErrorKind.auth: AuthError,
     ErrorKind.invalid_argument: InvalidRequest,
 }
 

@@ -9,13 +9,15 @@ the library: it is logged on the ``gatewire`` logger and treated as documented p
 
 from __future__ import annotations
 
+import ctypes
 import enum
-from typing import Callable, Union
+import json as _json
+from typing import Any, Callable, Union
 
 from . import _native
 from .errors import ErrorKind, InvalidArgument
 
-__all__ = ["AttemptInfo", "PreparedRequest", "Plugin", "RetryVerdict", "RetryTest", "RetryAnswer"]
+__all__ = ["AttemptInfo", "PreparedRequest", "FinalResult", "Plugin", "RetryVerdict", "RetryTest", "RetryAnswer"]
 
 
 class _Borrowed:
@@ -122,6 +124,51 @@ class PreparedRequest(_Borrowed):
             _native.raise_status(status)
 
 
+class FinalResult(_Borrowed):
+    """A call's final result, given to a plugin's ``process``; valid only during it.
+
+    Read it (``ok``, ``status``, ``body``, :meth:`json`, :meth:`header`) and, to report an
+    error that the API put in a 2xx body, :meth:`fail` it.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, pointer: int | None) -> None:
+        super().__init__(pointer, "FinalResult")
+
+    def _result(self) -> int | None:
+        return _native.lib.gw_process_result(self._live())
+
+    @property
+    def ok(self) -> bool:
+        """Whether the call succeeded (so far)."""
+        return bool(_native.lib.gw_result_ok(self._result()))
+
+    @property
+    def status(self) -> int:
+        """The final HTTP status, 0 when no response arrived."""
+        return int(_native.lib.gw_result_status(self._result()))
+
+    @property
+    def body(self) -> bytes:
+        """The final response body (b"" without one)."""
+        length = ctypes.c_size_t()
+        pointer = _native.lib.gw_result_body(self._result(), ctypes.byref(length))
+        return ctypes.string_at(pointer, length.value) if pointer else b""
+
+    def json(self) -> Any:
+        """The body parsed as JSON (json.loads); raises ValueError when it is not JSON."""
+        return _json.loads(self.body.decode("utf-8"))
+
+    def header(self, name: str) -> str | None:
+        """A response header (case-insensitive), or None."""
+        return _native.decode(_native.lib.gw_result_header(self._result(), name.encode("utf-8")))
+
+    def fail(self, message: str, kind: ErrorKind = ErrorKind.plugin) -> None:
+        """Make the call fail with ``kind`` and ``message`` (status and response are kept)."""
+        _native.check(_native.lib.gw_process_fail(self._live(), int(kind), message.encode("utf-8")))
+
+
 class Plugin:
     """Base class of plugins: per-client hooks run for every attempt of every call.
 
@@ -131,8 +178,13 @@ class Plugin:
     * :meth:`prepare` runs before each attempt is sent, plugins in registration order
       (after the config's own plugins). Raising fails the call with
       :class:`gatewire.PluginError` and nothing is sent; the exception is logged.
+    * :meth:`will_send` sees each attempt's request as sent (after every ``prepare``),
+      registration order. Exceptions are logged and ignored.
     * :meth:`did_receive` sees each attempt's outcome, plugins in reverse order (an onion).
       Exceptions are logged and ignored.
+    * :meth:`process` sees the call's final result once, reverse order, before the failure
+      observers and the completion; it may :meth:`FinalResult.fail` it. Exceptions are logged
+      and ignored.
 
     Both run on the client's event-loop thread and must not block.
 
@@ -147,6 +199,12 @@ class Plugin:
 
     def did_receive(self, attempt: AttemptInfo) -> None:
         """Observe one attempt's outcome."""
+
+    def will_send(self, request: PreparedRequest) -> None:
+        """Observe one attempt's request as it is sent (read only)."""
+
+    def process(self, result: FinalResult) -> None:
+        """See (and possibly fail) the call's final result."""
 
 
 class RetryVerdict(enum.IntEnum):

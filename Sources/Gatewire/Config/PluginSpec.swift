@@ -1,0 +1,138 @@
+import Glibc
+
+/// A plugin named in the gateway config's `plugins` array, in order:
+///
+/// ```json
+/// "plugins": [{"name": "log", "redactHeaders": ["X-Api-Key"]}, {"name": "requestId"},
+///             {"name": "headers", "headers": {"X-Client": "demo"}}, {"name": "bearer", "token": "..."},
+///             {"name": "basic", "username": "...", "password": "..."},
+///             {"name": "apiKey", "header": "X-Api-Key", "value": "..."}, {"name": "metrics"},
+///             {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry"}]
+/// ```
+///
+/// A shared object is opened with `dlopen` when the config is parsed (a relative path is
+/// relative to the working directory) and its entry symbol (default `gw_plugin_entry`, see
+/// `include/gatewire.h`) must fill a `gw_plugin` of a supported version: a missing file or
+/// symbol, a failing entry or another version is a ``ConfigError``. The object stays loaded.
+public struct PluginSpec: Sendable {
+    /// The plugin the entry describes (a new instance per client for built-ins that keep state).
+    public let make: @Sendable () -> any Plugin
+    /// The entry's name: the built-in's name, or the shared object's path.
+    public let name: String
+
+    /// The supported `gw_plugin` versions (see `GW_PLUGIN_VERSION`).
+    package static let supportedCVersions: ClosedRange<UInt32> = 1...2
+    /// Turns a filled `gw_plugin` (pointer) from a shared object into a plugin; installed by
+    /// the C ABI layer of the same library (`GatewireC`), which owns the `gw_request` and
+    /// `gw_attempt` handles those plugins use.
+    package static let cPluginAdapter = Lock<(@Sendable (UnsafeRawPointer, String) -> any Plugin)?>(nil)
+
+    /// The plugin.
+    var plugin: any Plugin { make() }
+
+    /// Parses one element of `plugins`.
+    /// - Throws: ``ConfigError`` naming the field: an unknown name, a missing setting, a
+    ///   shared object that cannot be loaded.
+    public init(config node: ConfigNode) throws(ConfigError) {
+        (name, make) = try Self.parse(node)
+    }
+
+    private static func parse(_ node: ConfigNode) throws(ConfigError) -> (String, @Sendable () -> any Plugin) {
+        if try node.optional("path") != nil { return try sharedObject(node) }
+        let nameNode = try node.required("name")
+        let name = try nameNode.string()
+        let make: @Sendable () -> any Plugin
+        switch name {
+        case "log":
+            try node.rejectUnknownKeys(["name", "redactHeaders", "redactQuery", "headers"])
+            let headers = try node.optional("redactHeaders")?.elements().map { (n) throws(ConfigError) in try n.string() } ?? []
+            let query = try node.optional("redactQuery")?.elements().map { (n) throws(ConfigError) in try n.string() } ?? []
+            let logHeaders = try node.optional("headers")?.bool() ?? false
+            let redactor = Redactor(headers: headers, queryParameters: query)
+            make = { LoggingPlugin(redactor: redactor, logHeaders: logHeaders) }
+        case "requestId":
+            try node.rejectUnknownKeys(["name", "header"])
+            let header = try node.optional("header")?.string() ?? "X-Request-ID"
+            make = { RequestIDPlugin(header: header) }
+        case "headers":
+            try node.rejectUnknownKeys(["name", "headers"])
+            var headers = HTTPHeaders()
+            for (field, value) in try node.required("headers").members() { headers.add(field, try value.string()) }
+            let fixed = headers
+            make = { StaticHeadersPlugin(headers: fixed) }
+        case "bearer":
+            try node.rejectUnknownKeys(["name", "token"])
+            let token = try node.required("token").string()
+            make = { BearerPlugin(token: token) }
+        case "basic":
+            try node.rejectUnknownKeys(["name", "username", "password"])
+            let username = try node.required("username").string()
+            let password = try node.optional("password")?.string() ?? ""
+            make = { BasicAuthPlugin(username: username, password: password) }
+        case "apiKey":
+            try node.rejectUnknownKeys(["name", "header", "query", "value"])
+            let value = try node.required("value").string()
+            let placement: APIKeyPlugin.Placement
+            switch (try node.optional("header")?.string(), try node.optional("query")?.string()) {
+            case (let header?, nil): placement = .header(header)
+            case (nil, let query?): placement = .query(query)
+            default: throw node.error("an apiKey plugin needs exactly one of \"header\" and \"query\"")
+            }
+            make = { APIKeyPlugin(placement, value: value) }
+        case "metrics":
+            try node.rejectUnknownKeys(["name"])
+            make = { MetricsPlugin() }
+        default:
+            throw nameNode.error("unknown plugin \"\(name)\" (built-in: log, requestId, headers, bearer, basic, apiKey, metrics; or {\"path\", \"symbol\"} for a shared object)")
+        }
+        return (name, make)
+    }
+
+    private static func sharedObject(_ node: ConfigNode) throws(ConfigError) -> (String, @Sendable () -> any Plugin) {
+        try node.rejectUnknownKeys(["path", "symbol", "name"])
+        let pathNode = try node.required("path")
+        let path = try pathNode.string()
+        let symbolNode = try node.optional("symbol")
+        let symbol = try symbolNode?.string() ?? "gw_plugin_entry"
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
+            throw pathNode.error("cannot load the plugin's shared object: \(reason)")
+        }
+        _ = dlerror()
+        guard let address = dlsym(handle, symbol) else {
+            throw (symbolNode ?? node).error("\(path) has no symbol \"\(symbol)\" (the plugin entry: int32_t \(symbol)(gw_plugin *plugin))")
+        }
+        typealias Entry = @convention(c) (UnsafeMutableRawPointer?) -> Int32
+        let entry = unsafeBitCast(address, to: Entry.self)
+        // Zeroed room for any gw_plugin version up to a generous size; fields a version lacks stay NULL.
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
+        let status = entry(storage)
+        guard status == 0 else {
+            storage.deallocate()
+            throw node.error("\(symbol) in \(path) failed with status \(status)")
+        }
+        let version = storage.load(as: UInt32.self)
+        guard supportedCVersions.contains(version) else {
+            storage.deallocate()
+            throw node.error("\(path) has gw_plugin version \(version); this library supports versions \(supportedCVersions.lowerBound) to \(supportedCVersions.upperBound)")
+        }
+        let named = try node.optional("name")?.string() ?? path
+        let address2 = UInt(bitPattern: storage)  // kept for the process's life, as the loaded object
+        return (named, {
+            let pointer = UnsafeRawPointer(bitPattern: address2)!
+            if let adapter = PluginSpec.cPluginAdapter.withLock({ $0 }) { return adapter(pointer, named) }
+            return UnavailablePlugin(name: named)
+        })
+    }
+}
+
+/// Stands in for a shared-object plugin when the C ABI layer is not linked: fails every call
+/// with kind `plugin` rather than silently dropping the plugin.
+struct UnavailablePlugin: Plugin {
+    let name: String
+
+    func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
+        throw ConfigError(path: "plugins", message: "shared-object plugin \(name) needs libGatewire's C ABI layer")
+    }
+}

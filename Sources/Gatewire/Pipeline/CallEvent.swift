@@ -1,0 +1,105 @@
+/// One event of a call's life, for logging and metrics (Alamofire's `EventMonitor`, OkHttp's
+/// `EventListener`). Every call produces, in order: `callStarted`, then per attempt
+/// `attemptStarted` and `attemptFinished` (with timings), `retryScheduled` before each
+/// delay, and `callFinished` once (after the plugins' `process`, before the failure
+/// observers and the completion).
+public struct CallEvent: Sendable {
+    /// What happened.
+    public enum Kind: String, Sendable, CaseIterable {
+        case callStarted = "call_started"
+        case attemptStarted = "attempt_started"
+        case attemptFinished = "attempt_finished"
+        case retryScheduled = "retry_scheduled"
+        case callFinished = "call_finished"
+    }
+
+    /// What happened.
+    public var kind: Kind
+    /// The call, unique within its client (the same as ``PluginContext/callID``).
+    public var callID: UInt64
+    /// The call's method.
+    public var method: HTTPMethod
+    /// The call's path relative to the base URL.
+    public var path: String
+    /// The attempt number (0 for `callStarted`; the attempts made for `callFinished`).
+    public var attempt: Int
+    /// Seconds since the call started.
+    public var elapsed: Double
+    /// The status: of the attempt (`attemptFinished`, `retryScheduled`) or the call
+    /// (`callFinished`); 0 for none.
+    public var status: Int = 0
+    /// The failure kind (`attemptFinished` with a transport failure, failed `callFinished`).
+    public var errorKind: ErrorKind?
+    /// The delay before the next attempt in seconds (`retryScheduled`).
+    public var delay: Double?
+    /// The finished attempt with its timings (`attemptFinished`).
+    public var record: Attempt?
+
+    /// `{"event", "call_id", "method", "path", "attempt", "elapsed", "status", "error",
+    /// "delay", "timings"}`; absent values `null`, times in seconds.
+    public var json: JSONValue {
+        let object = JSONValue.object()
+        object.set("event", .string(kind.rawValue))
+        object.set("call_id", .integer(Int64(truncatingIfNeeded: callID)))
+        object.set("method", .string(method.rawValue))
+        object.set("path", .string(path))
+        object.set("attempt", .integer(Int64(attempt)))
+        object.set("elapsed", .number(elapsed))
+        object.set("status", .integer(Int64(status)))
+        object.set("error", errorKind.map { .string($0.name) } ?? .null())
+        object.set("delay", delay.map(JSONValue.number) ?? .null())
+        if let timings = record?.timings {
+            let times = JSONValue.object()
+            times.set("dns", .number(timings.dns))
+            times.set("connect", .number(timings.connect))
+            times.set("tls", .number(timings.tls))
+            times.set("first_byte", .number(timings.firstByte))
+            times.set("total", .number(timings.total))
+            object.set("timings", times)
+        } else {
+            object.set("timings", .null())
+        }
+        return object
+    }
+}
+
+/// Sees every ``CallEvent`` of a client. Runs on the event-loop thread and must not block;
+/// an error it throws is contained (reported to ``Diagnostics``).
+public typealias EventMonitor = @Sendable (CallEvent) throws -> Void
+
+/// The client's event monitors; registration and removal are safe from any thread.
+final class EventMonitors: Sendable {
+    private let entries = Lock<(next: Int, list: [(id: Int, monitor: EventMonitor)])>((1, []))
+
+    func add(_ monitor: @escaping EventMonitor) -> ObserverToken {
+        entries.withLock { state in
+            defer { state.next += 1 }
+            state.list.append((state.next, monitor))
+            return ObserverToken(id: state.next)
+        }
+    }
+
+    @discardableResult
+    func remove(_ token: ObserverToken) -> Bool {
+        entries.withLock { state in
+            let before = state.list.count
+            state.list.removeAll { $0.id == token.id }
+            return state.list.count != before
+        }
+    }
+
+    var isEmpty: Bool { entries.withLock { $0.list.isEmpty } }
+
+    func emit(_ event: @autoclosure () -> CallEvent) {
+        let monitors = entries.withLock { $0.list.map(\.monitor) }
+        guard !monitors.isEmpty else { return }
+        let value = event()
+        for monitor in monitors {
+            do {
+                try monitor(value)
+            } catch {
+                Diagnostics.report("an event monitor threw \(error) (contained) on \(value.kind.rawValue)")
+            }
+        }
+    }
+}

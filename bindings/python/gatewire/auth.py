@@ -1,0 +1,121 @@
+"""A refreshing credential: a token sent on every attempt and refreshed once on 401.
+
+The library does the work (single flight, replay, refresh budget, ``auth`` failures); this
+module only hands it the Python refresh function, which runs on a worker thread (never the
+client's event-loop thread), so it may block, e.g. on a call with another client.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import logging
+import threading
+from typing import Callable, Optional
+
+from . import _native
+
+__all__ = ["RefreshingCredential", "RefreshFunction"]
+
+logger = logging.getLogger("gatewire")
+
+#: ``refresh(current_token) -> new_token or None``: called on a worker thread; None (or an
+#: exception, which is logged) means the refresh failed and the waiting calls fail with ``auth``.
+RefreshFunction = Callable[[Optional[str]], Optional[str]]
+
+_credentials: dict[int, "RefreshingCredential"] = {}
+_credentials_lock = threading.Lock()
+
+
+def _run_refresh(credential: "RefreshingCredential", handle: int, current: str | None) -> None:
+    token: str | None = None
+    try:
+        token = credential.refresh(current)
+        if token is not None and not isinstance(token, str):
+            raise TypeError(f"a refresh function must return a str or None, not {type(token).__name__}")
+    except BaseException:  # noqa: BLE001 - reported, then answered as a failed refresh
+        logger.exception("gatewire: the refresh function raised (the refresh fails)")
+        token = None
+    _native.lib.gw_refresh_complete(handle, None if token is None else token.encode("utf-8"))
+
+
+def _on_refresh(handle: int | None, current: bytes | None, user_data: int | None) -> None:
+    with _credentials_lock:
+        credential = _credentials.get(user_data or 0)
+    if credential is None or not handle:
+        if handle:
+            _native.lib.gw_refresh_complete(handle, None)
+        return
+    text = None if current is None else current.decode("utf-8", "replace")
+    threading.Thread(target=_run_refresh, args=(credential, handle, text), name="gatewire-refresh", daemon=True).start()
+
+
+_REFRESH = _native.REFRESH_FN(_on_refresh)
+
+
+class RefreshingCredential:
+    """A token sent as ``header: prefix token`` (default ``Authorization: Bearer <token>``)
+    and refreshed when the server answers 401.
+
+    On a 401 the library asks ``refresh(current_token)`` once for all the calls that were
+    refused with the same token (single flight); each replays once with the new token. A
+    failed refresh (None or an exception) fails them with :class:`gatewire.AuthError`
+    (status 401). A call replays at most once, and at most ``max_refreshes`` refreshes run
+    per ``refresh_interval`` seconds. Pass it to ``Client(credential=...)``; one credential
+    may serve several clients.
+
+    Args:
+        refresh: the refresh function (runs on a worker thread; may block).
+        token: the initial token, or None.
+        header: default ``"Authorization"``.
+        prefix: written before the token; default ``"Bearer "``.
+        max_refreshes: the budget's count (default 5).
+        refresh_interval: the budget's window in seconds (default 30).
+    """
+
+    def __init__(self, refresh: RefreshFunction, *, token: str | None = None, header: str = "Authorization",
+                 prefix: str = "Bearer ", max_refreshes: int = 5, refresh_interval: float = 30.0) -> None:
+        self.refresh = refresh
+        options = _native.gw_credential_options()
+        options.version = _native.GW_CREDENTIAL_OPTIONS_VERSION
+        options.token = None if token is None else token.encode("utf-8")
+        options.header = header.encode("utf-8")
+        options.prefix = prefix.encode("utf-8")
+        options.max_refreshes = max_refreshes
+        options.refresh_interval = refresh_interval
+        options.refresh = _REFRESH
+        with _credentials_lock:
+            self._key = id(self)
+            _credentials[self._key] = self
+        options.user_data = self._key
+        handle = ctypes.c_void_p()
+        status = _native.lib.gw_credential_new(ctypes.byref(options), ctypes.byref(handle))
+        if status != _native.GW_OK:
+            self._forget()
+            _native.raise_status(status)
+        self._handle: int | None = handle.value
+
+    def _forget(self) -> None:
+        with _credentials_lock:
+            _credentials.pop(self._key, None)
+
+    @property
+    def handle(self) -> int | None:
+        """The native ``gw_credential *`` (for ``gw_client_options.credential``)."""
+        return self._handle
+
+    @property
+    def refresh_count(self) -> int:
+        """How many refreshes have been started."""
+        return int(_native.lib.gw_credential_refresh_count(self._handle))
+
+    def close(self) -> None:
+        """Release this object's reference (clients keep their own). Idempotent."""
+        handle, self._handle = self._handle, None
+        if handle:
+            _native.lib.gw_credential_free(handle)
+
+    def __del__(self) -> None:
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
