@@ -1317,8 +1317,6 @@ static void test_timeouts(void)
     gw_client_free(client);
 }
 
-/* ---- Main -------------------------------------------------------------------------------------- */
-
 /* ---- Resilience (issue 4): policy_json, v1 options, circuit_open, retry budget --------------- */
 
 /* Requests the test server saw for a /fault/<key>/... script. */
@@ -1474,6 +1472,8 @@ static void test_circuit_open_and_budget(void)
     gw_result_free(result);
     CHECK_INT(observed(&seen, NULL, NULL), 4);
     gw_client_free(client);
+}
+
 /* ---- Plugins v2, observers with filters, events, refreshing credentials (0.2) ------------ */
 
 static char order_log[512];
@@ -1889,6 +1889,8 @@ static void test_events_logs_metrics_and_shared_objects(void)
     remove("gw_test_plugin.c");
     remove("libgw_test_plugin.so");
 }
+
+/* ---- Main -------------------------------------------------------------------------------------- */
 
 int main(void)
 {
