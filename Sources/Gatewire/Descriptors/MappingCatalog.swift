@@ -139,6 +139,7 @@ public struct MappingCatalog: Sendable {
                 let source = relationship.source.isRoot ? "@value" : relationship.source.description
                 try check(relationship.mapping, "mappings.\(mapping.name).relationships.\(source).mapping")
             }
+            for name in mapping.dynamic?.mappingNames ?? [] { try check(name, "mappings.\(mapping.name).dynamic") }
         }
         for (index, descriptor) in requestDescriptors.enumerated() { try check(descriptor.mapping, "requestDescriptors[\(index)].mapping") }
         for (index, descriptor) in responseDescriptors.enumerated() { try check(descriptor.mapping, "responseDescriptors[\(index)].mapping") }

@@ -82,6 +82,9 @@ public struct ResponseMapper: Sendable {
         for (_, parameters) in winners {
             outcome.pathParameters.merge(parameters) { _, new in new }
         }
+        let metadata = response.metadata(pathParameters: outcome.pathParameters)
+        outcome.metadata = metadata
+        let context = MappingContext(root: body, metadata: metadata)
         if failure {
             let objects = JSONValue.array()
             for (descriptor, _) in winners {
@@ -89,7 +92,7 @@ public struct ResponseMapper: Sendable {
                 let elements = found.node.kind == .array ? found.node.elements : [found.node]
                 for (index, element) in elements.enumerated() where !element.isNull {
                     let path = found.node.kind == .array ? "\(descriptor.keyPath)[\(index)]" : descriptor.keyPath.description
-                    if let mapped = try? catalog.mapper.map(element, with: descriptor.mapping, at: path) {
+                    if let mapped = try? catalog.mapper.map(element, with: descriptor.mapping, at: path, context: context) {
                         objects.append(mapped)
                     }
                 }
@@ -102,7 +105,8 @@ public struct ResponseMapper: Sendable {
             for (descriptor, _) in winners {
                 guard let found = try descriptor.keyPath.value(in: body.node), !ResponseMapper.isNothing(found.node) else { continue }
                 result.set(descriptor.keyPath.description,
-                           try catalog.mapper.map(found.node, with: descriptor.mapping, at: descriptor.keyPath.description))
+                           try catalog.mapper.map(found.node, with: descriptor.mapping, at: descriptor.keyPath.description,
+                                                   context: context))
             }
             outcome.mapped = result
         } catch {
