@@ -5,18 +5,23 @@ import Glibc
 ///
 ///     gatewire call --config FILE (ROUTE | METHOD PATH) [--param k=v]... [--header 'N: v']...
 ///                   [--body JSON] [--object-type TYPE] [--max-retries N] [--deadline S]
-///                   [--base-url URL] [--user NAME:PASSWORD] [--verbose]
+///                   [--base-url URL] [--user NAME:PASSWORD] [--verbose] [--all-pages]
 ///     gatewire check CONFIG
 ///
 /// `call` prints the mapped result as JSON on stdout (the raw body when nothing was mapped)
 /// and exits 0; a failed call prints the error as JSON on stdout and exits 1. `--verbose`
 /// prints every attempt (status or error, time, delay, decision) and every failure the
 /// client's global failure observer saw on stderr. Usage errors exit 2.
+///
+/// `--all-pages` walks the route's `pagination` (issue 3) and prints one line per page: the
+/// page's mapped result (or raw JSON body) as compact JSON (JSON Lines); a failed page prints
+/// the error as one JSON line and exits 1.
 
 let usage = """
     usage: gatewire call --config FILE (ROUTE | METHOD PATH) [--param k=v]... [--header 'Name: value']...
                          [--body JSON] [--object-type TYPE] [--max-retries N] [--deadline SECONDS]
-                         [--base-url URL] [--user NAME:PASSWORD] [--verbose]
+                         [--base-url URL] [--user NAME:PASSWORD] [--verbose] [--all-pages]
+             --all-pages follows the route's pagination: one compact JSON line per page.
              --base-url replaces the config's baseURL; --user replaces its auth with HTTP Basic.
            gatewire check CONFIG
     """
@@ -80,6 +85,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     var verbose = false
     var baseURL: String?
     var user: String?
+    var allPages = false
     var rest = arguments
     func value(_ flag: String) -> String {
         guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
@@ -107,6 +113,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         case "--base-url": baseURL = value(argument)
         case "--user": user = value(argument)
         case "--verbose", "-v": verbose = true
+        case "--all-pages": allPages = true
         case "--help", "-h": printLine(usage); exit(0)
         default:
             if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
@@ -161,6 +168,29 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     client.addFailureObserver { error in
         // The global failure observer: once per failed call, before the call's own handler.
         printError("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+    }
+    if allPages {
+        do {
+            let paginator = try client.paginator(request)
+            while let page = try paginator.next() {
+                if verbose { for attempt in page.attempts { printError(describe(attempt)) } }
+                if let mapped = page.mapped {
+                    printLine(mapped.serialized())
+                } else if let body = page.body {
+                    printLine(body.serialized())
+                } else {
+                    printLine(JSONValue.string(page.http.text).serialized())
+                }
+            }
+            client.close()
+            exit(0)
+        } catch {
+            let summary = error.json
+            summary.set("attempts", .integer(Int64(error.attempts.count)))
+            printLine(summary.serialized())
+            client.close()
+            exit(1)
+        }
     }
     do {
         let response = try client.sendAndWait(request)

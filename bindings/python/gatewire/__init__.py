@@ -32,6 +32,7 @@ from .errors import (
     WouldDeadlock,
 )
 from .hooks import AttemptInfo, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
+from .pagination import Pages
 from .result import Attempt, Result
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "CallFuture",
     "Result",
     "Attempt",
+    "Pages",
     "check_config",
     "version",
     "FailureObserver",
