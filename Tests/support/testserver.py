@@ -17,7 +17,7 @@ keep-alive works. Endpoints (any method unless stated):
   /pages/<name>             real fixtures served across pages (issue 3's paginator tests):
                             github-issues?page=N (1..5): the issues list with GitHub's Link
                             header (next/last/prev/first, this server's URL) and its recorded
-                            headers; github-search?page=N&per_page=K: the search envelope with
+                            headers, and Last-Modified; github-search?page=N&per_page=K: the search envelope with
                             items sliced, total_count kept; slack?cursor=C: the Slack list,
                             then (cursor = its next_cursor) its second channel with
                             next_cursor ""; twitter?cursor=C: the ids list, then (cursor =
@@ -251,6 +251,9 @@ class Handler(BaseHTTPRequestHandler):
                 links += [link(page - 1, "prev"), link(1, "first")]
             headers = {k: v for k, v in recorded["headers"].items() if k not in ("content-type", "link")}
             headers["Link"] = ", ".join(links)
+            # GitHub sends Last-Modified (an HTTP-date); the recording's dates are all
+            # normalised to 2017-10-10T16:00:00Z, so this one is too.
+            headers["Last-Modified"] = "Tue, 10 Oct 2017 16:00:00 GMT"
             body = (self.server.fixtures / "github-issues-list-page1.json").read_bytes()
             return self._send(200, body, content_type=recorded["headers"]["content-type"], headers=headers)
         if name == "github-search":
