@@ -130,6 +130,11 @@ public final class Paginator: Sendable {
         }
     }
 
+    /// ``relativePath(_:baseURL:)`` for tests.
+    public static func relativePathForTesting(_ target: String, baseURL: String) -> String? {
+        relativePath(target, baseURL: baseURL)
+    }
+
     /// `target` relative to the base URL, with `:` written `%3A` so that the router does not
     /// read it as a parameter; nil when it lies elsewhere.
     static func relativePath(_ target: String, baseURL: String) -> String? {
