@@ -76,3 +76,30 @@ import Testing
         #expect(Paginator.relativePathForTesting(target, baseURL: base) == expected)
     }
 }
+
+/// The README's mapping example (examples/stripe.json), as written there, against the test server.
+@Suite struct ReadmeMappingExampleTests {
+    struct Card: Decodable { let last4: String; let brand: String; let chargeId: String }
+    struct Charge: Decodable { let id: String; let amount: Int64; let created: GatewireDate; let card: Card }
+
+    @Test func theStripeExampleMapsAndPages() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var config = try GatewayConfig(contentsOfFile: TestServer.repoRoot + "/examples/stripe.json")
+        config.baseURL = server.baseURL
+        let client = Client(config: config)
+        defer { client.close() }
+
+        let response = try await client.send(Request(route: "charge"))
+        let charge = try response.result.decode(Charge.self)  // key path "": the whole body
+        #expect(charge.amount == 1061)
+        #expect(charge.card.last4 == "4242")
+        #expect(charge.card.chargeId == "ch_198c152iMoKf4jyWWYvyqjTX")
+        #expect(charge.created == GatewireDate(millisecondsSince1970: 1_477_429_167_000))
+        #expect(response.metadata?.node["headers"]?["content-type"]?.string == "application/json")
+
+        var counts: [Int] = []
+        for try await page in client.pages(Request(route: "channels")) { counts.append(page.result.count(at: "channels")) }
+        #expect(counts == [2, 1])
+    }
+}
