@@ -90,3 +90,39 @@ import Testing
         #expect(output.contains(expected), "\(output)")
     }
 }
+
+/// `gatewire call --all-pages` through the real CLI binary: one compact JSON line per page.
+@Suite struct AllPagesCommandTests {
+    func run(_ arguments: String) throws -> (status: Int32, lines: [String]) {
+        guard let pipe = popen("timeout 60 '\(try CheckCommandTests.binary())' call \(arguments) 2>/dev/null", "r") else {
+            throw TestServerError(description: "popen failed")
+        }
+        var output = ""
+        var buffer = [CChar](repeating: 0, count: 65536)
+        while fgets(&buffer, Int32(buffer.count), pipe) != nil {
+            output += buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        }
+        let status = pclose(pipe)
+        return ((status >> 8) & 0xFF, output.split(separator: "\n").map(String.init))
+    }
+
+    @Test func everyPageIsOneJSONLine() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let config = TestServer.repoRoot + "/examples/stripe.json"
+        let (status, lines) = try run("--config '\(config)' --base-url \(server.baseURL) channels --all-pages")
+        #expect(status == 0)
+        #expect(lines == [#"{"channels":[{"id":"C012AB3CD","name":"general"},{"id":"C061EG9T2","name":"random"}]}"#,
+                          #"{"channels":[{"id":"C061EG9T2","name":"random"}]}"#])
+    }
+
+    @Test func aRouteWithoutPaginationFailsWithOneErrorLine() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let config = TestServer.repoRoot + "/examples/stripe.json"
+        let (status, lines) = try run("--config '\(config)' --base-url \(server.baseURL) charge --all-pages")
+        #expect(status == 1)
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains(#""kind":"invalid_argument""#) == true)
+    }
+}
