@@ -35,6 +35,25 @@ add_test(NAME c_api
          COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_gatewire_c>)
 set_tests_properties(c_api PROPERTIES TIMEOUT 120 LABELS "c;server")
 
+# ---- c_mapping_cases: issue 3's shared case file through the C ABI (reads it with Jansson) --
+find_package(PkgConfig)
+if(PkgConfig_FOUND)
+    pkg_check_modules(GW_JANSSON IMPORTED_TARGET jansson)
+endif()
+add_executable(test_mapping_cases_c Tests/c/test_mapping_cases.c)
+set_target_properties(test_mapping_cases_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_compile_options(test_mapping_cases_c PRIVATE -Wall -Wextra -pedantic)
+if(TARGET PkgConfig::GW_JANSSON)
+    target_link_libraries(test_mapping_cases_c PRIVATE Gatewire::Gatewire PkgConfig::GW_JANSSON)
+else()
+    # Registered anyway: the build fails, naming jansson.h, rather than skipping the test.
+    target_link_libraries(test_mapping_cases_c PRIVATE Gatewire::Gatewire jansson)
+endif()
+add_test(NAME c_mapping_cases
+         COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_mapping_cases_c>
+                 ${CMAKE_SOURCE_DIR}/Tests/cases/mapping_cases.json)
+set_tests_properties(c_mapping_cases PROPERTIES TIMEOUT 300 LABELS "c;server;mapping")
+
 # ---- exports_match_header: gw_* prototypes == gw_* exports, nothing else leaks -------------
 add_test(NAME exports_match_header
          COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_exports.py

@@ -264,6 +264,45 @@ int32_t gw_result_attempt_count(const gw_result *result);
 /* Frees a result. NULL is ignored. */
 void gw_result_free(gw_result *result);
 
+/* ---- Mapping results and pagination (issue 3) ------------------------------------------
+ * Mapped objects are keyed by the descriptors' key paths as written ("" = the whole body;
+ * key_path NULL means ""). Every const char * stays valid until gw_result_free; NULL on a
+ * failed call or a NULL result. */
+
+/* The JSON text mapped at key_path (one object, or an array of them), or NULL when nothing
+ * was mapped there. */
+const char *gw_result_mapped_at(const gw_result *result, const char *key_path);
+/* The first object mapped at key_path (the first element of an array) as JSON, or NULL. */
+const char *gw_result_mapped_first(const gw_result *result, const char *key_path);
+/* The number of objects mapped at key_path (an array's length, 1 for one object, 0 for
+ * none); with key_path NULL, over every key path. */
+int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
+/* The response metadata the mappings saw as "@metadata", as JSON: {"method", "url", "path",
+ * "status", "headers": {lower-case name: value}, "pathParameters", "query"}; NULL when no
+ * descriptor matched. */
+const char *gw_result_metadata_json(const gw_result *result);
+
+/* gw_paginator_next's status after the last page (not an error; no result). */
+#define GW_DONE 100
+
+typedef struct gw_paginator gw_paginator; /* a lazy walk over a route's pages */
+
+/* A paginator over the pages of a call whose route has "pagination" in the gateway config
+ * (page numbers, Link rel="next", or a cursor; see the README). options as for gw_call
+ * (route required for the pagination; params_json and headers_json apply to every page).
+ * No call is made yet. On GW_OK free *out_paginator with gw_paginator_free (before the
+ * client). Errors: GW_ERROR_INVALID_ARGUMENT (NULL, malformed options, no pagination). */
+int32_t gw_paginator_new(gw_client *client, const gw_call_options *options, gw_paginator **out_paginator);
+/* Fetches the next page, blocking. GW_OK: *out_result is the page (free it). GW_ERROR_CALL_FAILED:
+ * *out_result is the failure (free it) and the walk ends. GW_DONE: the walk has ended (last
+ * page, maxPages, or an earlier failure); *out_result is NULL. GW_ERROR_WOULD_DEADLOCK on the
+ * client's event-loop thread. One thread at a time per paginator. */
+int32_t gw_paginator_next(gw_paginator *paginator, gw_result **out_result);
+/* The number of pages fetched so far (failed ones included); 0 for NULL. */
+int32_t gw_paginator_page_count(const gw_paginator *paginator);
+/* Frees a paginator. NULL is ignored. */
+void gw_paginator_free(gw_paginator *paginator);
+
 /* ---- Inside callbacks: an attempt (borrowed, valid during the callback) --------------- */
 
 int32_t gw_attempt_number(const gw_attempt *attempt);     /* 1 for the first attempt */

@@ -37,6 +37,13 @@ enum CallOptionsReader {
         var request: Request
         if let route = string(options.route) {
             request = Request(route: route)
+        } else if options.path == nil, let type = string(options.object_type) {
+            // An object route: the route whose objectType and method match (issue 3).
+            let name = string(options.method) ?? "GET"
+            guard let method = HTTPMethod(name: name) else {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "unknown HTTP method \"\(name)\"")
+            }
+            request = Request(method, "", body: .object(.object(), type: type))
         } else {
             guard let path = string(options.path) else {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or method and path")

@@ -27,6 +27,8 @@ let help = usage + """
       --deadline SECONDS      overall time limit of the call, retries included
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
                               retried or stopped) and what the global failure observer saw
+      --all-pages             follow the route's pagination: one compact JSON line per page
+                              (JSON Lines); a failed page prints its error line and exits 1
       Prints the mapped result as JSON (the raw body when no descriptor matched), exit 0;
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
 
@@ -95,6 +97,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     var verbose = false
     var baseURL: String?
     var user: String?
+    var allPages = false
     var rest = arguments
     func value(_ flag: String) -> String {
         guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
@@ -122,6 +125,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         case "--base-url": baseURL = value(argument)
         case "--user": user = value(argument)
         case "--verbose", "-v": verbose = true
+        case "--all-pages": allPages = true
         case "--help", "-h": printLine(help); exit(0)
         default:
             if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
@@ -185,6 +189,29 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         client.addFailureObserver { error in
             // The global failure observer: once per failed call, before the call's own handler.
             printError("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+        }
+    }
+    if allPages {
+        do {
+            let paginator = try client.paginator(request)
+            while let page = try paginator.next() {
+                if verbose { for attempt in page.attempts { printError(describe(attempt)) } }
+                if let mapped = page.mapped {
+                    printLine(mapped.serialized())
+                } else if let body = page.body {
+                    printLine(body.serialized())
+                } else {
+                    printLine(JSONValue.string(page.http.text).serialized())
+                }
+            }
+            client.close()
+            exit(0)
+        } catch {
+            let summary = error.json
+            summary.set("attempts", .integer(Int64(error.attempts.count)))
+            printLine(summary.serialized())
+            client.close()
+            exit(1)
         }
     }
     do {

@@ -14,6 +14,14 @@ keep-alive works. Endpoints (any method unless stated):
   /sequence/<key>/count     GET: {"count": n} for <key>, not counted itself
   /delay/<ms>               sleeps, then 200 {"delayed_ms": ms}
   /fixture/<name>           a file from --fixtures; ?status=<code>, ?content_type=<type>
+  /pages/<name>             real fixtures served across pages (issue 3's paginator tests):
+                            github-issues?page=N (1..5): the issues list with GitHub's Link
+                            header (next/last/prev/first, this server's URL) and its recorded
+                            headers, and Last-Modified; github-search?page=N&per_page=K: the search envelope with
+                            items sliced, total_count kept; slack?cursor=C: the Slack list,
+                            then (cursor = its next_cursor) its second channel with
+                            next_cursor ""; twitter?cursor=C: the ids list, then (cursor =
+                            1305102810874389703, exactly) the ids reversed with next_cursor 0
   /gzip                     gzip-encoded JSON when Accept-Encoding allows gzip
   /reset                    reads the request, then closes the socket without answering
   /fault/<key>/<step>,...   scripted faults: the n-th request for <key> runs step n (the last
@@ -157,6 +165,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self._delay(parts[1])
             if head == "fixture" and len(parts) >= 2:
                 return self._fixture("/".join(parts[1:]), query)
+            if head == "pages" and len(parts) == 2:
+                return self._pages(parts[1], query)
             if head == "gzip" and len(parts) == 1:
                 return self._gzip()
             if head == "reset" and len(parts) == 1:
@@ -244,6 +254,67 @@ class Handler(BaseHTTPRequestHandler):
         else:
             content_type = "application/octet-stream"
         self._send(status, file.read_bytes(), content_type=content_type)
+
+    # -- /pages: paging over real fixtures (issue 3) ----------------------------------------
+
+    def _fixture_json(self, name: str):
+        return json.loads((self.server.fixtures / name).read_text(encoding="utf-8"))
+
+    def _pages(self, name: str, query: dict[str, str]) -> None:
+        base = f"http://{self.headers.get('Host', '127.0.0.1')}/pages/{name}"
+        if name == "github-issues":
+            recorded = self._fixture_json("github-issues-list-page1.headers.json")
+            try:
+                page = int(query.get("page", "1"))
+            except ValueError:
+                return self._json(400, {"error": "page must be an integer"})
+            if not 1 <= page <= 5:
+                return self._json(404, {"message": "Not Found"})
+            per_page = query.get("per_page", "3")
+            def link(n: int, rel: str) -> str:
+                return f'<{base}?per_page={per_page}&page={n}>; rel="{rel}"'
+            links = []
+            if page < 5:
+                links += [link(page + 1, "next"), link(5, "last")]
+            if page > 1:
+                links += [link(page - 1, "prev"), link(1, "first")]
+            headers = {k: v for k, v in recorded["headers"].items() if k not in ("content-type", "link")}
+            headers["Link"] = ", ".join(links)
+            # GitHub sends Last-Modified (an HTTP-date); the recording's dates are all
+            # normalised to 2017-10-10T16:00:00Z, so this one is too.
+            headers["Last-Modified"] = "Tue, 10 Oct 2017 16:00:00 GMT"
+            body = (self.server.fixtures / "github-issues-list-page1.json").read_bytes()
+            return self._send(200, body, content_type=recorded["headers"]["content-type"], headers=headers)
+        if name == "github-search":
+            document = self._fixture_json("github-search-issues.json")
+            try:
+                page, per_page = int(query.get("page", "1")), int(query.get("per_page", "30"))
+            except ValueError:
+                return self._json(422, {"message": "Validation Failed"})
+            document["items"] = document["items"][(page - 1) * per_page:page * per_page]
+            return self._send(200, json.dumps(document, ensure_ascii=False).encode(),
+                              content_type="application/json; charset=utf-8")
+        if name == "slack":
+            document = self._fixture_json("slack-conversations-list-cursor.json")
+            cursor = query.get("cursor", "")
+            if cursor == document["response_metadata"]["next_cursor"]:
+                document["channels"] = document["channels"][1:]
+                document["response_metadata"]["next_cursor"] = ""
+            elif cursor:
+                return self._json(200, {"ok": False, "error": "invalid_cursor"})
+            return self._send(200, json.dumps(document, ensure_ascii=False).encode())
+        if name == "twitter":
+            text = (self.server.fixtures / "twitter-ids-cursor-bigint.json").read_text(encoding="utf-8")
+            cursor = query.get("cursor", "")
+            if cursor == "1305102810874389703":
+                document = json.loads(text)
+                document.update(ids=document["ids"][::-1], next_cursor=0, next_cursor_str="0",
+                                previous_cursor=-1305102810874389703, previous_cursor_str="-1305102810874389703")
+                text = json.dumps(document)
+            elif cursor not in ("", "-1"):
+                return self._json(400, {"errors": [{"code": 44, "message": "cursor parameter is invalid"}]})
+            return self._send(200, text.encode())
+        return self._json(404, {"error": "no such paged fixture", "name": name})
 
     def _gzip(self) -> None:
         payload = json.dumps({"gzipped": True, "message": "hello " * 20}).encode()

@@ -10,6 +10,10 @@ public struct MappableResponse: Sendable {
     public var contentType: String?
     /// The body bytes as received.
     public var body: [UInt8]
+    /// The response's header fields (for `@metadata.headers`); empty when not known.
+    public var headers: HTTPHeaders = HTTPHeaders()
+    /// The absolute URL the request was sent to (for `@metadata.url`); nil when not known.
+    public var url: String?
 
     /// A response to map; `path` is relative to the base URL, as sent.
     public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
@@ -18,5 +22,55 @@ public struct MappableResponse: Sendable {
         self.status = status
         self.contentType = contentType
         self.body = body
+    }
+
+    /// A response with its headers and URL, for `@metadata` sources (see ``MappingContext``).
+    public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8],
+                headers: HTTPHeaders, url: String?) {
+        self.init(method: method, path: path, status: status, contentType: contentType, body: body)
+        self.headers = headers
+        self.url = url
+    }
+
+    /// The query parameters of ``path``, percent-decoded (`+` stays `+`); a repeated name
+    /// keeps its last value.
+    public var queryParameters: [String: String] {
+        guard let mark = path.firstIndex(of: "?") else { return [:] }
+        var query = path[path.index(after: mark)...]
+        if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
+        var result: [String: String] = [:]
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            result[PathPattern.percentDecode(String(parts[0]))] = parts.count > 1 ? PathPattern.percentDecode(String(parts[1])) : ""
+        }
+        return result
+    }
+
+    /// The `@metadata` object (see ``MappingContext``) with these path parameters.
+    public func metadata(pathParameters: [String: String]) -> JSONValue {
+        let metadata = JSONValue.object()
+        metadata.set("method", .string(method.rawValue))
+        metadata.set("url", url.map(JSONValue.string) ?? .null())
+        var bare = Substring(path)
+        if let cut = bare.firstIndex(where: { $0 == "?" || $0 == "#" }) { bare = bare[..<cut] }
+        metadata.set("path", .string(String(bare)))
+        metadata.set("status", .integer(Int64(status)))
+        let headerObject = JSONValue.object()
+        var seen: [String] = []
+        for field in headers {
+            let name = field.name.lowercased()
+            if seen.contains(name) { continue }
+            seen.append(name)
+            headerObject.set(name, .string(headers.values(for: name).joined(separator: ", ")))
+        }
+        metadata.set("headers", headerObject)
+        func object(_ values: [String: String]) -> JSONValue {
+            let result = JSONValue.object()
+            for key in values.keys.sorted() { result.set(key, .string(values[key]!)) }
+            return result
+        }
+        metadata.set("pathParameters", object(pathParameters))
+        metadata.set("query", object(queryParameters))
+        return metadata
     }
 }

@@ -94,8 +94,9 @@ public struct MappingCatalog: Sendable {
     }
 
     /// Legal but suspicious setups, one sentence each:
-    /// - two response (or error) descriptors with the same methods, pattern and key path and
-    ///   overlapping statuses: the later one wins (as RestKit; issues #1725, #2075);
+    /// - two response (or error) descriptors with overlapping methods and statuses, the same
+    ///   key path, and the same pattern or equally specific patterns that can match the same
+    ///   path (``PathPattern/ties(with:)``): the later one wins (as RestKit; issues #1725, #2075);
     /// - a response descriptor listing 4xx/5xx codes: those responses are failures, so its
     ///   objects become error objects;
     /// - an error descriptor listing only 2xx codes: never used;
@@ -105,9 +106,13 @@ public struct MappingCatalog: Sendable {
         for (label, list) in [("responseDescriptors", responseDescriptors), ("errorDescriptors", errorDescriptors)] {
             for (j, later) in list.enumerated() {
                 for (i, earlier) in list[..<j].enumerated()
-                where earlier.methods == later.methods && earlier.pathPattern?.pattern == later.pathPattern?.pattern
-                    && earlier.keyPath == later.keyPath && earlier.statusCodes.overlaps(later.statusCodes) {
-                    warnings.append("\(label)[\(j)] has the same method, pathPattern and keyPath as \(label)[\(i)] (\(later)); the later one wins")
+                where !earlier.methods.isDisjoint(with: later.methods) && earlier.keyPath == later.keyPath
+                    && earlier.statusCodes.overlaps(later.statusCodes) {
+                    if earlier.pathPattern?.pattern == later.pathPattern?.pattern {
+                        warnings.append("\(label)[\(j)] has the same method, pathPattern and keyPath as \(label)[\(i)] (\(later)); the later one wins")
+                    } else if let a = earlier.pathPattern, let b = later.pathPattern, a.ties(with: b) {
+                        warnings.append("\(label)[\(j)] (\(later)) and \(label)[\(i)] (\(earlier)) are ambiguous: equally specific patterns that can match the same path with the same keyPath; the later one wins")
+                    }
                 }
             }
         }
@@ -139,6 +144,7 @@ public struct MappingCatalog: Sendable {
                 let source = relationship.source.isRoot ? "@value" : relationship.source.description
                 try check(relationship.mapping, "mappings.\(mapping.name).relationships.\(source).mapping")
             }
+            for name in mapping.dynamic?.mappingNames ?? [] { try check(name, "mappings.\(mapping.name).dynamic") }
         }
         for (index, descriptor) in requestDescriptors.enumerated() { try check(descriptor.mapping, "requestDescriptors[\(index)].mapping") }
         for (index, descriptor) in responseDescriptors.enumerated() { try check(descriptor.mapping, "responseDescriptors[\(index)].mapping") }

@@ -22,6 +22,8 @@ public struct MappingOutcome: Sendable {
     public var error: MappingError?
     /// The parsed body, when it was parsed.
     public var body: JSONValue?
+    /// The response metadata (see ``MappingContext``), when descriptors matched a parsed body.
+    public var metadata: JSONValue?
 
     /// An outcome; everything but `accepted` defaults to empty.
     public init(accepted: Bool, mapped: JSONValue? = nil, errorObjects: JSONValue? = nil,

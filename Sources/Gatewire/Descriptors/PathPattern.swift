@@ -81,6 +81,22 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         return Specificity(literalSegments: literal, hasWildcard: wildcard, parameterSegments: segments.count - literal)
     }
 
+    /// Whether the two patterns rank the same and some path could match both, so that for
+    /// one key path the later registration would win by order alone (`/users/:id` and
+    /// `/users/:name`; `/a/:x` and `/:y/b`). Literal segments are compared decoded;
+    /// a segment with a parameter is assumed to overlap anything.
+    public func ties(with other: PathPattern) -> Bool {
+        guard specificity == other.specificity, wildcard == other.wildcard, segments.count == other.segments.count else {
+            return false
+        }
+        for (a, b) in zip(segments, other.segments) {
+            if case .literal(let x)? = a.first, a.count == 1, case .literal(let y)? = b.first, b.count == 1, x != y {
+                return false
+            }
+        }
+        return true
+    }
+
     /// The decoded parameters when `path` matches, nil otherwise.
     /// - Parameter path: relative to the base URL, as sent (percent-encoded, may carry `?query`).
     public func match(_ path: String) -> [String: String]? {

@@ -21,6 +21,23 @@ public struct RequestDescriptor: Sendable, Hashable {
     /// The caller's name for the kind of object (the Codable type's name, the C type tag);
     /// nil matches any.
     public var objectType: String?
+    /// How the mapped object is sent in a body: JSON (the default) or a form.
+    /// For GET, HEAD and DELETE there is no body: the mapped attributes become path and
+    /// query parameters (flattened as ``FormEncoding/pairs(_:)``), whatever the format.
+    public var format: BodyFormat = .json
+
+    /// The body encodings of a request descriptor (config `"format"`).
+    public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
+        /// `application/json`.
+        case json
+        /// `application/x-www-form-urlencoded` (see ``FormEncoding``).
+        case form
+
+        /// The `Content-Type` sent with this format.
+        public var contentType: String {
+            self == .json ? "application/json" : "application/x-www-form-urlencoded"
+        }
+    }
 
     /// The Swift builder form; a root `rootKeyPath` means no wrapping, like nil.
     public init(mapping: String, rootKeyPath: KeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
@@ -31,15 +48,25 @@ public struct RequestDescriptor: Sendable, Hashable {
         self.objectType = objectType
     }
 
-    /// The config form: `{"objectType": "User", "mapping": "User", "rootKeyPath": "user", "method": "POST"}`
-    /// (only `mapping` is required; `method` as in ``ResponseDescriptor``).
+    /// The config form: `{"objectType": "User", "mapping": "User", "rootKeyPath": "user", "method": "POST",
+    /// "format": "form"}` (only `mapping` is required; `method` as in ``ResponseDescriptor``;
+    /// `format` is `json` (default) or `form`).
     /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
     public init(config node: ConfigNode) throws(ConfigError) {
-        try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType"])
+        try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType", "format"])
+        var format = BodyFormat.json
+        if let formatNode = try node.optional("format") {
+            let name = try formatNode.string()
+            guard let parsed = BodyFormat(rawValue: name) else {
+                throw formatNode.error("unknown format \"\(name)\" (expected json or form)")
+            }
+            format = parsed
+        }
         self.init(mapping: try node.required("mapping").string(),
                   rootKeyPath: try node.optional("rootKeyPath").map { node throws(ConfigError) in KeyPath(try node.string()) },
                   methods: try ResponseDescriptor.methods(config: node.optional("method")),
                   objectType: try node.optional("objectType")?.string())
+        self.format = format
     }
 
     /// The request body for `object` (a JSON object, or an array of them).
@@ -48,6 +75,9 @@ public struct RequestDescriptor: Sendable, Hashable {
     ///   a mapping is unknown, or when two source paths collide (`a` and `a.b`).
     public func body(for object: JSONNode, mapper: ObjectMapper) throws(MappingError) -> JSONValue {
         guard let mapping = mapper.mappings[self.mapping] else { throw MappingError("unknown mapping \"\(self.mapping)\"") }
+        guard mapping.dynamic == nil else {
+            throw MappingError("the dynamic mapping \"\(self.mapping)\" cannot build a request body (name a concrete mapping)")
+        }
         let inner = try RequestDescriptor.inverse(object, mapping, mapper, path: "", depth: 0)
         guard let rootKeyPath else { return inner }
         let wrapped = JSONValue.object()

@@ -2,10 +2,11 @@
 /// selection and mapping (RestKit's `RKObjectRequestOperation` + `RKResponseMapperOperation`,
 /// with the ambiguities of the reference pinned as below).
 ///
-/// 1. **Status gate.** Any 2xx is accepted. A 1xx/3xx is accepted only when a matching
-///    response descriptor (method, path, status) lists it. 4xx and 5xx are always failures,
-///    whatever matched (as RestKit, issue #1572). Decided differently from RestKit: error
-///    descriptors never narrow the accepted set (#1815).
+/// 1. **Status gate.** Any 2xx is accepted, even when only error descriptors match. A 1xx/3xx
+///    is accepted only when a matching response descriptor (method, path, status) lists it.
+///    4xx and 5xx are always failures, whatever matched (as RestKit, issue #1572); a DELETE
+///    that gets a 404 is a failure too (RestKit swallowed it, #2406). Decided differently from
+///    RestKit: error descriptors never narrow the accepted set (#1815).
 /// 2. **No body.** HEAD, 204, 205, 304, and a body of 0 bytes or only whitespace (RestKit:
 ///    0 bytes or one space) are not parsed: success with `mapped == nil`, or an HTTP failure
 ///    without error objects.
@@ -25,7 +26,15 @@
 ///    `{}` (decided differently from RestKit's error 1001: the caller keeps the raw body and
 ///    a partial API change should not fail a call that succeeded). No descriptor matching a
 ///    2xx: accepted, `mapped == nil`. A mapping error makes `error` non-nil and `mapped` nil.
-/// 6. **Failure path.** Matching error descriptors, and response descriptors that list the
+/// 6. **Metadata.** The mappings see the response as `@metadata` (method, URL, path, status,
+///    headers, the captured path parameters of the descriptors that applied, and the query
+///    parameters), the whole body as `@root`, and a nested object's holder as `@parent`
+///    (see ``MappingContext``).
+/// 7. **Speed.** The body is parsed once (Jansson); mapping walks that tree through
+///    ``JSONNode`` views and builds only the mapped output: unmapped parts are never copied,
+///    `json` attributes and key paths share the parsed subtrees, and ``Response/body`` and the
+///    paginator reuse the same tree.
+/// 8. **Failure path.** Matching error descriptors, and response descriptors that list the
 ///    failure status, map the objects at their key paths into ``MappingOutcome/errorObjects``
 ///    (flattened, as RestKit's `RKObjectMapperErrorObjectsKey`). A mapping error there is not
 ///    reported (the HTTP failure is); the objects that fail are left out.
@@ -82,6 +91,9 @@ public struct ResponseMapper: Sendable {
         for (_, parameters) in winners {
             outcome.pathParameters.merge(parameters) { _, new in new }
         }
+        let metadata = response.metadata(pathParameters: outcome.pathParameters)
+        outcome.metadata = metadata
+        let context = MappingContext(root: body, metadata: metadata)
         if failure {
             let objects = JSONValue.array()
             for (descriptor, _) in winners {
@@ -89,7 +101,7 @@ public struct ResponseMapper: Sendable {
                 let elements = found.node.kind == .array ? found.node.elements : [found.node]
                 for (index, element) in elements.enumerated() where !element.isNull {
                     let path = found.node.kind == .array ? "\(descriptor.keyPath)[\(index)]" : descriptor.keyPath.description
-                    if let mapped = try? catalog.mapper.map(element, with: descriptor.mapping, at: path) {
+                    if let mapped = try? catalog.mapper.map(element, with: descriptor.mapping, at: path, context: context) {
                         objects.append(mapped)
                     }
                 }
@@ -102,7 +114,8 @@ public struct ResponseMapper: Sendable {
             for (descriptor, _) in winners {
                 guard let found = try descriptor.keyPath.value(in: body.node), !ResponseMapper.isNothing(found.node) else { continue }
                 result.set(descriptor.keyPath.description,
-                           try catalog.mapper.map(found.node, with: descriptor.mapping, at: descriptor.keyPath.description))
+                           try catalog.mapper.map(found.node, with: descriptor.mapping, at: descriptor.keyPath.description,
+                                                   context: context))
             }
             outcome.mapped = result
         } catch {

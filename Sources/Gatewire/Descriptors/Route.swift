@@ -16,6 +16,8 @@ public struct Route: Sendable, Equatable {
     public var retryBudget: RetryBudget?
     /// The route's own circuit breaker (`circuitBreaker`: an object, or false for none), or nil.
     public var circuitBreaker: CircuitBreakerPolicy?
+    /// How the route's results are paged, for ``Client/pages(_:pagination:)``; nil for none.
+    public var pagination: Pagination?
 
     /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
@@ -27,12 +29,14 @@ public struct Route: Sendable, Equatable {
 
     /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`, with
     /// optional `retry`, `retryBudget` and `circuitBreaker` objects (as the gateway config's;
-    /// the route's `retry` fields default to `inheriting`'s).
+    /// the route's `retry` fields default to `inheriting`'s) and `pagination` (as in
+    /// ``Pagination/init(config:)``).
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, unknown keys).
     public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy())
         throws(ConfigError)
     {
-        try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker"])
+        try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
+                                      "pagination"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -47,5 +51,6 @@ public struct Route: Sendable, Equatable {
         }
         if let node = try config.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try config.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
+        pagination = try config.optional("pagination").map { node throws(ConfigError) in try Pagination(config: node) }
     }
 }

@@ -6,9 +6,21 @@ public enum Router {
     /// in key order.
     /// - Throws: a message naming the missing parameter (never `(null)` or an empty segment).
     public static func build(_ pattern: String, parameters: [String: String]) throws(RouterError) -> String {
+        try build(pattern, parameters: parameters, objectAttributes: [:], objectParameters: [])
+    }
+
+    /// Fills `:name` segments for an object route (RestKit's object routing): each name is
+    /// looked up in the call's `parameters`, then in the object's own `objectAttributes`
+    /// (its top-level scalar members), then in `objectParameters` (the object's mapped
+    /// attributes, for GET/DELETE). The query is the call's unused parameters (key order),
+    /// then the unused `objectParameters` (their order); object attributes never go to the query.
+    /// - Throws: a message naming the missing parameter and where it was looked for.
+    public static func build(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
+                             objectParameters: [(String, String)]) throws(RouterError) -> String {
         var used = Set<String>()
         var path = ""
         var index = pattern.startIndex
+        let hasObject = !objectAttributes.isEmpty || !objectParameters.isEmpty
         while index < pattern.endIndex {
             let character = pattern[index]
             let nextIndex = pattern.index(after: index)
@@ -20,15 +32,20 @@ public enum Router {
             var end = nextIndex
             while end < pattern.endIndex, isNameCharacter(pattern[end]) { end = pattern.index(after: end) }
             let name = String(pattern[nextIndex..<end])
-            guard let value = parameters[name], !value.isEmpty else {
-                throw RouterError(message: "missing parameter \"\(name)\" for path pattern \(pattern)")
+            let value = [parameters[name], objectAttributes[name], objectParameters.first { $0.0 == name }?.1]
+                .compactMap { $0 }.first { !$0.isEmpty }
+            guard let value else {
+                let places = hasObject ? " (not in the call's parameters nor the object's attributes)" : ""
+                throw RouterError(message: "missing parameter \"\(name)\" for path pattern \(pattern)\(places)")
             }
             path += percentEncoded(value)
             used.insert(name)
             index = end
         }
-        let query = parameters.keys.filter { !used.contains($0) }.sorted()
+        var query = parameters.keys.filter { !used.contains($0) }.sorted()
             .map { "\(percentEncoded($0))=\(percentEncoded(parameters[$0]!))" }
+        query += objectParameters.filter { !used.contains($0.0) && parameters[$0.0] == nil }
+            .map { "\(percentEncoded($0.0))=\(percentEncoded($0.1))" }
         guard !query.isEmpty else { return path }
         return path + (path.contains("?") ? "&" : "?") + query.joined(separator: "&")
     }

@@ -25,16 +25,21 @@ public struct ObjectMapper: Sendable {
 
     /// Maps `node` (an object, an array of objects, or a scalar for `"@value"` mappings) with
     /// the mapping called `name`.
-    /// - Parameter keyPath: where `node` is in the body, for error messages.
+    /// - Parameters:
+    ///   - keyPath: where `node` is in the body, for error messages.
+    ///   - context: the body and response metadata for `@root` and `@metadata` sources.
+    ///   - parent: the representation holding `node`, for `@parent` sources (nil at the top).
     /// - Throws: ``MappingError`` for an unknown mapping name, a required attribute missing or
     ///   `null`, a value that cannot be coerced, or a key path running into a scalar.
-    public func map(_ node: JSONNode, with name: String, at keyPath: String = "") throws(MappingError) -> JSONValue {
-        try map(node, with: try mapping(named: name, at: keyPath), at: keyPath)
+    public func map(_ node: JSONNode, with name: String, at keyPath: String = "", context: MappingContext = .none,
+                    parent: JSONNode? = nil) throws(MappingError) -> JSONValue {
+        try map(node, with: try mapping(named: name, at: keyPath), at: keyPath, context: context, parent: parent)
     }
 
-    /// Maps `node` with `mapping` (see ``map(_:with:at:)-(_,String,_)``).
-    public func map(_ node: JSONNode, with mapping: ObjectMapping, at keyPath: String = "") throws(MappingError) -> JSONValue {
-        try mapValue(node, with: mapping, path: keyPath, depth: 0)
+    /// Maps `node` with `mapping` (see ``map(_:with:at:context:parent:)-(_,String,_,_,_)``).
+    public func map(_ node: JSONNode, with mapping: ObjectMapping, at keyPath: String = "",
+                    context: MappingContext = .none, parent: JSONNode? = nil) throws(MappingError) -> JSONValue {
+        try mapValue(node, with: mapping, path: keyPath, depth: 0, context: context, parent: parent)
     }
 
     private func mapping(named name: String, at path: String) throws(MappingError) -> ObjectMapping {
@@ -42,33 +47,51 @@ public struct ObjectMapper: Sendable {
         return mapping
     }
 
-    private func mapValue(_ node: JSONNode, with mapping: ObjectMapping, path: String, depth: Int) throws(MappingError)
-        -> JSONValue
-    {
+    private func mapValue(_ node: JSONNode, with mapping: ObjectMapping, path: String, depth: Int,
+                          context: MappingContext, parent: JSONNode?) throws(MappingError) -> JSONValue {
         switch node.kind {
         case .null:
             return .null()
         case .array:
             let result = JSONValue.array()
             for (index, element) in node.elements.enumerated() where !element.isNull {
-                result.append(try mapObject(element, with: mapping, path: "\(path)[\(index)]", depth: depth))
+                result.append(try mapObject(element, with: mapping, path: "\(path)[\(index)]", depth: depth,
+                                            context: context, parent: parent))
             }
             return result
         default:
-            return try mapObject(node, with: mapping, path: path, depth: depth)
+            return try mapObject(node, with: mapping, path: path, depth: depth, context: context, parent: parent)
         }
     }
 
-    private func mapObject(_ node: JSONNode, with mapping: ObjectMapping, path: String, depth: Int) throws(MappingError)
-        -> JSONValue
-    {
+    /// The value at `source` for the object `node`: from `node` itself, or from a special
+    /// root (`@root`, `@metadata`, `@parent`; see ``MappingContext``).
+    private func resolve(_ source: KeyPath, in node: JSONNode, path: String, context: MappingContext,
+                         parent: JSONNode?) throws(MappingError) -> JSONValue? {
+        guard let (root, rest) = SourceRoot.split(source) else { return try source.value(in: node, at: path) }
+        let base: JSONNode?
+        switch root {
+        case .root: base = context.root?.node
+        case .metadata: base = context.metadata?.node
+        case .parent: base = parent
+        }
+        guard let base else { return nil }
+        return try rest.value(in: base, at: root.rawValue)
+    }
+
+    private func mapObject(_ node: JSONNode, with mapping: ObjectMapping, path: String, depth: Int,
+                           context: MappingContext, parent: JSONNode?) throws(MappingError) -> JSONValue {
         guard depth < maxDepth else {
             throw MappingError("objects nested deeper than \(maxDepth) levels (mapping \"\(mapping.name)\")", keyPath: path)
+        }
+        if let dynamic = mapping.dynamic {
+            let chosen = try self.mapping(named: try dynamic.pick(for: node, at: path), at: path)
+            return try mapObject(node, with: chosen, path: path, depth: depth + 1, context: context, parent: parent)
         }
         let result = JSONValue.object()
         for attribute in mapping.attributes {
             let where_ = attribute.source.appended(to: path)
-            guard let value = try attribute.source.value(in: node, at: path) else {
+            guard let value = try resolve(attribute.source, in: node, path: path, context: context, parent: parent) else {
                 if attribute.required {
                     throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is missing", keyPath: where_)
                 }
@@ -79,6 +102,14 @@ public struct ObjectMapper: Sendable {
                     throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is null", keyPath: where_)
                 }
                 result.set(attribute.destination, .null())
+            } else if let type = attribute.type, type != .json, value.node.kind == .array {
+                // An array of scalars: each element coerced, `null` kept.
+                let array = JSONValue.array()
+                for (index, element) in value.node.elements.enumerated() {
+                    array.append(element.isNull ? .null()
+                        : try type.coerce(element, dateFormat: attribute.dateFormat, keyPath: "\(where_)[\(index)]"))
+                }
+                result.set(attribute.destination, array)
             } else if let type = attribute.type {
                 result.set(attribute.destination, try type.coerce(value.node, dateFormat: attribute.dateFormat, keyPath: where_))
             } else {
@@ -87,9 +118,12 @@ public struct ObjectMapper: Sendable {
         }
         for relationship in mapping.relationships {
             let where_ = relationship.source.appended(to: path)
-            guard let value = try relationship.source.value(in: node, at: path) else { continue }
+            guard let value = try resolve(relationship.source, in: node, path: path, context: context, parent: parent) else {
+                continue
+            }
             let nested = try self.mapping(named: relationship.mapping, at: where_)
-            result.set(relationship.destination, try mapValue(value.node, with: nested, path: where_, depth: depth + 1))
+            result.set(relationship.destination, try mapValue(value.node, with: nested, path: where_, depth: depth + 1,
+                                                              context: context, parent: node))
         }
         return result
     }

@@ -17,21 +17,38 @@ public struct ObjectMapping: Sendable, Hashable {
     public var attributes: [AttributeMapping]
     /// Relationship mappings, in output order (after the attributes).
     public var relationships: [RelationshipMapping]
+    /// When set, each object is mapped with the mapping this picks (by a discriminator);
+    /// `attributes` and `relationships` are then empty.
+    public var dynamic: DynamicMapping?
 
     /// The Swift builder form; output keys follow the order given.
     public init(name: String, attributes: [AttributeMapping] = [], relationships: [RelationshipMapping] = []) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
+        self.dynamic = nil
+    }
+
+    /// A dynamic mapping: each object is mapped with the mapping `dynamic` picks.
+    public init(name: String, dynamic: DynamicMapping) {
+        self.init(name: name)
+        self.dynamic = dynamic
     }
 
     /// The config form (the value of `mappings.<name>`):
     /// `{"attributes": {"email": "email", "full_name": {"to": "name", "type": "string", "required": true}},
     ///   "relationships": {"address": {"to": "address", "mapping": "Address"}}}`.
+    /// Or the dynamic form `{"dynamic": {"keyPath": "type", "mappings": {"Issue": "Issue"}, "default": "Other"}}`
+    /// (see ``DynamicMapping``).
     /// - Throws: ``ConfigError`` naming the field for unknown fields, wrong types, or two
     ///   attributes/relationships writing the same destination key (RestKit asserts on this).
     public init(config node: ConfigNode, name: String) throws(ConfigError) {
-        try node.rejectUnknownKeys(["attributes", "relationships"])
+        if let dynamic = try node.optional("dynamic") {
+            try node.rejectUnknownKeys(["dynamic"])
+            self.init(name: name, dynamic: try DynamicMapping(config: dynamic))
+            return
+        }
+        try node.rejectUnknownKeys(["attributes", "relationships", "dynamic"])
         var attributes: [AttributeMapping] = []
         var relationships: [RelationshipMapping] = []
         var destinations: [String: String] = [:]

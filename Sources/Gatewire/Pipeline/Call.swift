@@ -278,7 +278,8 @@ final class Call: @unchecked Sendable {
         }
         let outcome = core.catalog.map(MappableResponse(
             method: prepared.method, path: prepared.path, status: response.status,
-            contentType: response.headers["Content-Type"], body: response.body))
+            contentType: response.headers["Content-Type"], body: response.body,
+            headers: response.headers, url: prepared.url))
         if let mappingError = outcome.error {
             return fail(kind: .mapping, status: response.status, message: mappingError.description,
                         errorObjects: outcome.errorObjects, response: response)
@@ -290,7 +291,7 @@ final class Call: @unchecked Sendable {
         }
         complete(.success(Response(method: prepared.method, path: prepared.path, http: response,
                                    mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                   attempts: attempts)))
+                                   attempts: attempts, body: outcome.body, metadata: outcome.metadata)))
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,

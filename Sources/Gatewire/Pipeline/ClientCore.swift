@@ -63,19 +63,26 @@ final class ClientCore: Sendable {
             method = route.method
             pattern = route.pathPattern
             objectType = route.objectType
+        } else if pattern.isEmpty, case .object(_, let type?) = request.body {
+            // An object route: the route for this object type and method (RestKit's
+            // `RKRoute routeWithClass:pathPattern:method:`).
+            guard let route = config.routes.values.sorted(by: { $0.name < $1.name })
+                .first(where: { $0.objectType == type && $0.method == method }) else {
+                throw GatewireError(kind: .invalidArgument,
+                                    message: "no path and no route for object type \"\(type)\" and \(method)",
+                                    method: method, path: "")
+            }
+            pattern = route.pathPattern
+            objectType = type
         }
         func invalid(_ message: String) -> GatewireError {
             GatewireError(kind: .invalidArgument, message: message, method: method, path: pattern)
         }
-        let path: String
-        do {
-            path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters)
-        } catch {
-            throw invalid(error.message)
-        }
         var headers = config.headers
         headers.merge(request.headers)
         var body: [UInt8]?
+        var objectAttributes: [String: String] = [:]
+        var objectParameters: [(String, String)] = []
         switch request.body {
         case nil:
             break
@@ -86,20 +93,40 @@ final class ClientCore: Sendable {
             guard let typeName = type ?? objectType else {
                 throw invalid("an object body needs an object type: the call's or its route's objectType")
             }
-            let mapped: JSONValue?
+            guard let descriptor = catalog.requestDescriptor(objectType: typeName, method: method) else {
+                throw invalid("no request descriptor for object type \"\(typeName)\" and \(method)")
+            }
+            let mapped: JSONValue
             do {
-                mapped = try catalog.requestBody(for: value.node, objectType: typeName, method: method)
+                mapped = try descriptor.body(for: value.node, mapper: catalog.mapper)
             } catch {
                 throw invalid("the \(typeName) object could not be mapped: \(error)")
             }
-            guard let mapped else { throw invalid("no request descriptor for object type \"\(typeName)\" and \(method)") }
-            body = Array(mapped.serialized().utf8)
-            if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
+            for (key, member) in value.node.members {
+                switch member.kind {
+                case .string: objectAttributes[key] = member.string
+                case .integer, .real, .bool: objectAttributes[key] = member.serialized()
+                default: break
+                }
+            }
+            if [.get, .head, .delete].contains(method) {
+                objectParameters = FormEncoding.pairs(mapped.node, includeNulls: false)  // no body: parameters instead
+            } else {
+                body = Array((descriptor.format == .form ? FormEncoding.body(mapped.node) : mapped.serialized()).utf8)
+                if !headers.contains("Content-Type") { headers.set("Content-Type", descriptor.format.contentType) }
+            }
         case .bytes(let bytes, let contentType):
             body = bytes
             if !headers.contains("Content-Type") { headers.set("Content-Type", contentType) }
         }
         if let problem = GatewayConfig.baseURLProblem(config.baseURL) { throw invalid("baseURL \(problem)") }
+        let path: String
+        do {
+            path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters,
+                                    objectAttributes: objectAttributes, objectParameters: objectParameters)
+        } catch {
+            throw invalid(error.message)
+        }
         var base = config.baseURL
         while base.hasSuffix("/") { base.removeLast() }
         return PreparedRequest(method: method, path: path, url: base + path, headers: headers, body: body,

@@ -14,6 +14,11 @@ public struct Response: Sendable {
     public let pathParameters: [String: String]
     /// Every attempt, oldest first.
     public let attempts: [Attempt]
+    /// The parsed body (parsed once; the mapper walked this tree), nil when not parsed.
+    public internal(set) var body: JSONValue? = nil
+    /// The response metadata the mappings saw as `@metadata` (see ``MappingContext``), nil
+    /// when no descriptor matched.
+    public internal(set) var metadata: JSONValue? = nil
 
     /// The status code.
     public var status: Int { http.status }

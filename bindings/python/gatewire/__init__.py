@@ -35,6 +35,7 @@ from .errors import (
     WouldDeadlock,
 )
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
+from .pagination import Pages
 from .result import Attempt, Result
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "CallFuture",
     "Result",
     "Attempt",
+    "Pages",
     "check_config",
     "version",
     "FailureObserver",

@@ -76,6 +76,7 @@ GW_ERROR_CONFIG = 2
 GW_ERROR_CALL_FAILED = 3
 GW_ERROR_WOULD_DEADLOCK = 4
 GW_ERROR_VERSION = 5
+GW_DONE = 100  # gw_paginator_next: the walk has ended (issue 3)
 
 # ---- Why a call failed (gw_result_error_kind) ------------------------------------------
 GW_KIND_NONE = 0
@@ -244,6 +245,15 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_attempts_json": (c_char_p, [_P]),
     "gw_result_attempt_count": (c_int32, [_P]),
     "gw_result_free": (None, [_P]),
+    # Mapping results and pagination (issue 3)
+    "gw_result_mapped_at": (c_char_p, [_P, c_char_p]),
+    "gw_result_mapped_first": (c_char_p, [_P, c_char_p]),
+    "gw_result_mapped_count": (ctypes.c_int64, [_P, c_char_p]),
+    "gw_result_metadata_json": (c_char_p, [_P]),
+    "gw_paginator_new": (c_int32, [_P, POINTER(gw_call_options), POINTER(c_void_p)]),
+    "gw_paginator_next": (c_int32, [_P, POINTER(c_void_p)]),
+    "gw_paginator_page_count": (c_int32, [_P]),
+    "gw_paginator_free": (None, [_P]),
     # Attempts (inside callbacks)
     "gw_attempt_number": (c_int32, [_P]),
     "gw_attempt_status": (c_int32, [_P]),

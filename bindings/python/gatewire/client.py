@@ -28,6 +28,7 @@ from . import _native
 from .errors import CallError, Cancelled, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
+from .pagination import Pages
 from .result import Result, call_error_from_borrowed, result_from_native
 
 __all__ = ["Client", "CallFuture", "check_config", "FailureObserver"]
@@ -698,6 +699,30 @@ class Client:
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
             deadline=deadline, retry_test=retry_test, policy=policy,
         )  # fmt: skip
+
+    def pages(
+        self,
+        route: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        max_retries: int | None = None,
+        attempt_timeout: float | None = None,
+        deadline: float | None = None,
+    ) -> Pages:
+        """The pages of the configured route ``route`` (its ``pagination`` in the gateway
+        config), fetched lazily: an iterator of :class:`Result`, one blocking call per page.
+
+        Raises:
+            InvalidArgument: the route has no pagination (at once); a failed page raises its
+                CallError from ``next()``.
+        """
+        options = self._options(
+            method=None, path=None, route=route, params=params, headers=headers, json=_UNSET,
+            object_type=None, max_retries=max_retries, attempt_timeout=attempt_timeout,
+            deadline=deadline, retry_key=0,
+        )  # fmt: skip
+        return Pages(self, options)
 
     def _call_blocking(self, **arguments: Any) -> Result:
         # Started like call_async: the native handle is used only while gw_call_async starts

@@ -90,6 +90,9 @@ class Result:
     mapped: dict[str, Any] | None
     attempts: tuple[Attempt, ...]
     headers: tuple[tuple[str, str], ...] = ()
+    #: the response metadata the mappings saw as ``@metadata`` (``{"method", "url", "path",
+    #: "status", "headers", "pathParameters", "query"}``), or None when no descriptor matched
+    metadata: dict[str, Any] | None = None
 
     ok = True  #: always True: failures raise :class:`gatewire.CallError` instead
 
@@ -105,6 +108,25 @@ class Result:
             json.JSONDecodeError: the body is not JSON.
         """
         return _json.loads(self.body)
+
+    def all(self, key_path: str = "") -> list[Any]:
+        """Every object mapped at ``key_path`` (a descriptor's key path as written, ``""``
+        for the whole body): an array's elements, or the one object; [] when none."""
+        value = (self.mapped or {}).get(key_path)
+        if value is None and key_path not in (self.mapped or {}):
+            return []
+        return list(value) if isinstance(value, list) else [value]
+
+    def first(self, key_path: str = "") -> Any:
+        """The first object mapped at ``key_path``, or None."""
+        objects = self.all(key_path)
+        return objects[0] if objects else None
+
+    def count(self, key_path: str | None = None) -> int:
+        """The number of objects mapped at ``key_path`` (None: over every key path)."""
+        if key_path is None:
+            return sum(len(self.all(key)) for key in (self.mapped or {}))
+        return len(self.all(key_path))
 
     def header(self, name: str) -> str | None:
         """The first value of response header ``name`` (case-insensitive), or None."""
@@ -181,6 +203,7 @@ def _convert(pointer: int) -> Result | CallError:
             mapped=_loads(native.gw_result_mapped_json(pointer)),
             attempts=attempts,
             headers=headers,
+            metadata=_loads(native.gw_result_metadata_json(pointer)),
         )
     kind = ErrorKind.from_native(int(native.gw_result_error_kind(pointer)))
     message = _native.decode(native.gw_result_error_message(pointer)) or ""

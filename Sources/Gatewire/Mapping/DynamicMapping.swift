@@ -1,0 +1,57 @@
+/// Picks the mapping of each object by a discriminator field, such as JSON:API's `type` or
+/// Stripe's `object` (RestKit's `RKDynamicMapping` with `setObjectMapping:whenValueOfKeyPath:isEqualTo:`).
+///
+/// Config form (a mapping entry that has only `dynamic`):
+/// `{"dynamic": {"keyPath": "type", "mappings": {"articles": "Article", "people": "Person"}, "default": "Other"}}`.
+/// The discriminator is read at `keyPath` in the object (a string, an integer or a boolean,
+/// compared by its text). Without a match the `default` mapping applies; without a default
+/// that is a ``MappingError`` naming the discriminator's key path and value.
+public struct DynamicMapping: Sendable, Hashable {
+    /// Where the discriminator is in each object.
+    public var keyPath: KeyPath
+    /// Discriminator value -> mapping name.
+    public var mappings: [String: String]
+    /// The mapping for any other value (or a missing discriminator); nil makes those errors.
+    public var defaultMapping: String?
+
+    /// The Swift builder form.
+    public init(keyPath: KeyPath, mappings: [String: String], defaultMapping: String? = nil) {
+        self.keyPath = keyPath
+        self.mappings = mappings
+        self.defaultMapping = defaultMapping
+    }
+
+    /// Parses `{"keyPath": "type", "mappings": {...}, "default": "Name"}`.
+    /// - Throws: ``ConfigError`` naming the field (missing `keyPath` or `mappings`, wrong types, unknown fields).
+    public init(config node: ConfigNode) throws(ConfigError) {
+        try node.rejectUnknownKeys(["keyPath", "mappings", "default"])
+        var mappings: [String: String] = [:]
+        for (value, name) in try node.required("mappings").members() { mappings[value] = try name.string() }
+        self.init(keyPath: KeyPath(try node.required("keyPath").string()), mappings: mappings,
+                  defaultMapping: try node.optional("default")?.string())
+    }
+
+    /// Every mapping name it can pick, sorted (for reference checks).
+    public var mappingNames: [String] { (Array(mappings.values) + (defaultMapping.map { [$0] } ?? [])).sorted() }
+
+    /// The mapping name for `node`.
+    /// - Parameter path: `node`'s key path from the body's root, for errors.
+    /// - Throws: ``MappingError`` at the discriminator's key path when no mapping fits.
+    func pick(for node: JSONNode, at path: String) throws(MappingError) -> String {
+        let where_ = keyPath.appended(to: path)
+        let value = node.kind == .object ? try keyPath.value(in: node, at: path) : nil
+        var text: String?
+        switch value?.node.kind {
+        case .string?: text = value?.node.string
+        case .integer?, .bool?: text = value?.node.serialized()
+        default: text = nil
+        }
+        if let text, let name = mappings[text] { return name }
+        if let defaultMapping { return defaultMapping }
+        let known = mappings.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+        if let text {
+            throw MappingError("no mapping for discriminator \"\(text)\" (known: \(known); no default)", keyPath: where_)
+        }
+        throw MappingError("the discriminator is missing (known values: \(known); no default)", keyPath: where_)
+    }
+}

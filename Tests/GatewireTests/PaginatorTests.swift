@@ -1,0 +1,105 @@
+import Gatewire
+import Testing
+
+/// Pagination in Swift: the AsyncSequence of pages, Decodable results, limits and errors.
+/// (The shared case file covers each style through Swift, C and Python.)
+@Suite(.serialized) struct PaginatorTests {
+    struct Channel: Decodable, Equatable {
+        let id: String
+        let name: String
+        let updated: GatewireDate
+    }
+
+    static func config(_ baseURL: String) throws -> GatewayConfig {
+        try GatewayConfig(json: #"""
+            {"baseURL": "\#(baseURL)",
+             "routes": {"channels": {"method": "GET", "pathPattern": "/pages/slack",
+                                     "pagination": {"style": "cursor", "cursorKeyPath": "response_metadata.next_cursor"}},
+                        "issues": {"method": "GET", "pathPattern": "/pages/github-issues", "pagination": {"style": "link"}},
+                        "plain": {"method": "GET", "pathPattern": "/pages/slack"}},
+             "mappings": {"Channel": {"attributes": {"id": "id", "name": "name",
+                                                     "updated": {"to": "updated", "type": "date", "dateFormat": "epochMilliseconds"}}}},
+             "responseDescriptors": [{"mapping": "Channel", "pathPattern": "/pages/slack", "keyPath": "channels"}]}
+            """#)
+    }
+
+    @Test func pagesAreAnAsyncSequenceOfDecodableResults() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = Client(config: try Self.config(server.baseURL))
+        defer { client.close() }
+        var names: [[String]] = []
+        for try await page in client.pages(Request(route: "channels")) {
+            let channels = try page.result.decodeAll(Channel.self, at: "channels")
+            names.append(channels.map(\.name))
+            #expect(channels.first?.updated == GatewireDate(millisecondsSince1970: 1_678_229_664_302))
+        }
+        #expect(names == [["general", "random"], ["random"]])
+    }
+
+    @Test func anExplicitPaginationReplacesTheRoutesAndMaxPagesStops() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = Client(config: try Self.config(server.baseURL))
+        defer { client.close() }
+        let paginator = try client.paginator(Request(route: "issues"), pagination: .link(maxPages: 2))
+        #expect(try paginator.next()?.path == "/pages/github-issues")
+        #expect(try paginator.next()?.path == "/pages/github-issues?per_page=3&page=2")
+        #expect(try paginator.next() == nil)
+        #expect(paginator.pageCount == 2)
+        let all = try client.paginator(Request(route: "plain"), pagination: .cursor(at: "response_metadata.next_cursor"))
+        var count = 0
+        while try await all.nextPage() != nil { count += 1 }
+        #expect(count == 2)
+    }
+
+    @Test func aRouteWithoutPaginationIsAnInvalidArgument() async throws {
+        let client = Client(config: try Self.config("http://127.0.0.1:1"))
+        defer { client.close() }
+        let error = #expect(throws: GatewireError.self) { try client.paginator(Request(route: "plain")) }
+        #expect(error?.kind == .invalidArgument)
+        #expect(error?.message.contains("routes.plain.pagination") == true)
+        var iterator = client.pages(Request(route: "plain")).makeAsyncIterator()
+        await #expect(throws: GatewireError.self) { _ = try await iterator.next() }
+    }
+
+    @Test(arguments: [
+        ("http://h/api/items?page=2", "http://h/api", "/items?page=2"),
+        ("http://h/api?page=2", "http://h/api/", "/?page=2"),
+        ("http://h/apiv2/items", "http://h/api", nil),
+        ("/items?page=2", "http://h", "/items?page=2"),
+        ("/items?page=2", "http://h/api", nil),
+        ("https://other/items", "http://h", nil),
+        ("http://h/items?cursor=a:b", "http://h", "/items?cursor=a%3Ab"),
+    ] as [(String, String, String?)])
+    func linkTargetsMustLieUnderTheBaseURL(target: String, base: String, expected: String?) {
+        #expect(Paginator.relativePathForTesting(target, baseURL: base) == expected)
+    }
+}
+
+/// The README's mapping example (examples/stripe.json), as written there, against the test server.
+@Suite struct ReadmeMappingExampleTests {
+    struct Card: Decodable { let last4: String; let brand: String; let chargeId: String }
+    struct Charge: Decodable { let id: String; let amount: Int64; let created: GatewireDate; let card: Card }
+
+    @Test func theStripeExampleMapsAndPages() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var config = try GatewayConfig(contentsOfFile: TestServer.repoRoot + "/examples/stripe.json")
+        config.baseURL = server.baseURL
+        let client = Client(config: config)
+        defer { client.close() }
+
+        let response = try await client.send(Request(route: "charge"))
+        let charge = try response.result.decode(Charge.self)  // key path "": the whole body
+        #expect(charge.amount == 1061)
+        #expect(charge.card.last4 == "4242")
+        #expect(charge.card.chargeId == "ch_198c152iMoKf4jyWWYvyqjTX")
+        #expect(charge.created == GatewireDate(millisecondsSince1970: 1_477_429_167_000))
+        #expect(response.metadata?.node["headers"]?["content-type"]?.string == "application/json")
+
+        var counts: [Int] = []
+        for try await page in client.pages(Request(route: "channels")) { counts.append(page.result.count(at: "channels")) }
+        #expect(counts == [2, 1])
+    }
+}
