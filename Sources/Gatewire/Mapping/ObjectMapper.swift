@@ -67,20 +67,24 @@ public struct ObjectMapper: Sendable {
         }
         let result = JSONValue.object()
         for attribute in mapping.attributes {
-            let where_ = attribute.source.appended(to: path)
+            // The attribute's key path is built only for an error message: building it for
+            // every attribute of every object cost more than the mapping itself.
             guard let value = try attribute.source.value(in: node, at: path) else {
                 if attribute.required {
-                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is missing", keyPath: where_)
+                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is missing",
+                                       keyPath: attribute.source.appended(to: path))
                 }
                 continue
             }
             if value.node.isNull {
                 if attribute.required {
-                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is null", keyPath: where_)
+                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is null",
+                                       keyPath: attribute.source.appended(to: path))
                 }
                 result.set(attribute.destination, .null())
             } else if let type = attribute.type {
-                result.set(attribute.destination, try type.coerce(value.node, dateFormat: attribute.dateFormat, keyPath: where_))
+                result.set(attribute.destination, try type.coerce(value.node, dateFormat: attribute.dateFormat,
+                                                                  keyPath: attribute.source.appended(to: path)))
             } else {
                 result.set(attribute.destination, value)
             }
