@@ -140,7 +140,7 @@ class Nginx:
             conf = self.dir / "nginx.conf"
             conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port))
             self.process = subprocess.Popen([binary, "-c", str(conf), "-p", str(self.dir), "-e", str(self.dir / "error.log")],
-                                            stdin=subprocess.DEVNULL, preexec_fn=raise_file_limit)
+                                            stdin=subprocess.DEVNULL, preexec_fn=lambda: setup_child(SERVER_CPUS))
             deadline = time.monotonic() + 5
             while time.monotonic() < deadline and self.process.poll() is None:
                 try:
@@ -167,11 +167,21 @@ class Nginx:
         self.process = None
 
 
-def raise_file_limit() -> None:
-    """1,000 connections in flight need more descriptors than the usual soft limit of 1,024."""
+# With --pin (the default on 2+ cores) nginx runs on CPU 0 and every client on the others:
+# unpinned, a ping-pong at 1 in flight is bimodal (server and client on one core or on two)
+# and the spread of the runs grows past 50%.
+SERVER_CPUS: set[int] | None = None
+CLIENT_CPUS: set[int] | None = None
+
+
+def setup_child(cpus: set[int] | None) -> None:
+    """Runs in each child before exec: the CPU set, and a descriptor limit high enough for
+    1,000 connections in flight (the usual soft limit is 1,024)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     target = hard if hard != resource.RLIM_INFINITY else 65536
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(target, 65536)), hard))
+    if cpus:
+        os.sched_setaffinity(0, cpus)
 
 
 # ---- Building the clients -------------------------------------------------------------------
@@ -276,7 +286,7 @@ def run_once(argv: list[str], env: dict[str, str], timeout: float) -> dict:
     """Runs one client process; its JSON line plus wait4's rusage (peak RSS, whole-process CPU)."""
     full_env = dict(os.environ, **env)
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
-                               preexec_fn=raise_file_limit)
+                               preexec_fn=lambda: setup_child(CLIENT_CPUS))
     deadline = time.monotonic() + timeout
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -390,10 +400,15 @@ def main() -> int:
     parser.add_argument("--lib", help="directory with libGatewire.so (default: swift build -c release)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run")
+    parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
     if args.smoke:
         args.swift = False
+    global SERVER_CPUS, CLIENT_CPUS
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin and len(cpus) >= 2:
+        SERVER_CPUS, CLIENT_CPUS = {cpus[0]}, set(cpus[1:])
     runs = args.runs or (1 if args.smoke else 3)
     counts = {"a": args.requests_a or (200 if args.smoke else 10000), "b": args.requests_b or (20 if args.smoke else 300)}
 
@@ -438,7 +453,7 @@ def main() -> int:
 
     rank(rows)
     goals = targets(rows, memory) if not args.smoke else []
-    machine = {"cores": os.cpu_count(), "nginx": nginx_version(), "runs": runs, "requests": counts,
+    machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
