@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test Gatewire:
-# Debian packages (libcurl, Jansson, CMake, pkg-config) and a project-local
+# Debian packages (libcurl, Jansson, CMake, pkg-config; nginx for the bench) and a project-local
 # Python virtual environment (.venv) with the test and demo servers.
 # Idempotent: a second run only checks. Needs root for apt-get.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
-      nginx-light) # nginx-light: the resilience tests run a real nginx (limit_req, dead upstream)
+      nginx-light) # nginx-light: the resilience tests and the bench run a real nginx
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -24,6 +24,6 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "bootstrap: creating $venv" >&2
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, urllib3' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, requests, urllib3, httpx, aiohttp' 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
 fi

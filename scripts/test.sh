@@ -2,7 +2,9 @@
 # Runs every Gatewire test suite on a fresh machine:
 #   1. Swift (swift test): the core, against the scripted test server it starts itself;
 #   2. ctest: the C ABI test program, the Python binding (pytest), the exports-vs-header
-#      check, strict header compiles, and an install + find_package/pkg-config consumer.
+#      check, strict header compiles, and an install + find_package/pkg-config consumer;
+#   3. the bench's smoke mode (bench/run.py --smoke, on the library ctest built): every bench
+#      client completes its requests with correct bodies (no speed is asserted).
 # Each suite starts and stops its own servers. Fails on any compiler warning in our sources.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,3 +27,6 @@ echo "== cmake + ctest (C ABI, Python binding, exports, install)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
 ctest --test-dir build --output-on-failure
+
+echo "== bench smoke (no speed asserted)"
+python3 bench/run.py --smoke --lib build/swiftpm/release

@@ -1,3 +1,4 @@
+import CJansson
 /// A dotted path into a JSON body, such as `items`, `user.address.city` or `meta\.data.id`.
 ///
 /// Follows RestKit's `valueForKeyPath:` (KVC) rules with two deliberate differences:
@@ -70,7 +71,15 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     /// - Parameter at: the path of `node` from the body's root, used in error messages.
     /// - Throws: ``MappingError`` when the path runs into a string, number or boolean.
     public func value(in node: JSONNode, at base: String = "") throws(MappingError) -> JSONValue? {
-        try walk(node, from: 0, path: base)
+        // The common case, objects all the way down, needs no path strings (they are only for
+        // error messages); anything else (an array, null, a scalar) takes the full walk.
+        var current = node.pointer
+        for key in components {
+            guard gw_json_typeof(current) == JSON_OBJECT else { return try walk(node, from: 0, path: base) }
+            guard let child = key.withCString({ json_object_get(current, $0) }) else { return nil }
+            current = child
+        }
+        return JSONValue(retaining: current)
     }
 
     private func walk(_ node: JSONNode, from index: Int, path: String) throws(MappingError) -> JSONValue? {

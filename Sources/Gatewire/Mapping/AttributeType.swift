@@ -31,13 +31,13 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case json
 
     /// Coerces `node` (which is not `null`) to this type.
-    /// - Parameter keyPath: where the value is, for the error message.
+    /// - Parameter keyPath: where the value is, for the error message (evaluated only on failure).
     /// - Throws: ``MappingError`` when the value cannot be converted exactly.
-    public func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: String) throws(MappingError)
-        -> JSONValue
+    public func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: @autoclosure () -> String)
+        throws(MappingError) -> JSONValue
     {
         func fail(_ why: String) -> MappingError {
-            MappingError("\(Coercion.show(node)) \(why)", keyPath: keyPath)
+            MappingError("\(Coercion.show(node)) \(why)", keyPath: keyPath())
         }
         switch self {
         case .json:
@@ -92,7 +92,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
             default: throw fail("is not a boolean (expected true, false, \"true\", \"false\", 1 or 0)")
             }
         case .date:
-            return .string(try Coercion.date(node, format: dateFormat, keyPath: keyPath).iso8601)
+            return .string(try Coercion.date(node, format: dateFormat, keyPath: keyPath()).iso8601)
         }
     }
 }
@@ -158,8 +158,10 @@ enum Coercion {
         }
     }
 
-    static func date(_ node: JSONNode, format: DateFormat, keyPath: String) throws(MappingError) -> GatewireDate {
-        func fail(_ why: String) -> MappingError { MappingError("\(show(node)) \(why)", keyPath: keyPath) }
+    static func date(_ node: JSONNode, format: DateFormat, keyPath: @autoclosure () -> String) throws(MappingError)
+        -> GatewireDate
+    {
+        func fail(_ why: String) -> MappingError { MappingError("\(show(node)) \(why)", keyPath: keyPath()) }
         func epoch(_ scale: Double) throws(MappingError) -> GatewireDate {
             let unit = scale == 1 ? "seconds" : "milliseconds"
             if node.kind == .integer, scale == 1000 {

@@ -90,16 +90,19 @@ public struct ObjectMapper: Sendable {
         }
         let result = JSONValue.object()
         for attribute in mapping.attributes {
-            let where_ = attribute.source.appended(to: path)
+            // The attribute's key path is built only for an error message: building it for
+            // every attribute of every object cost more than the mapping itself.
             guard let value = try resolve(attribute.source, in: node, path: path, context: context, parent: parent) else {
                 if attribute.required {
-                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is missing", keyPath: where_)
+                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is missing",
+                                       keyPath: attribute.source.appended(to: path))
                 }
                 continue
             }
             if value.node.isNull {
                 if attribute.required {
-                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is null", keyPath: where_)
+                    throw MappingError("required attribute \"\(attribute.destination)\" of \(mapping.name) is null",
+                                       keyPath: attribute.source.appended(to: path))
                 }
                 result.set(attribute.destination, .null())
             } else if let type = attribute.type, type != .json, value.node.kind == .array {
@@ -107,11 +110,12 @@ public struct ObjectMapper: Sendable {
                 let array = JSONValue.array()
                 for (index, element) in value.node.elements.enumerated() {
                     array.append(element.isNull ? .null()
-                        : try type.coerce(element, dateFormat: attribute.dateFormat, keyPath: "\(where_)[\(index)]"))
+                        : try type.coerce(element, dateFormat: attribute.dateFormat, keyPath: "\(attribute.source.appended(to: path))[\(index)]"))
                 }
                 result.set(attribute.destination, array)
             } else if let type = attribute.type {
-                result.set(attribute.destination, try type.coerce(value.node, dateFormat: attribute.dateFormat, keyPath: where_))
+                result.set(attribute.destination, try type.coerce(value.node, dateFormat: attribute.dateFormat,
+                                                                  keyPath: attribute.source.appended(to: path)))
             } else {
                 result.set(attribute.destination, value)
             }

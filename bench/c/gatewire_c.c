@@ -1,0 +1,115 @@
+/* Gatewire through its C ABI: gw_call_async, INFLIGHT calls kept in flight by starting the
+ * next call from each completion (on the client's loop thread, as the header allows).
+ *
+ * Usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES MODE
+ *   MODE raw:    check status 200 and the body length;
+ *   MODE mapped: the route has a response descriptor; also check the mapped objects
+ *                (gw_result_mapped_json) of the first result, or of every result with
+ *                BENCH_VERIFY=all (the smoke mode);
+ *   MODE memory: like raw, and also report RSS after 10% of the requests and at the end.
+ * Prints one JSON line (see common.h). Exit status 1 when any call failed or was wrong. */
+#include <gatewire.h>
+#include <pthread.h>
+
+#include "common.h"
+
+static gw_client *client;
+static gw_call_options options = GW_CALL_OPTIONS_INIT;
+static long total, started, done, settled, ok, rss_early;
+static size_t expect;
+static int mode_mapped, mode_memory, verify_all;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
+
+/* Counts the mapped User objects in the mapped JSON text: one "userId" per object. */
+static long mapped_users(const char *json) {
+    long count = 0;
+    for (const char *p = json; p && (p = strstr(p, "\"userId\"")); p += 8) count++;
+    return count;
+}
+
+static void on_done(gw_result *result, void *user_data);
+
+static void start_one(void) {
+    if (gw_call_async(client, &options, on_done, NULL, NULL) != GW_OK) {
+        fprintf(stderr, "gw_call_async: %s\n", gw_last_error_message());
+        exit(1);
+    }
+}
+
+static void on_done(gw_result *result, void *user_data) {
+    (void)user_data;
+    size_t length = 0;
+    gw_result_body(result, &length);
+    int good = gw_result_ok(result) && gw_result_status(result) == 200 && length == expect;
+    if (!good) fprintf(stderr, "call failed: %d %s\n", gw_result_status(result), gw_result_error_message(result));
+    pthread_mutex_lock(&lock);
+    long number = done++;
+    int next = started < total;
+    if (next) started++;
+    if (mode_memory && done == total / 10) rss_early = bench_rss_kib();
+    pthread_mutex_unlock(&lock);
+    if (good && mode_mapped && (verify_all || number == 0)) {
+        long count = mapped_users(gw_result_mapped_json(result));
+        if (count != 1000) {
+            fprintf(stderr, "mapped %ld objects, expected 1000\n", count);
+            good = 0;
+        }
+    }
+    gw_result_free(result);
+    if (next) start_one();
+    pthread_mutex_lock(&lock);
+    ok += good;
+    if (++settled == total) pthread_cond_signal(&finished);
+    pthread_mutex_unlock(&lock);
+}
+
+static char *read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = calloc(1, (size_t)size + 1);
+    if (fread(text, 1, (size_t)size, f) != (size_t)size) size = 0;
+    fclose(f);
+    return text;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 7) {
+        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory\n");
+        return 2;
+    }
+    char *config = read_file(argv[1]);
+    options.route = argv[2];
+    total = atol(argv[3]);
+    long inflight = atol(argv[4]);
+    expect = (size_t)atol(argv[5]);
+    mode_mapped = strcmp(argv[6], "mapped") == 0;
+    mode_memory = strcmp(argv[6], "memory") == 0;
+    verify_all = getenv("BENCH_VERIFY") && strcmp(getenv("BENCH_VERIFY"), "all") == 0;
+    if (inflight > total) inflight = total;
+    if (!config || gw_client_new_from_config(config, &client) != GW_OK) {
+        fprintf(stderr, "client: %s\n", gw_last_error_message());
+        return 1;
+    }
+    free(config);
+
+    double start = bench_now(), cpu0 = bench_cpu();
+    pthread_mutex_lock(&lock);
+    started = inflight;
+    pthread_mutex_unlock(&lock);
+    for (long i = 0; i < inflight; i++) start_one();
+    pthread_mutex_lock(&lock);
+    while (settled < total) pthread_cond_wait(&finished, &lock);
+    long verified = ok;
+    pthread_mutex_unlock(&lock);
+    double elapsed = bench_now() - start, cpu = bench_cpu() - cpu0;
+    char extra[128] = "";
+    if (mode_memory)
+        snprintf(extra, sizeof extra, "\"rss_early_kib\": %ld, \"rss_end_kib\": %ld", rss_early, bench_rss_kib());
+    bench_report(total, verified, elapsed, cpu, extra);
+    gw_client_free(client);
+    return verified == total ? 0 : 1;
+}

@@ -1,0 +1,168 @@
+"""The Python bench clients, one per run: Gatewire's binding and the peers.
+
+Usage: python clients.py CLIENT URL_OR_CONFIG ROUTE_OR_PATH REQUESTS INFLIGHT EXPECT_BYTES MODE
+
+CLIENT is one of gatewire, requests, urllib3, httpx, httpx-async, aiohttp. For gatewire the
+second argument is a gateway config file and the third a route; for the peers they are the
+base URL and the path. MODE is ``raw`` (check status and body length) or ``parse`` (also
+``json.loads`` the users array and walk every object; for gatewire: the route's response
+descriptor maps every object, and the mapped objects are checked). Prints one JSON line:
+requests, ok, elapsed and cpu (the timed phase only, every thread of the process).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import json
+import os
+import sys
+import threading
+import time
+from typing import Any, Callable
+
+
+def walk(users: Any) -> bool:
+    """Touch every value of every object, as the C ceiling does; True for the 1,000 users."""
+    total = 0
+    for user in users:
+        for value in user.values():
+            if isinstance(value, dict):
+                total += len(value)
+    return len(users) == 1000 and total > 0
+
+
+def check_body(status: int, body: bytes, expect: int, parse: bool) -> bool:
+    if status != 200 or len(body) != expect:
+        return False
+    return walk(json.loads(body)) if parse else True
+
+
+def run_gatewire(config: str, route: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    import gatewire
+
+    verify_all = os.environ.get("BENCH_VERIFY") == "all"
+    ok = 0
+    with gatewire.Client(config_path=config) as client:
+        window: collections.deque = collections.deque()
+        started = done = 0
+        while done < total:
+            while started < total and len(window) < inflight:
+                window.append(client.call_async(route=route))
+                started += 1
+            result = window.popleft().result(timeout=60)
+            good = result.status == 200 and len(result.body) == expect
+            if good and parse and (verify_all or done == 0):
+                users = (result.mapped or {}).get("")
+                good = isinstance(users, list) and len(users) == 1000 and all("userId" in u for u in users)
+            ok += good
+            done += 1
+    return ok
+
+
+def run_requests(base: str, path: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    import requests
+
+    ok = 0
+    with requests.Session() as session:
+        for _ in range(total):
+            response = session.get(base + path)
+            ok += check_body(response.status_code, response.content, expect, parse)
+    return ok
+
+
+def run_urllib3(base: str, path: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    import urllib3
+
+    ok = 0
+    with urllib3.PoolManager(maxsize=1) as pool:
+        for _ in range(total):
+            response = pool.request("GET", base + path)
+            ok += check_body(response.status, response.data, expect, parse)
+    return ok
+
+
+def run_httpx(base: str, path: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    import httpx
+
+    ok = 0
+    with httpx.Client(base_url=base) as client:
+        for _ in range(total):
+            response = client.get(path)
+            ok += check_body(response.status_code, response.content, expect, parse)
+    return ok
+
+
+async def _lanes(total: int, inflight: int, one: Callable[[], Any]) -> int:
+    remaining = total
+    ok = 0
+
+    async def lane() -> None:
+        nonlocal remaining, ok
+        while remaining > 0:
+            remaining -= 1
+            good = await one()  # not "ok += await one()": that reads ok before awaiting
+            ok += good
+
+    await asyncio.gather(*(lane() for _ in range(min(inflight, total))))
+    return ok
+
+
+def run_httpx_async(base: str, path: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    import httpx
+
+    async def main() -> int:
+        limits = httpx.Limits(max_connections=inflight, max_keepalive_connections=inflight)
+        async with httpx.AsyncClient(base_url=base, limits=limits) as client:
+            async def one() -> bool:
+                response = await client.get(path)
+                return check_body(response.status_code, response.content, expect, parse)
+
+            return await _lanes(total, inflight, one)
+
+    return asyncio.run(main())
+
+
+def run_aiohttp(base: str, path: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    import aiohttp
+
+    async def main() -> int:
+        connector = aiohttp.TCPConnector(limit=inflight)
+        async with aiohttp.ClientSession(base_url=base, connector=connector) as session:
+            async def one() -> bool:
+                async with session.get(path) as response:
+                    body = await response.read()
+                    return check_body(response.status, body, expect, parse)
+
+            return await _lanes(total, inflight, one)
+
+    return asyncio.run(main())
+
+
+CLIENTS = {
+    "gatewire": run_gatewire,
+    "requests": run_requests,
+    "urllib3": run_urllib3,
+    "httpx": run_httpx,
+    "httpx-async": run_httpx_async,
+    "aiohttp": run_aiohttp,
+}
+
+
+def main() -> int:
+    if len(sys.argv) != 8 or sys.argv[1] not in CLIENTS:
+        print(__doc__, file=sys.stderr)
+        return 2
+    name, target, path = sys.argv[1:4]
+    total, inflight, expect = (int(x) for x in sys.argv[4:7])
+    parse = sys.argv[7] in ("parse", "mapped")
+    __import__({"gatewire": "gatewire", "httpx-async": "httpx"}.get(name, name))  # imports are not timed
+    start, cpu0 = time.perf_counter(), time.process_time()
+    ok = CLIENTS[name](target, path, total, inflight, expect, parse)
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu0
+    print(json.dumps({"requests": total, "ok": ok, "elapsed": elapsed, "cpu": cpu, "threads": threading.active_count()}))
+    return 0 if ok == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,506 @@
+"""Gatewire's benchmark: Gatewire (C ABI, Swift, Python) against the raw-libcurl ceiling
+and the peers, in one run, on one nginx.
+
+    python3 bench/run.py            # the full bench (make bench): 3 runs per row
+    python3 bench/run.py --smoke    # CI (make bench-smoke): few requests, one run, a few
+                                    # clients; checks every client completed with correct
+                                    # bodies, never speed
+
+What it does: generates the two bodies (gen_data.py, fixed seed), starts nginx with its own
+config in a temp dir on a free loopback port (stopped by its PID whatever happens), builds
+the C clients (gcc) and the Swift clients (SwiftPM, bench/swift), then runs every client as
+its own process, each doing the same fixed number of requests, at 1 and at 64 in flight.
+
+Each client prints its timed phase (requests, verified responses, elapsed, CPU of the whole
+process in that phase); the runner adds the whole-process peak RSS and CPU from wait4's
+rusage. Reported per row: requests/s (median of the runs), spread ((max - min) / median),
+CPU ms per request (timed phase, every thread), peak RSS (MiB), and for Gatewire rows the
+ratio to the ceiling and to the best peer of the same workload and in-flight count. Written
+as a table (stdout, bench/results/latest.md) and as JSON (bench/results/latest.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+WORKLOADS = {"a": "small.json", "b": "users.json"}
+DESCRIPTION = {"a": "(a) 224 B object", "b": "(b) 1,000 users"}
+
+
+@dataclass
+class Client:
+    """One bench client: a name, its kind (ceiling, gatewire, peer) and how to run it."""
+
+    name: str
+    kind: str
+    workloads: tuple[str, ...]
+    inflight: tuple[int, ...]
+    command: object  # (workload, requests, inflight) -> argv
+    smoke: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Row:
+    client: str
+    kind: str
+    workload: str
+    inflight: int
+    requests: int
+    runs: list[dict]
+    rate: float = 0.0
+    spread: float = 0.0
+    cpu_ms: float = 0.0
+    process_cpu_ms: float = 0.0
+    rss_mib: float = 0.0
+    vs_ceiling: float | None = None
+    vs_best_peer: float | None = None
+    best_peer: str | None = None
+
+    def summarize(self) -> None:
+        rates = [run["requests"] / run["elapsed"] for run in self.runs]
+        self.rate = statistics.median(rates)
+        self.spread = (max(rates) - min(rates)) / self.rate if self.rate else 0.0
+        self.cpu_ms = statistics.median(run["cpu"] / run["requests"] for run in self.runs) * 1000
+        self.process_cpu_ms = statistics.median(run["process_cpu"] / run["requests"] for run in self.runs) * 1000
+        self.rss_mib = max(run["maxrss_kib"] for run in self.runs) / 1024
+
+
+# ---- nginx --------------------------------------------------------------------------------
+NGINX_CONF = """daemon off;
+master_process off;
+worker_processes 1;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+worker_rlimit_nofile 8192;
+events {{ worker_connections 4096; }}
+http {{
+    access_log off;
+    keepalive_requests 10000000;
+    keepalive_timeout 300s;
+    sendfile on;
+    tcp_nopush on;
+    tcp_nodelay on;
+    etag off;
+    types {{ application/json json; }}
+    default_type application/json;
+    client_body_temp_path {dir}/tmp;
+    proxy_temp_path {dir}/tmp;
+    fastcgi_temp_path {dir}/tmp;
+    uwsgi_temp_path {dir}/tmp;
+    scgi_temp_path {dir}/tmp;
+    server {{
+        listen 127.0.0.1:{port} backlog=4096;
+        root {dir}/www;
+    }}
+}}
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Nginx:
+    """nginx in the foreground (one process, one worker: the other core is the client's)."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.dir = workdir / "nginx"
+        (self.dir / "tmp").mkdir(parents=True)
+        (self.dir / "www").mkdir()
+        subprocess.run([sys.executable, str(BENCH / "gen_data.py"), str(self.dir / "www")], check=True)
+        self.process: subprocess.Popen | None = None
+        self.port = 0
+
+    def sizes(self) -> dict[str, int]:
+        return {w: (self.dir / "www" / name).stat().st_size for w, name in WORKLOADS.items()}
+
+    def start(self) -> None:
+        binary = shutil.which("nginx") or "/usr/sbin/nginx"
+        for _ in range(5):
+            self.port = free_port()
+            conf = self.dir / "nginx.conf"
+            conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port))
+            self.process = subprocess.Popen([binary, "-c", str(conf), "-p", str(self.dir), "-e", str(self.dir / "error.log")],
+                                            stdin=subprocess.DEVNULL, preexec_fn=lambda: setup_child(SERVER_CPUS))
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline and self.process.poll() is None:
+                try:
+                    with urllib.request.urlopen(f"{self.url}/small.json", timeout=1) as response:
+                        if response.status == 200:
+                            return
+                except OSError:
+                    time.sleep(0.05)
+            self.stop()  # the port was taken meanwhile, or nginx failed: try another
+        raise RuntimeError(f"nginx did not start; see {self.dir / 'error.log'}")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.process = None
+
+
+# With --pin (the default on 2+ cores) nginx runs on CPU 0 and every client on the others:
+# unpinned, a ping-pong at 1 in flight is bimodal (server and client on one core or on two)
+# and the spread of the runs grows past 50%.
+SERVER_CPUS: set[int] | None = None
+CLIENT_CPUS: set[int] | None = None
+
+
+def setup_child(cpus: set[int] | None) -> None:
+    """Runs in each child before exec: the CPU set, and a descriptor limit high enough for
+    1,000 connections in flight (the usual soft limit is 1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 65536
+    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(target, 65536)), hard))
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+
+
+# ---- Building the clients -------------------------------------------------------------------
+def build(args: argparse.Namespace, out: Path) -> dict[str, Path]:
+    """Builds the library (unless --lib), the C clients and (unless --no-swift) the Swift clients."""
+    lib = Path(args.lib).resolve() if args.lib else None
+    if lib is None:
+        log("building libGatewire (swift build -c release)")
+        subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+        lib = ROOT / ".build" / "release"
+    if not (lib / "libGatewire.so").exists():
+        raise SystemExit(f"run.py: no libGatewire.so in {lib}")
+    cflags = ["-O2", "-Wall", "-Wextra", "-Werror"]
+    curl = subprocess.run(["pkg-config", "--cflags", "--libs", "libcurl", "jansson"], check=True,
+                          capture_output=True, text=True).stdout.split()
+    out.mkdir(parents=True, exist_ok=True)
+    paths = {"lib": lib}
+    log("building the C clients (gcc)")
+    subprocess.run(["gcc", *cflags, "-o", str(out / "ceiling"), str(BENCH / "c" / "ceiling.c"), *curl], check=True)
+    subprocess.run(["gcc", *cflags, f"-I{ROOT / 'include'}", "-o", str(out / "gatewire_c"), str(BENCH / "c" / "gatewire_c.c"),
+                    f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}", "-lpthread"], check=True)
+    paths["ceiling"] = out / "ceiling"
+    paths["gatewire_c"] = out / "gatewire_c"
+    if args.swift:
+        log("building the Swift clients (swift build -c release --package-path bench/swift)")
+        swift = BENCH / "swift"
+        subprocess.run(["swift", "build", "-c", "release", "--package-path", str(swift)], check=True, stdout=subprocess.DEVNULL)
+        paths["swift_bin"] = swift / ".build" / "release"
+    return paths
+
+
+def gateway_config(url: str) -> dict:
+    """The gateway config of the Gatewire clients: (a) has no descriptor (the raw body), (b) maps
+    every user: renames, a nested object, integer coercion of a digit string, a date."""
+    return {
+        "baseURL": url,
+        "routes": {"small": {"method": "GET", "pathPattern": "/small.json"},
+                   "users": {"method": "GET", "pathPattern": "/users.json"}},
+        "mappings": {
+            "User": {"attributes": {"id": {"to": "userId", "type": "integer"}, "name": "fullName",
+                                    "admin": {"to": "isAdmin", "type": "boolean"},
+                                    "score": {"to": "score", "type": "number"},
+                                    "posts": {"to": "postCount", "type": "integer"},
+                                    "created": {"to": "createdAt", "type": "date"}, "team": "team"},
+                     "relationships": {"home": {"to": "home", "mapping": "Place"}}},
+            "Place": {"attributes": {"city": "cityName"}},
+        },
+        "responseDescriptors": [{"mapping": "User", "method": "GET", "pathPattern": "/users.json"}],
+    }
+
+
+def clients(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int], swift: bool) -> list[Client]:
+    python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+    py_clients = str(BENCH / "python" / "clients.py")
+    route = {"a": "small", "b": "users"}
+
+    def ceiling(w: str, n: int, k: int) -> list[str]:
+        return [str(paths["ceiling"]), f"{url}/{WORKLOADS[w]}", str(n), str(k), str(sizes[w]), "raw" if w == "a" else "parse"]
+
+    def gw_c(w: str, n: int, k: int) -> list[str]:
+        return [str(paths["gatewire_c"]), str(config), route[w], str(n), str(k), str(sizes[w]), "raw" if w == "a" else "mapped"]
+
+    def gw_swift(w: str, n: int, k: int) -> list[str]:
+        return [str(paths["swift_bin"] / "gatewire-swift"), str(config), route[w], str(n), str(k), str(sizes[w]),
+                "raw" if w == "a" else "mapped"]
+
+    def urlsession(w: str, n: int, k: int) -> list[str]:
+        return [str(paths["swift_bin"] / "urlsession"), f"{url}/{WORKLOADS[w]}", str(n), str(k), str(sizes[w]),
+                "raw" if w == "a" else "decode"]
+
+    def gw_py(w: str, n: int, k: int) -> list[str]:
+        return [python, py_clients, "gatewire", str(config), route[w], str(n), str(k), str(sizes[w]), "raw" if w == "a" else "mapped"]
+
+    def peer(name: str):
+        def command(w: str, n: int, k: int) -> list[str]:
+            return [python, py_clients, name, url, f"/{WORKLOADS[w]}", str(n), str(k), str(sizes[w]), "raw" if w == "a" else "parse"]
+        return command
+
+    py_env = {"PYTHONPATH": str(ROOT / "bindings" / "python"), "GATEWIRE_LIB": str(paths["lib"] / "libGatewire.so")}
+    both, one, many = (1, 64), (1,), (64,)
+    result = [
+        Client("libcurl multi (ceiling)", "ceiling", ("a", "b"), both, ceiling, smoke=True),
+        Client("Gatewire C ABI", "gatewire", ("a", "b"), both, gw_c, smoke=True),
+    ]
+    if swift:
+        result.append(Client("Gatewire Swift", "gatewire", ("a", "b"), both, gw_swift))
+    result += [
+        Client("Gatewire Python", "gatewire", ("a", "b"), both, gw_py, smoke=True, env=py_env),
+        Client("requests", "peer", ("a", "b"), one, peer("requests")),
+        Client("urllib3", "peer", ("a", "b"), one, peer("urllib3")),
+        Client("httpx", "peer", ("a", "b"), one, peer("httpx")),
+        Client("httpx async", "peer", ("a", "b"), many, peer("httpx-async")),
+        Client("aiohttp", "peer", ("a", "b"), many, peer("aiohttp"), smoke=True),
+    ]
+    if swift:
+        result.append(Client("URLSession", "peer", ("a", "b"), both, urlsession))
+    return result
+
+
+# ---- Running --------------------------------------------------------------------------------
+def run_once(argv: list[str], env: dict[str, str], timeout: float) -> dict:
+    """Runs one client process; its JSON line plus wait4's rusage (peak RSS, whole-process CPU)."""
+    full_env = dict(os.environ, **env)
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
+                               preexec_fn=lambda: setup_child(CLIENT_CPUS))
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(process.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            process.kill()
+            os.wait4(process.pid, 0)
+            raise RuntimeError(f"timed out after {timeout:.0f} s: {' '.join(argv)}")
+        time.sleep(0.005)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    stdout = process.stdout.read().decode() if process.stdout else ""
+    stderr = process.stderr.read().decode() if process.stderr else ""
+    lines = [line for line in stdout.splitlines() if line.startswith("{")]
+    if process.returncode != 0 or not lines:
+        raise RuntimeError(f"exit {process.returncode}: {' '.join(argv)}\n{stdout}{stderr[-2000:]}")
+    report = json.loads(lines[-1])
+    if report["ok"] != report["requests"]:
+        raise RuntimeError(f"{report['ok']} of {report['requests']} responses were correct: {' '.join(argv)}")
+    report["maxrss_kib"] = usage.ru_maxrss
+    report["process_cpu"] = usage.ru_utime + usage.ru_stime
+    return report
+
+
+def log(message: str) -> None:
+    print(f"bench: {message}", file=sys.stderr, flush=True)
+
+
+def rank(rows: list[Row]) -> None:
+    """Each Gatewire row's ratio to the ceiling and to the best peer of its workload and in-flight count."""
+    for row in rows:
+        if row.kind != "gatewire":
+            continue
+        same = [r for r in rows if r.workload == row.workload and r.inflight == row.inflight]
+        ceiling = next((r for r in same if r.kind == "ceiling"), None)
+        peers = [r for r in same if r.kind == "peer"]
+        if ceiling:
+            row.vs_ceiling = row.rate / ceiling.rate
+        if peers:
+            best = max(peers, key=lambda r: r.rate)
+            row.vs_best_peer, row.best_peer = row.rate / best.rate, best.client
+
+
+def table(rows: list[Row]) -> str:
+    lines = ["| client | workload | in flight | req/s (median) | spread | CPU ms/req | peak RSS MiB | vs ceiling | vs best peer |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    for r in rows:
+        ceiling = f"{r.vs_ceiling:.2f}x" if r.vs_ceiling is not None else ""
+        peer = f"{r.vs_best_peer:.2f}x ({r.best_peer})" if r.vs_best_peer is not None else ""
+        lines.append(f"| {r.client} | {DESCRIPTION[r.workload]} | {r.inflight} | {r.rate:,.0f} | {r.spread * 100:.0f}% | "
+                     f"{r.cpu_ms:.3f} | {r.rss_mib:.1f} | {ceiling} | {peer} |")
+    return "\n".join(lines)
+
+
+def find(rows: list[Row], client: str, workload: str, inflight: int) -> Row | None:
+    return next((r for r in rows if r.client == client and r.workload == workload and r.inflight == inflight), None)
+
+
+def targets(rows: list[Row], memory: dict | None) -> list[dict]:
+    """The issue's targets, each with its measured value (None when the row was not run)."""
+    out: list[dict] = []
+
+    def ratio(name: str, value: float | None, goal: float, unit: str = "x") -> None:
+        out.append({"target": name, "measured": value, "goal": goal, "unit": unit,
+                    "met": None if value is None else value >= goal})
+
+    for k in (64, 1):
+        row = find(rows, "Gatewire C ABI", "a", k)
+        ratio(f"(a) C ABI vs ceiling, {k} in flight", row and row.vs_ceiling, 0.9)
+    row = find(rows, "Gatewire C ABI", "a", 64)
+    ceiling = find(rows, "libcurl multi (ceiling)", "a", 64)
+    if row and ceiling:
+        extra = (row.cpu_ms - ceiling.cpu_ms) * 1000
+        out.append({"target": "(a) C ABI CPU added per call over the ceiling, 64 in flight", "measured": extra,
+                    "goal": 5.0, "unit": "us", "met": extra <= 5.0})
+    py, aio = find(rows, "Gatewire Python", "a", 64), find(rows, "aiohttp", "a", 64)
+    ratio("(a) Python vs aiohttp, 64 in flight", py.rate / aio.rate if py and aio else None, 2.0)
+    row = find(rows, "Gatewire C ABI", "b", 1)
+    ratio("(b) C ABI mapped vs libcurl+Jansson parse and walk, 1 in flight (one core)", row and row.vs_ceiling, 0.85)
+    python_peers = [r for r in rows if r.workload == "b" and r.kind == "peer" and r.client != "URLSession"]
+    best = max(python_peers, key=lambda r: r.rate) if python_peers else None
+    for client in ("Gatewire C ABI", "Gatewire Swift", "Gatewire Python"):
+        row = find(rows, client, "b", 64)
+        if row and best:
+            ratio(f"(b) {client} mapped, 64 in flight, vs best Python peer ({best.client})", row.rate / best.rate, 1.0)
+    if memory:
+        out.append({"target": "peak RSS, 1,000 calls in flight (C ABI)", "measured": memory["peak_mib"], "goal": 60.0,
+                    "unit": "MiB", "met": memory["peak_mib"] < 60.0})
+        growth = memory["rss_end_mib"] - memory["rss_early_mib"]
+        out.append({"target": f"RSS growth from {memory['early']:,} to {memory['requests']:,} calls", "measured": growth,
+                    "goal": 5.0, "unit": "MiB", "met": growth <= 5.0})
+    return out
+
+
+def targets_table(items: list[dict]) -> str:
+    lines = ["| target | goal | measured | met |", "|---|---:|---:|---|"]
+    for t in items:
+        goal = f"{'>=' if t['unit'] == 'x' else '<='} {t['goal']:g}{' ' + t['unit'] if t['unit'] != 'x' else 'x'}"
+        measured = "not run" if t["measured"] is None else f"{t['measured']:.2f}{' ' + t['unit'] if t['unit'] != 'x' else 'x'}"
+        met = "" if t["met"] is None else ("yes" if t["met"] else "**no**")
+        lines.append(f"| {t['target']} | {goal} | {measured} | {met} |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--smoke", action="store_true", help="CI mode: few requests, one run, a few clients")
+    parser.add_argument("--runs", type=int, help="runs per row (default 3; smoke 1)")
+    parser.add_argument("--requests-a", type=int, help="requests per run on (a) (default 10000; smoke 200)")
+    parser.add_argument("--requests-b", type=int, help="requests per run on (b) (default 300; smoke 20)")
+    parser.add_argument("--lib", help="directory with libGatewire.so (default: swift build -c release)")
+    parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
+    parser.add_argument("--only", help="comma-separated substrings of client names to run")
+    parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
+    parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
+    args = parser.parse_args()
+    if args.smoke:
+        args.swift = False
+    global SERVER_CPUS, CLIENT_CPUS
+    cpus = sorted(os.sched_getaffinity(0))
+    if args.pin and len(cpus) >= 2:
+        SERVER_CPUS, CLIENT_CPUS = {cpus[0]}, set(cpus[1:])
+    runs = args.runs or (1 if args.smoke else 3)
+    counts = {"a": args.requests_a or (200 if args.smoke else 10000), "b": args.requests_b or (20 if args.smoke else 300)}
+
+    workdir = Path(tempfile.mkdtemp(prefix="gatewire-bench-"))
+    nginx = Nginx(workdir)
+    rows: list[Row] = []
+    memory = None
+    try:
+        paths = build(args, BENCH / ".build")
+        nginx.start()
+        log(f"nginx on {nginx.url} (pid {nginx.process.pid if nginx.process else '?'})")
+        config = workdir / "gateway.json"
+        config.write_text(json.dumps(gateway_config(nginx.url)))
+        sizes = nginx.sizes()
+        selected = clients(paths, nginx.url, config, sizes, args.swift)
+        if args.smoke:
+            selected = [c for c in selected if c.smoke]
+        if args.only:
+            wanted = [w.strip().lower() for w in args.only.split(",")]
+            selected = [c for c in selected if any(w in c.name.lower() for w in wanted)]
+        smoke_env = {"BENCH_VERIFY": "all"} if args.smoke else {}
+        for workload in ("a", "b"):
+            for client in selected:
+                if workload not in client.workloads:
+                    continue
+                for inflight in client.inflight:
+                    n = counts[workload]
+                    argv = client.command(workload, n, inflight)
+                    reports = []
+                    for run in range(runs):
+                        reports.append(run_once(argv, {**client.env, **smoke_env}, timeout=600))
+                    row = Row(client.name, client.kind, workload, inflight, n, reports)
+                    row.summarize()
+                    rows.append(row)
+                    log(f"{client.name:26} {workload} x{inflight:<3} {row.rate:10,.0f} req/s  {row.cpu_ms:.3f} CPU ms/req  "
+                        f"{row.rss_mib:.1f} MiB")
+        if not args.smoke and (not args.only or "memory" in args.only):
+            memory = memory_run(paths, config, sizes)
+    finally:
+        nginx.stop()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+    rank(rows)
+    goals = targets(rows, memory) if not args.smoke else []
+    machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
+               "bodies_bytes": sizes, "python": sys.version.split()[0]}
+    result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "targets": goals,
+              "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    text = table(rows)
+    if goals:
+        text += "\n\n" + targets_table(goals)
+    if memory:
+        text += (f"\n\nMemory (Gatewire C ABI, (a), {memory['inflight']:,} in flight, {memory['requests']:,} calls): "
+                 f"peak RSS {memory['peak_mib']:.1f} MiB; RSS after {memory['early']:,} calls {memory['rss_early_mib']:.1f} MiB, "
+                 f"after {memory['requests']:,} {memory['rss_end_mib']:.1f} MiB.")
+    print(text)
+    if not args.smoke:
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        (out / "latest.json").write_text(json.dumps(result, indent=2) + "\n")
+        (out / "latest.md").write_text(text + "\n")
+        log(f"wrote {out / 'latest.json'} and {out / 'latest.md'}")
+    else:
+        log(f"smoke: {len(rows)} rows, every client completed its requests with correct bodies")
+    return 0
+
+
+def memory_run(paths: dict[str, Path], config: Path, sizes: dict[str, int]) -> dict:
+    """Gatewire C ABI on (a) with 1,000 calls in flight for 200,000 calls: peak RSS, and RSS
+    after 20,000 calls against RSS at the end (growth)."""
+    requests, inflight = 200_000, 1000
+    log(f"memory: {requests:,} calls, {inflight:,} in flight")
+    report = run_once([str(paths["gatewire_c"]), str(config), "small", str(requests), str(inflight), str(sizes["a"]), "memory"],
+                      {}, timeout=600)
+    return {"requests": requests, "early": requests // 10, "inflight": inflight, "peak_mib": report["maxrss_kib"] / 1024,
+            "rss_early_mib": report["rss_early_kib"] / 1024, "rss_end_mib": report["rss_end_kib"] / 1024,
+            "rate": report["requests"] / report["elapsed"]}
+
+
+def nginx_version() -> str:
+    done = subprocess.run([shutil.which("nginx") or "/usr/sbin/nginx", "-v"], capture_output=True, text=True)
+    return (done.stderr or done.stdout).strip().split("/")[-1]
+
+
+def row_json(r: Row) -> dict:
+    return {"client": r.client, "kind": r.kind, "workload": r.workload, "inflight": r.inflight, "requests": r.requests,
+            "requests_per_second": round(r.rate, 1), "spread": round(r.spread, 4), "cpu_ms_per_request": round(r.cpu_ms, 4),
+            "process_cpu_ms_per_request": round(r.process_cpu_ms, 4), "peak_rss_mib": round(r.rss_mib, 1),
+            "vs_ceiling": r.vs_ceiling and round(r.vs_ceiling, 3), "vs_best_peer": r.vs_best_peer and round(r.vs_best_peer, 3),
+            "best_peer": r.best_peer,
+            "runs": [{k: run[k] for k in ("elapsed", "cpu", "process_cpu", "maxrss_kib")} for run in r.runs]}
+
+
+if __name__ == "__main__":
+    sys.exit(main())
