@@ -23,10 +23,11 @@ rm -f "$build_log"
 echo "== swift test"
 swift test --skip-build
 
-echo "== cmake + ctest (C ABI, Python binding, exports, install)"
+echo "== cmake build, bench smoke, ctest (C ABI, mapping cases, Python binding, exports, install)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
-ctest --test-dir build --output-on-failure
 
-echo "== bench smoke (no speed asserted)"
+echo "== bench smoke (every client completes with correct bodies; no speed asserted)"
 python3 bench/run.py --smoke --lib build/swiftpm/release
+
+ctest --test-dir build --output-on-failure
