@@ -100,3 +100,27 @@ add_test(NAME install_consumer
                  --includedir ${CMAKE_INSTALL_INCLUDEDIR}
                  --step-timeout 120)
 set_tests_properties(install_consumer PROPERTIES TIMEOUT 300 LABELS "install")
+
+# ---- c_resilience_cases: the shared resilience cases (Tests/cases) through the C ABI -------
+# The same JSON file drives the Swift (ResilienceCaseTests) and Python (test_resilience_cases)
+# runners; this one reads it with Jansson (found with pkg-config, as SwiftPM's CJansson).
+find_package(PkgConfig)
+if(PkgConfig_FOUND)
+    pkg_check_modules(GW_JANSSON IMPORTED_TARGET jansson)
+endif()
+if(TARGET PkgConfig::GW_JANSSON)
+    add_executable(test_resilience_cases_c Tests/c/test_resilience_cases.c)
+    set_target_properties(test_resilience_cases_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+    target_compile_options(test_resilience_cases_c PRIVATE -Wall -Wextra -pedantic)
+    target_compile_definitions(test_resilience_cases_c PRIVATE
+        GW_CASES_FILE="${CMAKE_SOURCE_DIR}/Tests/cases/resilience_cases.json")
+    target_link_libraries(test_resilience_cases_c PRIVATE Gatewire::Gatewire PkgConfig::GW_JANSSON Threads::Threads)
+    add_test(NAME c_resilience_cases
+             COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_resilience_cases_c>)
+else()
+    # Registered anyway so the missing dependency is a failure, not a silent skip.
+    add_test(NAME c_resilience_cases
+             COMMAND ${CMAKE_COMMAND} -E echo "c_resilience_cases needs jansson (pkg-config jansson; apt libjansson-dev)")
+    set_tests_properties(c_resilience_cases PROPERTIES WILL_FAIL TRUE)
+endif()
+set_tests_properties(c_resilience_cases PROPERTIES TIMEOUT 120 LABELS "c;server")
