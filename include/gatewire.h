@@ -52,7 +52,8 @@ extern "C" {
 #define GW_KIND_INVALID_ARGUMENT 10 /* the call could not be built (route, parameter, body) */
 #define GW_KIND_PLUGIN 11          /* a plugin's prepare hook failed, or its process hook failed the call */
 #define GW_KIND_AUTH 12            /* a 401 and the refreshing credential could not be refreshed */
-#define GW_KIND_CIRCUIT_OPEN 13    /* the host's circuit breaker is open: failed at once, nothing sent */
+#define GW_KIND_CIRCUIT_OPEN 13    /* the host's circuit breaker is open: nothing (more) was sent; the
+                                      status is the last attempt's when a retry was refused, else 0 */
 
 /* ---- What a retry test answers -------------------------------------------------------- */
 #define GW_RETRY_USE_POLICY 0 /* let the client's retry policy decide */

@@ -106,10 +106,14 @@ final class Call: @unchecked Sendable {
             case .allowed(let trial):
                 holdsTrial = trial
             case .rejected(let wait):
+                // A refused retry keeps what the call had: the last attempt's status and response.
                 let host = ResilienceState.host(of: prepared.url)
-                let when = wait > 0 ? "the next trial in \(wait.formatted)s" : "a trial call is running"
-                return fail(kind: .circuitOpen, status: 0,
-                            message: "the circuit breaker for \(host) is open (\(when)); nothing was sent")
+                let seconds = (wait * 1000).rounded() / 1000
+                let when = wait > 0 ? "the next trial in \(seconds.formatted)s" : "a trial call is running"
+                let what = attempts.isEmpty ? "nothing was sent" : "no retry was sent"
+                return fail(kind: .circuitOpen, status: attempts.last?.status ?? 0,
+                            message: "the circuit breaker for \(host) is open (\(when)); \(what)",
+                            response: lastResponse)
             }
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,

@@ -28,8 +28,8 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     case plugin = 11
     /// Authentication failed for good: the credential could not be refreshed after a 401.
     case auth = 12
-    /// The host's circuit breaker is open (too many recent failures): the call failed at
-    /// once without sending.
+    /// The host's circuit breaker is open (too many recent failures): the call failed without
+    /// sending (status 0), or the breaker refused a retry (the last attempt's status).
     case circuitOpen = 13
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.

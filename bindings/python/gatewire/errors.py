@@ -264,8 +264,9 @@ class PluginError(CallError):
 
 
 class CircuitOpen(CallError):
-    """The host's circuit breaker is open after too many recent failures: the call failed at
-    once and nothing was sent (kind ``circuit_open``). ``status`` is 0."""
+    """The host's circuit breaker is open after too many recent failures (kind
+    ``circuit_open``): nothing, or no further retry, was sent. ``status`` is 0, or the last
+    attempt's status when the breaker refused a retry."""
 
 
 class AuthError(CallError):
