@@ -36,20 +36,6 @@ public enum FormEncoding {
     }
 
     private static func encode(_ text: String, key: Bool) -> String {
-        var result = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: " "): result += "+"
-            case UInt8(ascii: "[") where key, UInt8(ascii: "]") where key: result.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
-            }
-        }
-        return result
+        Router.percentEncoded(text, spaceAsPlus: true, keeping: key ? [UInt8(ascii: "["), UInt8(ascii: "]")] : [])
     }
 }

@@ -52,20 +52,31 @@ public enum Router {
 
     /// `value` with every byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`)
     /// written as `%XX` of its UTF-8 encoding.
-    public static func percentEncoded(_ value: String) -> String {
-        var result = ""
+    ///
+    /// - Parameters:
+    ///   - spaceAsPlus: write a space as `+` (the WHATWG form serializer) instead of `%20`.
+    ///   - keeping: other ASCII bytes to leave literal (e.g. `[` `]` in form keys).
+    public static func percentEncoded(_ value: String, spaceAsPlus: Bool = false, keeping: Set<UInt8> = [])
+        -> String
+    {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(value.utf8.count)
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
                  UInt8(ascii: "_"), UInt8(ascii: "~"):
-                result.unicodeScalars.append(Unicode.Scalar(byte))
+                result.append(byte)
+            case UInt8(ascii: " ") where spaceAsPlus:
+                result.append(UInt8(ascii: "+"))
+            case _ where keeping.contains(byte):
+                result.append(byte)
             default:
-                let hex = Array("0123456789ABCDEF".utf8)
-                result += "%" + String(decoding: [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]], as: UTF8.self)
+                result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
     }
 
     private static func isNameCharacter(_ character: Character) -> Bool {

@@ -48,17 +48,7 @@ public struct CallEvent: Sendable {
         object.set("status", .integer(Int64(status)))
         object.set("error", errorKind.map { .string($0.name) } ?? .null())
         object.set("delay", delay.map(JSONValue.number) ?? .null())
-        if let timings = record?.timings {
-            let times = JSONValue.object()
-            times.set("dns", .number(timings.dns))
-            times.set("connect", .number(timings.connect))
-            times.set("tls", .number(timings.tls))
-            times.set("first_byte", .number(timings.firstByte))
-            times.set("total", .number(timings.total))
-            object.set("timings", times)
-        } else {
-            object.set("timings", .null())
-        }
+        object.set("timings", record?.timings.json ?? .null())
         return object
     }
 }
@@ -69,29 +59,17 @@ public typealias EventMonitor = @Sendable (CallEvent) throws -> Void
 
 /// The client's event monitors; registration and removal are safe from any thread.
 final class EventMonitors: Sendable {
-    private let entries = Lock<(next: Int, list: [(id: Int, monitor: EventMonitor)])>((1, []))
+    private let registry = CallbackRegistry<EventMonitor>()
 
-    func add(_ monitor: @escaping EventMonitor) -> ObserverToken {
-        entries.withLock { state in
-            defer { state.next += 1 }
-            state.list.append((state.next, monitor))
-            return ObserverToken(id: state.next)
-        }
-    }
+    func add(_ monitor: @escaping EventMonitor) -> ObserverToken { registry.add(monitor) }
 
     @discardableResult
-    func remove(_ token: ObserverToken) -> Bool {
-        entries.withLock { state in
-            let before = state.list.count
-            state.list.removeAll { $0.id == token.id }
-            return state.list.count != before
-        }
-    }
+    func remove(_ token: ObserverToken) -> Bool { registry.remove(token) }
 
-    var isEmpty: Bool { entries.withLock { $0.list.isEmpty } }
+    var isEmpty: Bool { registry.snapshot.isEmpty }
 
     func emit(_ event: @autoclosure () -> CallEvent) {
-        let monitors = entries.withLock { $0.list.map(\.monitor) }
+        let monitors = registry.snapshot
         guard !monitors.isEmpty else { return }
         let value = event()
         for monitor in monitors {

@@ -14,30 +14,20 @@ public struct ObserverToken: Sendable, Hashable {
 
 /// The client's observers; registration and removal are safe from any thread.
 final class FailureObservers: Sendable {
-    private let entries = Lock<(next: Int, list: [(id: Int, filter: FailureFilter, observer: FailureObserver)])>((1, []))
+    private let registry = CallbackRegistry<(filter: FailureFilter, observer: FailureObserver)>()
 
     func add(_ observer: @escaping FailureObserver, filter: FailureFilter = FailureFilter()) -> ObserverToken {
-        entries.withLock { state in
-            defer { state.next += 1 }
-            state.list.append((state.next, filter, observer))
-            return ObserverToken(id: state.next)
-        }
+        registry.add((filter, observer))
     }
 
     /// Returns whether the token was registered.
     @discardableResult
-    func remove(_ token: ObserverToken) -> Bool {
-        entries.withLock { state in
-            let before = state.list.count
-            state.list.removeAll { $0.id == token.id }
-            return state.list.count != before
-        }
-    }
+    func remove(_ token: ObserverToken) -> Bool { registry.remove(token) }
 
     /// Calls every observer registered now whose filter matches, once each; a thrown error
     /// is contained (reported to ``Diagnostics``).
     func notify(_ error: GatewireError) {
-        let observers = entries.withLock { $0.list.filter { $0.filter.matches(error) }.map(\.observer) }
+        let observers = registry.snapshot.filter { $0.filter.matches(error) }.map(\.observer)
         for observer in observers {
             do {
                 try observer(error)

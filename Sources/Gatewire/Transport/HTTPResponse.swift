@@ -41,6 +41,17 @@ public struct TransferTimings: Sendable, Equatable {
 
     /// All phases 0.
     public init() {}
+
+    /// `{"dns", "connect", "tls", "first_byte", "total"}` in seconds.
+    public var json: JSONValue {
+        let object = JSONValue.object()
+        object.set("dns", .number(dns))
+        object.set("connect", .number(connect))
+        object.set("tls", .number(tls))
+        object.set("first_byte", .number(firstByte))
+        object.set("total", .number(total))
+        return object
+    }
 }
 
 /// A failure of the transport itself (no HTTP response), with libcurl's code and message.
