@@ -12,8 +12,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
-        .target(name: "Gatewire", dependencies: ["CCurl", "CJansson"]),
         .systemLibrary(name: "CGatewireABI"),
+        .target(name: "Gatewire", dependencies: ["CCurl", "CJansson", "CGatewireABI"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
         .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson"]),

@@ -22,7 +22,7 @@ endif()
 set(GW_SUPPORT ${CMAKE_SOURCE_DIR}/Tests/support)
 set(GW_TOOLS ${CMAKE_SOURCE_DIR}/Tests/tools)
 
-# ---- c_api: the C test program against the scripted test server ---------------------------
+# ---- c_api: the C test program against the scripted test server and httpbin ---------------
 add_executable(test_gatewire_c Tests/c/test_gatewire.c)
 set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
@@ -32,7 +32,7 @@ target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJEC
 target_link_libraries(test_gatewire_c PRIVATE Gatewire::Gatewire Threads::Threads)
 
 add_test(NAME c_api
-         COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_gatewire_c>)
+         COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py --httpbin $<TARGET_FILE:test_gatewire_c>)
 set_tests_properties(c_api PROPERTIES TIMEOUT 120 LABELS "c;server")
 
 # ---- c_mapping_cases: issue 3's shared case file through the C ABI (reads it with Jansson) --

@@ -32,7 +32,6 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
     } else {
         settings = options.pointee
     }
-    CPlugin.installAdapter()
     guard settings.version == GW_CLIENT_OPTIONS_VERSION else {
         return LastError.fail(GW_ERROR_VERSION, "gw_client_create: unsupported options version \(settings.version)")
     }
@@ -56,7 +55,7 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
     var plugins: [CPlugin] = []
     for index in 0..<settings.plugin_count {
         let plugin = CPlugin.read(settings.plugins, index: index)
-        guard PluginSpec.supportedCVersions.contains(plugin.version), index == 0 || plugin.version == settings.plugins[0].version else {
+        guard CPlugin.supportedVersions.contains(plugin.version), index == 0 || plugin.version == settings.plugins[0].version else {
             return LastError.fail(GW_ERROR_VERSION, "gw_client_create: plugins[\(index)] has unsupported version \(plugin.version) (this library has 1 to \(GW_PLUGIN_VERSION), one version per array)")
         }
         plugins.append(CPlugin(plugin, index: index))
@@ -105,7 +104,6 @@ public func gw_config_check(_ configJSON: UnsafePointer<CChar>?,
                             _ outWarnings: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
     outWarnings?.pointee = nil
     guard let configJSON else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_config_check: config_json is NULL") }
-    CPlugin.installAdapter()
     do {
         let config = try GatewayConfig(json: String(cString: configJSON))
         let warnings = JSONValue.array()

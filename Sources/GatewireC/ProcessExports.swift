@@ -6,7 +6,11 @@ import Gatewire
 @_cdecl("gw_process_result")
 public func gw_process_result(_ process: OpaquePointer?) -> OpaquePointer? {
     guard let process else { return nil }
-    return OpaquePointer(Unmanaged.passUnretained(unbox(process, as: ProcessView.self).result).toOpaque())
+    let view = unbox(process, as: ProcessView.self)
+    if let current = view.handle as? ResultBox { return OpaquePointer(Unmanaged.passUnretained(current).toOpaque()) }
+    let result = ResultBox(view.result)  // kept by the view until the hook returns
+    view.handle = result
+    return OpaquePointer(Unmanaged.passUnretained(result).toOpaque())
 }
 
 @_cdecl("gw_process_fail")
@@ -18,7 +22,7 @@ public func gw_process_fail(_ process: OpaquePointer?, _ kind: Int32, _ message:
     let view = unbox(process, as: ProcessView.self)
     let text = string(message) ?? "a plugin failed the call"
     let failure: GatewireError
-    switch view.result.result {
+    switch view.result {
     case .success(let response):
         failure = response.failure(ErrorKind(rawValue: kind) ?? .plugin, message: text)
     case .failure(var error):
@@ -26,6 +30,6 @@ public func gw_process_fail(_ process: OpaquePointer?, _ kind: Int32, _ message:
         error.message = text
         failure = error
     }
-    view.result = ResultBox(.failure(failure))
+    view.result = .failure(failure)
     return GW_OK
 }

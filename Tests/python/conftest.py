@@ -1,13 +1,15 @@
 """Fixtures for the Python binding's tests.
 
 ``server`` starts the project's scripted test server (``Tests/support/testserver.py``) once
-per session on 127.0.0.1 and kills it by PID at the end. Nothing here skips: a missing
+per session on 127.0.0.1 and kills it by PID at the end; ``httpbin`` does the same for httpbin
+under the venv's gunicorn (the authentication endpoints). Nothing here skips: a missing
 server or library is a failure with a message that says what is missing.
 """
 
 from __future__ import annotations
 
 import queue
+import re
 import socket
 import subprocess
 import sys
@@ -57,6 +59,58 @@ def server() -> Iterator[str]:
         process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+HTTPBIN_LISTENING = re.compile(rb"Listening at: http://127\.0\.0\.1:(\d+)")
+
+
+@pytest.fixture(scope="session")
+def httpbin() -> Iterator[str]:
+    """Base URL of httpbin served by gunicorn on 127.0.0.1 (a free port, read from its
+    ``Listening at:`` log line within 60 s), stopped by PID (SIGTERM, then SIGKILL) at the end."""
+    gunicorn = Path(sys.executable).with_name("gunicorn")
+    if not gunicorn.is_file():
+        pytest.fail(f"{gunicorn} is missing (scripts/bootstrap.sh installs gunicorn and httpbin into the venv)")
+    process = subprocess.Popen(
+        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "8", "--graceful-timeout", "2",
+         "--error-logfile", "-", "httpbin:app"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    assert process.stdout is not None
+    output = process.stdout
+    ports: queue.Queue[int | None] = queue.Queue()
+    seen: list[bytes] = []
+
+    def watch() -> None:  # reports the port, then keeps draining the log so gunicorn never blocks
+        reported = False
+        for line in iter(output.readline, b""):
+            seen.append(line)
+            match = HTTPBIN_LISTENING.search(line)
+            if match and not reported:
+                ports.put(int(match.group(1)))
+                reported = True
+        if not reported:
+            ports.put(None)
+
+    watcher = threading.Thread(target=watch, name="httpbin-log", daemon=True)
+    watcher.start()
+    try:
+        try:
+            port = ports.get(timeout=60)
+        except queue.Empty:
+            port = None
+        if port is None:
+            pytest.fail(f"httpbin (gunicorn) did not report its port (exit code {process.poll()}): "
+                        + b"".join(seen).decode("utf-8", "replace"))
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+        watcher.join(timeout=5)
+        output.close()
 
 
 @pytest.fixture(scope="session")

@@ -1,3 +1,4 @@
+import CGatewireABI
 import Glibc
 
 /// A plugin named in the gateway config's `plugins` array, in order:
@@ -14,18 +15,14 @@ import Glibc
 /// relative to the working directory) and its entry symbol (default `gw_plugin_entry`, see
 /// `include/gatewire.h`) must fill a `gw_plugin` of a supported version: a missing file or
 /// symbol, a failing entry or another version is a ``ConfigError``. The object stays loaded.
+/// Its hooks run through the core's `gw_plugin` adapter (`CPlugin`), so such a plugin works in
+/// a pure Swift program as in C or Python; the `gw_request_*` functions it calls are
+/// libGatewire's (link the object against it).
 public struct PluginSpec: Sendable {
     /// The plugin the entry describes (a new instance per client for built-ins that keep state).
     public let make: @Sendable () -> any Plugin
     /// The entry's name: the built-in's name, or the shared object's path.
     public let name: String
-
-    /// The supported `gw_plugin` versions (see `GW_PLUGIN_VERSION`).
-    package static let supportedCVersions: ClosedRange<UInt32> = 1...2
-    /// Turns a filled `gw_plugin` (pointer) from a shared object into a plugin; installed by
-    /// the C ABI layer of the same library (`GatewireC`), which owns the `gw_request` and
-    /// `gw_attempt` handles those plugins use.
-    package static let cPluginAdapter = Lock<(@Sendable (UnsafeRawPointer, String) -> any Plugin)?>(nil)
 
     /// The plugin.
     var plugin: any Plugin { make() }
@@ -102,37 +99,26 @@ public struct PluginSpec: Sendable {
         guard let address = dlsym(handle, symbol) else {
             throw (symbolNode ?? node).error("\(path) has no symbol \"\(symbol)\" (the plugin entry: int32_t \(symbol)(gw_plugin *plugin))")
         }
-        typealias Entry = @convention(c) (UnsafeMutableRawPointer?) -> Int32
-        let entry = unsafeBitCast(address, to: Entry.self)
-        // Zeroed room for any gw_plugin version up to a generous size; fields a version lacks stay NULL.
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: 512, alignment: 16)
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: 512)
-        let status = entry(storage)
+        let entry = unsafeBitCast(address, to: gw_plugin_entry_fn.self)
+        // Zeroed room for any gw_plugin version, generously sized; fields a version lacks stay NULL.
+        let size = max(512, MemoryLayout<gw_plugin>.stride)
+        let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
+        defer { storage.deallocate() }
+        storage.initializeMemory(as: UInt8.self, repeating: 0, count: size)
+        let filled = storage.assumingMemoryBound(to: gw_plugin.self)
+        let status = entry(filled)
         guard status == 0 else {
-            storage.deallocate()
             throw node.error("\(symbol) in \(path) failed with status \(status)")
         }
         let version = storage.load(as: UInt32.self)
-        guard supportedCVersions.contains(version) else {
-            storage.deallocate()
-            throw node.error("\(path) has gw_plugin version \(version); this library supports versions \(supportedCVersions.lowerBound) to \(supportedCVersions.upperBound)")
+        let supported = CPlugin.supportedVersions
+        guard supported.contains(version) else {
+            throw node.error("\(path) has gw_plugin version \(version); this library supports versions \(supported.lowerBound) to \(supported.upperBound)")
         }
         let named = try node.optional("name")?.string() ?? path
-        let address2 = UInt(bitPattern: storage)  // kept for the process's life, as the loaded object
-        return (named, {
-            let pointer = UnsafeRawPointer(bitPattern: address2)!
-            if let adapter = PluginSpec.cPluginAdapter.withLock({ $0 }) { return adapter(pointer, named) }
-            return UnavailablePlugin(name: named)
-        })
-    }
-}
-
-/// Stands in for a shared-object plugin when the C ABI layer is not linked: fails every call
-/// with kind `plugin` rather than silently dropping the plugin.
-struct UnavailablePlugin: Plugin {
-    let name: String
-
-    func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
-        throw ConfigError(path: "plugins", message: "shared-object plugin \(name) needs libGatewire's C ABI layer")
+        // One adapter for every client made from this config: the object stays loaded for the
+        // process and its destroy hook is never called, so the plugin keeps no per-client state.
+        let plugin = CPlugin(CPlugin.read(filled, index: 0), index: 0, name: named)
+        return (named, { plugin })
     }
 }

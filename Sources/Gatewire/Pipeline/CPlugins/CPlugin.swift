@@ -1,9 +1,10 @@
 import CGatewireABI
-import Gatewire
 
 /// A `gw_plugin` from C as a Swift ``Plugin``: forwards each hook with its `user_data`.
-final class CPlugin: Plugin, @unchecked Sendable {
-    let name: String
+/// Made by `gw_client_create` for a C caller's plugin array and by the gateway config for a
+/// plugin in a shared object (``PluginSpec``), so both work from C, Python and Swift alike.
+package final class CPlugin: Plugin, @unchecked Sendable {
+    package let name: String
     private let prepareHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Int32)?
     private let didReceiveHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
     private let destroyHook: (@convention(c) (UnsafeMutableRawPointer?) -> Void)?
@@ -11,8 +12,11 @@ final class CPlugin: Plugin, @unchecked Sendable {
     private let willSendHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
     private let processHook: (@convention(c) (OpaquePointer?, UnsafeMutableRawPointer?) -> Void)?
 
-    /// `plugin` must have been read with ``CPlugin/read(_:)`` (version 2 fields zeroed for version 1).
-    init(_ plugin: gw_plugin, index: Int, name fallback: String? = nil) {
+    /// The supported `gw_plugin` versions (`GW_PLUGIN_VERSION_1` to `GW_PLUGIN_VERSION`).
+    package static let supportedVersions: ClosedRange<UInt32> = 1...GW_PLUGIN_VERSION
+
+    /// `plugin` must have been read with ``CPlugin/read(_:index:)`` (version 2 fields zeroed for version 1).
+    package init(_ plugin: gw_plugin, index: Int, name fallback: String? = nil) {
         name = plugin.name.map { String(cString: $0) } ?? fallback ?? "plugin \(index)"
         prepareHook = plugin.prepare
         didReceiveHook = plugin.did_receive
@@ -23,47 +27,44 @@ final class CPlugin: Plugin, @unchecked Sendable {
     }
 
     /// Calls the plugin's `destroy` (once, when its client is freed).
-    func destroy() { destroyHook?(userData) }
+    package func destroy() { destroyHook?(userData) }
 
-    func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
+    package func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
         guard let prepareHook else { return }
         let view = RequestView(request)
-        let code = withExtendedLifetime(view) {
-            prepareHook(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), userData)
-        }
+        let code = view.withHandle { prepareHook($0, userData) }
         request = view.request
         if code != 0 { throw CPluginFailure(description: "prepare returned \(code)") }
     }
 
-    func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext) {
+    package func willSend(_ request: HTTPRequest, context: PluginContext) {
+        guard let willSendHook else { return }
+        RequestView(request).withHandle { willSendHook($0, userData) }
+    }
+
+    package func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext) {
         guard let didReceiveHook else { return }
         let view = AttemptView(number: attempt.number, status: attempt.status, errorKind: attempt.errorKind,
                                elapsed: attempt.startOffset + attempt.duration,
                                headers: response?.headers ?? HTTPHeaders())
         view.withHandle { didReceiveHook($0, userData) }
     }
+
+    package func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError> {
+        guard let processHook else { return result }
+        let view = ProcessView(result)
+        view.withHandle { processHook($0, userData) }
+        return view.result
+    }
 }
 
 extension CPlugin {
-    func willSend(_ request: HTTPRequest, context: PluginContext) {
-        guard let willSendHook else { return }
-        let view = RequestView(request)
-        withExtendedLifetime(view) { willSendHook(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), userData) }
-    }
-
-    func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError> {
-        guard let processHook else { return result }
-        let view = ProcessView(result)
-        withExtendedLifetime(view) { processHook(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), userData) }
-        return view.result.result
-    }
-
     /// The size of a version 1 `gw_plugin` (up to `user_data`).
-    static let version1Size = MemoryLayout<gw_plugin>.offset(of: \gw_plugin.will_send)!
+    package static let version1Size = MemoryLayout<gw_plugin>.offset(of: \gw_plugin.will_send)!
 
     /// Element `index` of a caller's plugin array whose version is the first element's:
     /// version 1 arrays have the smaller stride, and their version 2 fields read as NULL.
-    static func read(_ plugins: UnsafePointer<gw_plugin>, index: Int) -> gw_plugin {
+    package static func read(_ plugins: UnsafePointer<gw_plugin>, index: Int) -> gw_plugin {
         let raw = UnsafeRawPointer(plugins)
         let version = raw.load(as: UInt32.self)
         let size = version < 2 ? version1Size : MemoryLayout<gw_plugin>.stride
@@ -71,24 +72,9 @@ extension CPlugin {
         withUnsafeMutableBytes(of: &plugin) { $0.copyMemory(from: UnsafeRawBufferPointer(start: raw + index * size, count: size)) }
         return plugin
     }
-
-    /// Makes shared-object plugins of the config (filled `gw_plugin`s) into C plugins.
-    static func installAdapter() {
-        PluginSpec.cPluginAdapter.withLock { adapter in
-            guard adapter == nil else { return }
-            adapter = { pointer, name in
-                CPlugin(read(pointer.assumingMemoryBound(to: gw_plugin.self), index: 0), index: 0, name: name)
-            }
-        }
-    }
 }
 
-/// The object behind a borrowed `gw_process *` in a plugin's `process`.
-final class ProcessView {
-    var result: ResultBox
-    init(_ result: Result<Response, GatewireError>) { self.result = ResultBox(result) }
-}
-
+/// A C plugin's `prepare` returned non-zero.
 struct CPluginFailure: Error, CustomStringConvertible {
     let description: String
 }

@@ -1,15 +1,16 @@
-import Gatewire
 import Glibc
 
 /// C strings handed out by a handle, each made once on first use and freed with the handle,
 /// so `const char *` results stay valid for the handle's lifetime. Thread-safe.
-final class CStringCache: Sendable {
+package final class CStringCache: Sendable {
     private struct Storage: @unchecked Sendable {
         var strings: [String: UnsafeMutablePointer<CChar>] = [:]
         var buffers: [String: UnsafeMutableRawPointer] = [:]
     }
 
     private let storage = Lock(Storage())
+
+    package init() {}
 
     deinit {
         storage.withLock { storage in
@@ -19,7 +20,7 @@ final class CStringCache: Sendable {
     }
 
     /// The cached C string for `key`, made from `make()` the first time; nil when `make` gives nil.
-    func string(_ key: String, _ make: () -> String?) -> UnsafePointer<CChar>? {
+    package func string(_ key: String, _ make: () -> String?) -> UnsafePointer<CChar>? {
         storage.withLock { storage in
             if let cached = storage.strings[key] { return UnsafePointer(cached) }
             guard let value = make(), let copy = strdup(value) else { return nil }
@@ -29,7 +30,7 @@ final class CStringCache: Sendable {
     }
 
     /// A cached `malloc` copy of `bytes` for `key`; nil for no bytes.
-    func bytes(_ key: String, _ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+    package func bytes(_ key: String, _ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
         guard !bytes.isEmpty else { return nil }
         return storage.withLock { storage in
             if let cached = storage.buffers[key] { return UnsafePointer(cached.assumingMemoryBound(to: UInt8.self)) }
@@ -39,20 +40,4 @@ final class CStringCache: Sendable {
             return UnsafePointer(copy.assumingMemoryBound(to: UInt8.self))
         }
     }
-}
-
-/// A Swift string from an optional C string.
-func string(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
-
-/// Retains `object` and returns it as an opaque C handle.
-func box<T: AnyObject>(_ object: T) -> OpaquePointer { OpaquePointer(Unmanaged.passRetained(object).toOpaque()) }
-
-/// The object behind a handle made by ``box(_:)`` or borrowed with `passUnretained`.
-func unbox<T: AnyObject>(_ pointer: OpaquePointer, as type: T.Type = T.self) -> T {
-    Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
-}
-
-/// Releases a handle made by ``box(_:)``.
-func release<T: AnyObject>(_ pointer: OpaquePointer, as type: T.Type) {
-    Unmanaged<T>.fromOpaque(UnsafeRawPointer(pointer)).release()
 }
