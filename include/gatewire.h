@@ -88,7 +88,8 @@ void gw_string_free(char *string);
  *              registration order. Return 0 to go on, non-zero to fail the call with
  *              GW_KIND_PLUGIN (nothing is sent). May be NULL.
  * did_receive: sees each attempt's outcome; hooks run in reverse order (an onion). May be NULL.
- * destroy:     called once with user_data when the client is freed. May be NULL.
+ * destroy:     called once with user_data when the client is freed, after its last call
+ *              completed: on the loop thread (which then ends). May be NULL.
  * Version 2 adds (read only when version >= 2, so version 1 structs and arrays keep working):
  * will_send:   sees each attempt's request as sent, after every prepare; registration order.
  * process:     sees the call's final result once, before the failure observers and the
@@ -109,8 +110,9 @@ typedef struct gw_plugin {
 #define GW_PLUGIN_VERSION 2u
 #define GW_PLUGIN_VERSION_1 1u /* the six fields up to user_data */
 
-/* How to build a client. Exactly one source of config is used, first non-NULL of:
- * config_json (gateway config JSON text), config_path (a JSON file), base_url. */
+/* How to build a client. The config comes from the first non-NULL of config_json (gateway
+ * config JSON text) and config_path (a JSON file); base_url, when set too, replaces that
+ * config's baseURL (e.g. a server on a free port); base_url alone gives a config with only it. */
 typedef struct gw_client_options {
     uint32_t version;          /* GW_CLIENT_OPTIONS_VERSION */
     const char *base_url;      /* e.g. "http://127.0.0.1:8080/api"; copied */
@@ -157,7 +159,9 @@ int32_t gw_config_check(const char *config_json, char **out_warnings);
 typedef void (*gw_failure_observer_fn)(const gw_result *failure, void *user_data);
 
 /* Registers an observer. *out_id (may be NULL) receives an id for removal. `destroy` (may
- * be NULL) is called with user_data when the observer is removed or the client freed. */
+ * be NULL) is called once with user_data: on the removing thread by
+ * gw_client_remove_failure_observer, or when the client is freed, on its loop thread after
+ * the last call completed. The same holds for event monitors. */
 int32_t gw_client_add_failure_observer(gw_client *client, gw_failure_observer_fn observer, void *user_data,
                                        void (*destroy)(void *user_data), uint64_t *out_id);
 

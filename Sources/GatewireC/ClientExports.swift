@@ -35,12 +35,14 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
     guard settings.version == GW_CLIENT_OPTIONS_VERSION else {
         return LastError.fail(GW_ERROR_VERSION, "gw_client_create: unsupported options version \(settings.version)")
     }
-    let config: GatewayConfig
+    var config: GatewayConfig
     do {
         if let json = string(settings.config_json) {
             config = try GatewayConfig(json: json)
+            if let baseURL = string(settings.base_url) { try config.replaceBaseURL(with: baseURL) }
         } else if let path = string(settings.config_path) {
             config = try GatewayConfig(contentsOfFile: path)
+            if let baseURL = string(settings.base_url) { try config.replaceBaseURL(with: baseURL) }
         } else if let baseURL = string(settings.base_url) {
             config = try GatewayConfig(baseURL: baseURL)
         } else {

@@ -26,7 +26,9 @@ public func gw_client_add_event_monitor(
             monitor(OpaquePointer(Unmanaged.passUnretained(view).toOpaque()), UnsafeMutableRawPointer(bitPattern: context))
         }
     }
-    outID?.pointee = owner.addMonitor(token, destroy: destroy.map { destroy in { destroy(UnsafeMutableRawPointer(bitPattern: context)) } })
+    // Register first: `outID?.pointee = ...` would skip the registration when outID is NULL.
+    let id = owner.addMonitor(token, destroy: destroy.map { destroy in { destroy(UnsafeMutableRawPointer(bitPattern: context)) } })
+    outID?.pointee = id
     return GW_OK
 }
 

@@ -25,7 +25,9 @@ public func gw_client_add_failure_observer_filtered(
             observer(OpaquePointer(Unmanaged.passUnretained(failure).toOpaque()), UnsafeMutableRawPointer(bitPattern: context))
         }
     }
-    outID?.pointee = owner.addObserver(token, destroy: destroy.map { destroy in { destroy(UnsafeMutableRawPointer(bitPattern: context)) } })
+    // Register first: `outID?.pointee = ...` would skip the registration when outID is NULL.
+    let id = owner.addObserver(token, destroy: destroy.map { destroy in { destroy(UnsafeMutableRawPointer(bitPattern: context)) } })
+    outID?.pointee = id
     return GW_OK
 }
 

@@ -136,10 +136,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     do throws(ConfigError) {
         if let configPath {
             config = try GatewayConfig(contentsOfFile: configPath)
-            if let baseURL {
-                if let problem = GatewayConfig.baseURLProblem(baseURL) { fail("--base-url \(problem)") }
-                config.baseURL = baseURL
-            }
+            if let baseURL { try config.replaceBaseURL(with: baseURL) }
         } else if let baseURL {
             config = try GatewayConfig(baseURL: baseURL)
         } else {

@@ -2084,6 +2084,25 @@ static void test_httpbin_concurrent_calls_share_one_refresh(void)
     pthread_mutex_destroy(&state.mutex);
 }
 
+/* ---- destroy runs once per registration, also when out_id is NULL ---------------------------- */
+
+static int null_id_destroyed;
+static void count_null_id_destroy(void *user_data) { (void)user_data; __atomic_add_fetch(&null_id_destroyed, 1, __ATOMIC_SEQ_CST); }
+static void ignore_failure(const gw_result *failure, void *user_data) { (void)failure; (void)user_data; }
+static void ignore_event(const gw_event *event, void *user_data) { (void)event; (void)user_data; }
+
+static void test_destroy_without_out_id(void)
+{
+    gw_client *client = new_client();
+    null_id_destroyed = 0;
+    CHECK_INT(gw_client_add_failure_observer(client, ignore_failure, NULL, count_null_id_destroy, NULL), GW_OK);
+    CHECK_INT(gw_client_add_failure_observer_filtered(client, "{\"statusCodes\": 401}", ignore_failure, NULL,
+                                                      count_null_id_destroy, NULL), GW_OK);
+    CHECK_INT(gw_client_add_event_monitor(client, ignore_event, NULL, count_null_id_destroy, NULL), GW_OK);
+    gw_client_free(client);
+    CHECK_INT(__atomic_load_n(&null_id_destroyed, __ATOMIC_SEQ_CST), 3);
+}
+
 /* ---- Main -------------------------------------------------------------------------------------- */
 
 int main(void)
@@ -2141,6 +2160,8 @@ int main(void)
     test_httpbin_refresh_replays_inside_the_call();
     test_httpbin_wrong_password_observers();
     test_httpbin_concurrent_calls_share_one_refresh();
+
+    test_destroy_without_out_id();
 
     alarm(0);
     printf("%d passed, %d failed\n", passed, failed);

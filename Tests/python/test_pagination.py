@@ -26,6 +26,12 @@ def test_pages_counts_and_ends(stripe_client: gatewire.Client) -> None:
     names = [[channel["name"] for channel in page.all("channels")] for page in pages]
     assert names == [["general", "random"], ["random"]]
     assert next(pages, None) is None
+    assert pages.page_count == 2  # still known after the walk freed the native paginator
+
+
+def test_base_url_replaces_the_config_files_base_url(server: str, library: str) -> None:
+    with gatewire.Client(server, config_path=EXAMPLE) as client:
+        assert client.call_route("charge").first("")["amount"] == 1061
 
 
 def test_a_route_without_pagination_raises_at_once(stripe_client: gatewire.Client) -> None:

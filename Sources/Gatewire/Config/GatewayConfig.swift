@@ -42,6 +42,13 @@ public struct GatewayConfig: Sendable {
         self.baseURL = baseURL
     }
 
+    /// Points the config at another server (e.g. a test server on a free port), keeping the
+    /// rest. - Throws: ``ConfigError`` (path `baseURL`) unless `url` is an absolute http(s) URL.
+    public mutating func replaceBaseURL(with url: String) throws(ConfigError) {
+        if let problem = Self.baseURLProblem(url) { throw ConfigError(path: "baseURL", message: problem) }
+        baseURL = url
+    }
+
     /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
     /// or `https://` URL with a host.
     public static func baseURLProblem(_ url: String) -> String? {

@@ -111,6 +111,7 @@ final class Call: @unchecked Sendable {
                 let seconds = (wait * 1000).rounded() / 1000
                 let when = wait > 0 ? "the next trial in \(seconds.formatted)s" : "a trial call is running"
                 let what = attempts.isEmpty ? "nothing was sent" : "no retry was sent"
+                if !attempts.isEmpty { attempts[attempts.count - 1].decision += "; the open circuit breaker refused the retry" }
                 return fail(kind: .circuitOpen, status: attempts.last?.status ?? 0,
                             message: "the circuit breaker for \(host) is open (\(when)); \(what)",
                             response: lastResponse)
@@ -120,6 +121,7 @@ final class Call: @unchecked Sendable {
                                   body: prepared.body)
         var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number)
         context.callID = callID
+        context.redactor = core.redactor
         for plugin in core.plugins {
             do {
                 try plugin.prepare(&request, context: context)
@@ -300,9 +302,10 @@ final class Call: @unchecked Sendable {
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
                       response: HTTPResponse? = nil) {
+        // The path as sent may carry secrets in its query (api_key=...): errors get it redacted.
         let error = GatewireError(kind: kind, status: status, message: message, method: prepared.method,
-                                  path: prepared.path, errorObjects: errorObjects, response: response,
-                                  attempts: attempts)
+                                  path: core.redactor.url(prepared.path), errorObjects: errorObjects,
+                                  response: response, attempts: attempts)
         complete(.failure(error))
     }
 
@@ -315,6 +318,7 @@ final class Call: @unchecked Sendable {
         var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count)
         context.callID = callID
+        context.redactor = core.redactor
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         let failure: GatewireError? = if case .failure(let error) = result { error } else { nil }
         core.events.emit(event(.callFinished, attempt: attempts.count,

@@ -8,6 +8,8 @@ final class ClientCore: Sendable {
     /// The first ``RefreshingCredential`` among the plugins: asked after every 401.
     let credential: RefreshingCredential?
     let transferOptions: TransferOptions
+    /// Hides secrets in logs and error messages: the default names plus every plugin's.
+    let redactor: Redactor
     /// Retry budgets and circuit breakers per host (event-loop thread only).
     let resilience = ResilienceState()
     private let randomSeed: UInt64?
@@ -18,6 +20,8 @@ final class ClientCore: Sendable {
         self.config = config
         self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + config.plugins.map(\.plugin) + plugins
         credential = self.plugins.lazy.compactMap { $0 as? RefreshingCredential }.first
+        let secrets = self.plugins.map(\.secretNames)
+        redactor = Redactor(headers: secrets.flatMap(\.headers), queryParameters: secrets.flatMap(\.queryParameters))
         self.randomSeed = randomSeed
         var options = TransferOptions()
         options.verifyTLS = config.verifyTLS

@@ -12,7 +12,8 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
     public var message: String
     /// The call's method.
     public var method: HTTPMethod
-    /// The call's path relative to the base URL (or its route pattern when it could not be built).
+    /// The call's path relative to the base URL (or its route pattern when it could not be
+    /// built), with the values of secret query parameters redacted (`api_key=<redacted>`).
     public var path: String
     /// The objects the error descriptors mapped from the failure's body (a JSON array), or nil.
     public var errorObjects: JSONValue?

@@ -29,7 +29,8 @@ public final class Paginator: Sendable {
     public init(client: Client, request: Request, pagination: Pagination? = nil) throws(GatewireError) {
         guard let pagination = pagination ?? request.route.flatMap({ client.config.routes[$0]?.pagination }) else {
             throw GatewireError(kind: .invalidArgument,
-                                message: "no pagination: configure routes.\(request.route ?? "<route>").pagination or pass one",
+                                message: request.route.map { "route \"\($0)\" has no pagination: configure routes.\($0).pagination" }
+                                    ?? "only a route with a pagination can be paged (a path has none)",
                                 method: request.method, path: request.route ?? request.path)
         }
         self.client = client

@@ -11,6 +11,10 @@ public protocol Plugin: Sendable {
     /// The plugin's name in messages (default: its type name).
     var name: String { get }
 
+    /// Names of the headers and query parameters this plugin fills with secrets (an API key,
+    /// a token). The client redacts them in every log line and error message (default: none).
+    var secretNames: (headers: [String], queryParameters: [String]) { get }
+
     /// Adapts `request` (headers, URL, body) before this attempt is sent. The request is
     /// built afresh for every attempt, so changes never pile up across retries.
     /// - Throws: any error to fail the call with kind `plugin`; nothing is sent.
@@ -31,6 +35,9 @@ public protocol Plugin: Sendable {
 }
 
 extension Plugin {
+    /// None.
+    public var secretNames: (headers: [String], queryParameters: [String]) { ([], []) }
+
     /// The type's name, e.g. `Signer`.
     public var name: String { String(describing: type(of: self)) }
 
@@ -58,4 +65,6 @@ public struct PluginContext: Sendable {
     public let attempt: Int
     /// Identifies the call within its client (1, 2, ...), the same for all its attempts.
     public var callID: UInt64 = 0
+    /// Hides the client's secrets: the default names plus every plugin's ``Plugin/secretNames``.
+    public var redactor = Redactor()
 }

@@ -82,17 +82,12 @@ public struct CallOptions: Sendable {
     /// the route's or the client's.
     public var circuitBreaker: CircuitBreakerPolicy?
 
-    /// Overrides; nil keeps the client's setting.
-    public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil) {
+    /// Overrides; nil keeps the route's or the client's setting.
+    public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
+                retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil) {
         self.retryPolicy = retryPolicy
         self.retryTest = retryTest
         self.timeouts = timeouts
-    }
-
-    /// Overrides including the shared-state policies; nil keeps the route's or client's setting.
-    public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
-                retryBudget: RetryBudget?, circuitBreaker: CircuitBreakerPolicy? = nil) {
-        self.init(retryPolicy: retryPolicy, retryTest: retryTest, timeouts: timeouts)
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker
     }

@@ -448,17 +448,23 @@ class Client:
 
     Args:
         base_url: the URL every path is relative to, e.g. ``"http://127.0.0.1:8080/api"``.
-            With a ``config`` dict it replaces the config's ``baseURL``.
+            With ``config`` or ``config_path`` it replaces the config's ``baseURL`` (e.g. a
+            server on a free port).
         config: a gateway config, as a dict or JSON text (keys: ``baseURL``, ``headers``,
-            ``auth``, ``timeouts``, ``verifyTLS``, ``retry``, ``routes``, ``mappings``,
-            ``requestDescriptors``, ``responseDescriptors``, ``errorDescriptors``; seconds).
+            ``auth``, ``plugins``, ``timeouts``, ``verifyTLS``, ``retry``, ``retryBudget``,
+            ``circuitBreaker``, ``routes``, ``mappings``, ``requestDescriptors``,
+            ``responseDescriptors``, ``errorDescriptors``; times in seconds; see the README).
         config_path: the path of a gateway config file (instead of ``config``).
-        plugins: :class:`Plugin` instances (or objects with ``prepare``/``did_receive``),
-            run after the config's own plugins; kept alive until the client is closed.
+        plugins: :class:`Plugin` instances (or objects with any of ``prepare``,
+            ``will_send``, ``did_receive``, ``process``), run after the config's own plugins;
+            kept alive until the client is closed.
         random_seed: seeds each call's retry jitter, for exact tests; an unsigned 64-bit
             int (None or 0 = from the system).
+        credential: a :class:`RefreshingCredential` that signs every attempt and is asked
+            for a new token after a 401 (one refresh for concurrent 401s, each call replays
+            once); None for none.
 
-    Exactly one of ``config``, ``config_path`` and ``base_url`` (alone) is the config source.
+    The config source is ``config`` or ``config_path`` (not both), else ``base_url`` alone.
 
     The client is thread-safe: any thread may call it. Close it with :meth:`close` or a
     ``with`` block; a client that is garbage-collected or still open at interpreter exit is
@@ -467,7 +473,7 @@ class Client:
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source, or several.
+        InvalidArgument: no config source, or both ``config`` and ``config_path``.
         OSError: the library cannot be loaded.
     """
 
@@ -483,13 +489,6 @@ class Client:
     ) -> None:
         if config is not None and config_path is not None:
             raise InvalidArgument("pass config or config_path, not both")
-        if base_url is not None and config_path is not None:
-            raise InvalidArgument("pass base_url or config_path, not both")
-        if base_url is not None and config is not None:
-            if not isinstance(config, Mapping):
-                raise InvalidArgument("base_url can only be combined with a config dict")
-            config = {**config, "baseURL": base_url}
-            base_url = None
         if base_url is None and config is None and config_path is None:
             raise InvalidArgument("a client needs base_url, config or config_path")
 

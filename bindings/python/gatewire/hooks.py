@@ -172,7 +172,7 @@ class FinalResult(_Borrowed):
 class Plugin:
     """Base class of plugins: per-client hooks run for every attempt of every call.
 
-    Override either or both methods; the defaults do nothing. A plugin instance is kept
+    Override any of the four hooks below; the defaults do nothing. A plugin instance is kept
     alive by its client until the client is closed.
 
     * :meth:`prepare` runs before each attempt is sent, plugins in registration order
@@ -186,7 +186,7 @@ class Plugin:
       observers and the completion; it may :meth:`FinalResult.fail` it. Exceptions are logged
       and ignored.
 
-    Both run on the client's event-loop thread and must not block.
+    All four run on the client's event-loop thread and must not block.
 
     Attributes:
         name: shown in the library's messages (default: the class name).

@@ -32,6 +32,7 @@ class Pages(Iterator[Result]):
     def __init__(self, client: Client, options: _native.gw_call_options) -> None:
         self._client = client
         self._handle: int | None = None
+        self._pages_at_close = 0  # the count once the native paginator is freed
         native = client._native
         handle = native.acquire()
         out = ctypes.c_void_p()
@@ -47,7 +48,9 @@ class Pages(Iterator[Result]):
     @property
     def page_count(self) -> int:
         """Pages fetched so far (failed ones included)."""
-        return int(_native.lib.gw_paginator_page_count(self._handle)) if self._handle else 0
+        if self._handle:
+            return int(_native.lib.gw_paginator_page_count(self._handle))
+        return self._pages_at_close
 
     def __iter__(self) -> Pages:
         return self
@@ -72,6 +75,7 @@ class Pages(Iterator[Result]):
         """Free the native paginator; later ``next()`` calls stop the iteration."""
         handle, self._handle = self._handle, None
         if handle:
+            self._pages_at_close = int(_native.lib.gw_paginator_page_count(handle))
             _native.lib.gw_paginator_free(handle)
 
     def __enter__(self) -> Pages:

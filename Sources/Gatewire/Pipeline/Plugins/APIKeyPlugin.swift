@@ -19,6 +19,14 @@ public struct APIKeyPlugin: Plugin {
         self.value = value
     }
 
+    /// The header or query parameter that carries the key.
+    public var secretNames: (headers: [String], queryParameters: [String]) {
+        switch placement {
+        case .header(let header): ([header], [])
+        case .query(let parameter): ([], [parameter])
+        }
+    }
+
     public func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
         switch placement {
         case .header(let header):

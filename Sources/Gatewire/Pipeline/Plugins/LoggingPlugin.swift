@@ -21,6 +21,7 @@ public struct LoggingPlugin: Plugin {
     }
 
     public func willSend(_ request: HTTPRequest, context: PluginContext) {
+        let redactor = redactor.merging(context.redactor)
         var line = "[call \(context.callID)] -> \(request.method.rawValue) \(redactor.url(request.url)) (attempt \(context.attempt))"
         if logHeaders {
             line += " " + request.headers.map { redactor.header($0.name, $0.value) }.joined(separator: "; ")
@@ -41,7 +42,7 @@ public struct LoggingPlugin: Plugin {
         case .success(let response):
             sink("[call \(context.callID)] done: \(response.status) after \(response.attempts.count) attempt(s)")
         case .failure(let error):
-            sink("[call \(context.callID)] failed: \(error.kind) status \(error.status) after \(error.attempts.count) attempt(s): \(redactor.url(error.message))")
+            sink("[call \(context.callID)] failed: \(error.kind) status \(error.status) after \(error.attempts.count) attempt(s): \(redactor.merging(context.redactor).url(error.message))")
         }
         return result
     }

@@ -19,6 +19,14 @@ public struct Redactor: Sendable {
         self.queryParameters.formUnion(queryParameters.map { $0.lowercased() })
     }
 
+    /// This redactor hiding `other`'s names too.
+    public func merging(_ other: Redactor) -> Redactor {
+        var merged = self
+        merged.headers.formUnion(other.headers)
+        merged.queryParameters.formUnion(other.queryParameters)
+        return merged
+    }
+
     /// `name: value` with the value hidden when `name` is a secret header.
     public func header(_ name: String, _ value: String) -> String {
         "\(name): \(headers.contains(name.lowercased()) ? Self.mask : value)"

@@ -76,6 +76,9 @@ public final class RefreshingCredential: Plugin, Sendable {
     /// How many refreshes have been started.
     public var refreshCount: Int { state.withLock { $0.refreshCount } }
 
+    /// The header that carries the token.
+    public var secretNames: (headers: [String], queryParameters: [String]) { ([header], []) }
+
     public func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
         guard !request.headers.contains(header), let token else { return }
         request.headers.set(header, prefix + token)
