@@ -102,13 +102,14 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     public func match(_ path: String) -> [String: String]? {
         var path = Substring(path)
         if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
-        let parts = PathPattern.split(String(path)).map(PathPattern.percentDecode)
-        if wildcard ? parts.count <= segments.count : parts.count != segments.count { return nil }
+        // Decoding keeps the number of segments, so the count is checked before any decoding.
+        let raw = PathPattern.split(String(path))
+        if wildcard ? raw.count <= segments.count : raw.count != segments.count { return nil }
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            guard PathPattern.match(segment, Substring(part), into: &parameters) else { return nil }
+        for (segment, part) in zip(segments, raw) {
+            guard PathPattern.match(segment, Substring(PathPattern.percentDecode(part)), into: &parameters) else { return nil }
         }
-        if wildcard { parameters["*"] = parts[segments.count...].joined(separator: "/") }
+        if wildcard { parameters["*"] = raw[segments.count...].map(PathPattern.percentDecode).joined(separator: "/") }
         return parameters
     }
 

@@ -166,6 +166,21 @@ public struct ResponseMapper: Sendable {
     /// `application/problem+json` from `Application/Problem+JSON; charset=utf-8`; "" when absent.
     static func mediaType(_ contentType: String?) -> String {
         guard let contentType else { return "" }
+        // Fast path: already lower-case ASCII without spaces (`application/json; charset=utf-8`).
+        var simple = true
+        var end = 0
+        for byte in contentType.utf8 {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == UInt8(ascii: " ") || byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+                simple = false
+                break
+            }
+            end += 1
+        }
+        if simple {
+            let utf8 = contentType.utf8
+            return end == utf8.count ? contentType : String(Substring(utf8[..<utf8.index(utf8.startIndex, offsetBy: end)]))
+        }
         let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(type.trimmingSpaces).lowercased()
     }
