@@ -5,7 +5,24 @@ final class ResultBox: @unchecked Sendable {
     let result: Result<Response, GatewireError>
     let strings = CStringCache()
 
-    init(_ result: Result<Response, GatewireError>) { self.result = result }
+    /// The final response's body, shared with `result` (no copy): `gw_result_body` hands out
+    /// a pointer into this array's storage, which this immutable property keeps alive and
+    /// unmoved for the box's lifetime.
+    let body: [UInt8]
+
+    init(_ result: Result<Response, GatewireError>) {
+        self.result = result
+        switch result {
+        case .success(let response): body = response.http.body
+        case .failure(let error): body = error.response?.body ?? []
+        }
+    }
+
+    /// The first byte of ``body`` (nil when empty), valid while the box lives.
+    var bodyPointer: UnsafePointer<UInt8>? {
+        // A native [UInt8] is one heap buffer; `body` is never mutated, so its address is stable.
+        body.withUnsafeBufferPointer { $0.baseAddress }
+    }
 
     var response: Response? { try? result.get() }
 

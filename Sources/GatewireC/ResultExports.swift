@@ -62,9 +62,9 @@ public func gw_result_path(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
 @_cdecl("gw_result_body")
 public func gw_result_body(_ pointer: OpaquePointer?, _ outLength: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
     outLength?.pointee = 0
-    guard let box = result(pointer), let body = box.http?.body, !body.isEmpty else { return nil }
-    outLength?.pointee = body.count
-    return box.strings.bytes("body", body)
+    guard let box = result(pointer), !box.body.isEmpty else { return nil }
+    outLength?.pointee = box.body.count
+    return box.bodyPointer  // into the box's own copy-free storage: no malloc, no lock
 }
 
 @_cdecl("gw_result_header")

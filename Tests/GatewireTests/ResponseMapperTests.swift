@@ -268,3 +268,49 @@ let githubConfig = #"""
         #expect(errorObjects(#"{"message": "no errors key"}"#) == nil)
     }
 }
+
+/// A JSON body no descriptor maps is checked quickly and parsed only on first access of
+/// `body`; the outcome must be exactly the eager one: the same tree, and the same parse error
+/// (kind, line, column, Jansson's message) for every input Jansson rejects.
+@Suite struct DeferredBodyTests {
+    let mapper: ResponseMapper
+    init() throws { mapper = ResponseMapper(catalog: try catalog(githubConfig)) }
+
+    static let inputs: [String] = [
+        #"{"a":1}"#, "[]", "{}", " [ ] ", "0", "-0", "1.5", "-1.5e3", "1E+2", "1e-2", "true", "false", "null", #""x""#,
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "123456789012345678",
+        "1234567890123456789", "1e308", "1e309", "1e999", "-1e400", "1" + String(repeating: "0", count: 400) + ".0",
+        "01", "1.", ".5", "-", "+1", "1e", "1e+", "0x10", "[1,]", "[,1]", #"{"a":1,}"#, #"{"a"}"#, #"{"a":}"#, "{1:2}",
+        "[1 2]", "[1] x", "[1]]", "[[1]", "tru", "truex", "nul", "[true,false,null]", "\u{FEFF}[]",
+        #""\u0000""#, #""\u0041""#, #""\ud83d\ude00""#, #""\ud83d""#, #""\ude00""#, #""\ud83d\u0041""#, #""\u12""#,
+        #""\x""#, #""a\/b\"c\\d\b\f\n\r\t""#, "\"a\u{01}b\"", "\"tab\there\"", "\"ünïcødé 😀\"", "\"unterminated",
+        "[" + String(repeating: "[", count: 600) + String(repeating: "]", count: 601),
+        String(repeating: "[", count: 3000) + String(repeating: "]", count: 3000), "[1]\u{0}", "\t\n\r [1] \t\n\r",
+    ]
+
+    static let rawInputs: [[UInt8]] = [
+        [0x22, 0xC3, 0x28, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xE0, 0x80, 0xAF, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22],
+        [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xF5, 0x80, 0x80, 0x80, 0x22], [0x22, 0xE2, 0x82, 0x22],
+        [0x22, 0xF0, 0x9F, 0x98, 0x80, 0x22], [0x5B, 0x31, 0x5D, 0xC3, 0xA9], [0x22, 0x00, 0x22],
+    ]
+
+    @Test func deferredBodiesMatchTheEagerParse() throws {
+        let fixtures = ["github-repository.json", "github-search-issues.json", "twitter-tweet-unicode-emoji.json",
+                        "twitter-ids-cursor-bigint.json", "stripe-charge.json", "nginx-502-bad-gateway.html"]
+        for bytes in Self.inputs.map({ Array($0.utf8) }) + Self.rawInputs + fixtures.map(Fixture.bytes) {
+            let expected = bytes.withUnsafeBytes { raw in Result { () throws(JSONParseError) in try JSONValue.parse(raw) } }
+            let outcome = mapper.map(MappableResponse(method: .get, path: "/not/described", status: 200,
+                                                      contentType: "application/json", body: bytes))
+            let text = String(decoding: bytes.prefix(60), as: UTF8.self)
+            #expect(outcome.accepted && outcome.mapped == nil, "\(text)")
+            switch expected {
+            case .success(let value):
+                #expect(outcome.error == nil, "\(text)")
+                #expect(outcome.body?.serialized() == value.serialized(), "\(text)")
+            case .failure(let error):
+                #expect(outcome.error == MappingError(parse: error), "\(text)")
+                #expect(outcome.body == nil, "\(text)")
+            }
+        }
+    }
+}

@@ -100,19 +100,39 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The decoded parameters when `path` matches, nil otherwise.
     /// - Parameter path: relative to the base URL, as sent (percent-encoded, may carry `?query`).
     public func match(_ path: String) -> [String: String]? {
-        var path = Substring(path)
-        if let cut = path.firstIndex(where: { $0 == "?" || $0 == "#" }) { path = path[..<cut] }
-        let parts = PathPattern.split(String(path)).map(PathPattern.percentDecode)
-        if wildcard ? parts.count <= segments.count : parts.count != segments.count { return nil }
+        // Decoding keeps the number of segments, so the count is checked before any decoding.
+        // The path is percent-encoded ASCII: its bytes are split, not its Characters.
+        let raw = PathPattern.rawSegments(path)
+        if wildcard ? raw.count <= segments.count : raw.count != segments.count { return nil }
         var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            guard PathPattern.match(segment, Substring(part), into: &parameters) else { return nil }
+        for (segment, part) in zip(segments, raw) {
+            guard PathPattern.match(segment, Substring(PathPattern.percentDecode(String(part))), into: &parameters) else { return nil }
         }
-        if wildcard { parameters["*"] = parts[segments.count...].joined(separator: "/") }
+        if wildcard { parameters["*"] = raw[segments.count...].map { PathPattern.percentDecode(String($0)) }.joined(separator: "/") }
         return parameters
     }
 
     // MARK: Parsing and matching
+
+    /// The segments of `path` before any `?` or `#`, as ``split(_:)`` cuts them, split on bytes.
+    static func rawSegments(_ path: String) -> [Substring] {
+        let bytes = path.utf8
+        let end = bytes.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? bytes.endIndex
+        var parts: [Substring] = []
+        var start = bytes.startIndex
+        var index = start
+        while index < end {
+            if bytes[index] == UInt8(ascii: "/") {
+                parts.append(Substring(bytes[start..<index]))
+                start = bytes.index(after: index)
+            }
+            index = bytes.index(after: index)
+        }
+        parts.append(Substring(bytes[start..<end]))
+        if parts.first?.isEmpty == true { parts.removeFirst() }
+        if parts.last?.isEmpty == true { parts.removeLast() }
+        return parts
+    }
 
     /// Segments between `/`, without a leading or trailing empty one.
     static func split(_ path: String) -> [String] {
@@ -190,7 +210,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// `%XX` sequences decoded as UTF-8 (invalid sequences become U+FFFD); a `%` not followed
     /// by two hex digits is kept. `+` stays `+` (this is a path, not a form).
     static func percentDecode(_ text: String) -> String {
-        guard text.contains("%") else { return text }
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
         let bytes = Array(text.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)

@@ -33,7 +33,9 @@
 /// 7. **Speed.** The body is parsed once (Jansson); mapping walks that tree through
 ///    ``JSONNode`` views and builds only the mapped output: unmapped parts are never copied,
 ///    `json` attributes and key paths share the parsed subtrees, and ``Response/body`` and the
-///    paginator reuse the same tree.
+///    paginator reuse the same tree. A JSON body no descriptor maps is only checked
+///    (``DeferredJSON/surelyValid(_:)``, no tree built) and parsed on first access of
+///    ``MappingOutcome/body``; a body the check is not sure of is parsed at once as above.
 /// 8. **Failure path.** Matching error descriptors, and response descriptors that list the
 ///    failure status, map the objects at their key paths into ``MappingOutcome/errorObjects``
 ///    (flattened, as RestKit's `RKObjectMapperErrorObjectsKey`). A mapping error there is not
@@ -71,6 +73,11 @@ public struct ResponseMapper: Sendable {
             if accepted, !candidates.isEmpty {
                 outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)")
             }
+            return outcome
+        }
+        if candidates.isEmpty, DeferredJSON.surelyValid(response.body) {
+            // Nothing maps it: parse only when someone asks for `body` (the outcome is the same).
+            outcome.deferredBody = DeferredJSON(validBytes: response.body)
             return outcome
         }
         let parsed = response.body.withUnsafeBytes { bytes in
@@ -166,6 +173,21 @@ public struct ResponseMapper: Sendable {
     /// `application/problem+json` from `Application/Problem+JSON; charset=utf-8`; "" when absent.
     static func mediaType(_ contentType: String?) -> String {
         guard let contentType else { return "" }
+        // Fast path: already lower-case ASCII without spaces (`application/json; charset=utf-8`).
+        var simple = true
+        var end = 0
+        for byte in contentType.utf8 {
+            if byte == UInt8(ascii: ";") { break }
+            if byte == UInt8(ascii: " ") || byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+                simple = false
+                break
+            }
+            end += 1
+        }
+        if simple {
+            let utf8 = contentType.utf8
+            return end == utf8.count ? contentType : String(Substring(utf8[..<utf8.index(utf8.startIndex, offsetBy: end)]))
+        }
         let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         return String(type.trimmingSpaces).lowercased()
     }

@@ -47,10 +47,16 @@ final class Call: @unchecked Sendable {
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
-        let host = ResilienceState.host(of: prepared.url)
-        budget = core.resilience.budget(host: host, options.retryBudget ?? route?.retryBudget ?? core.config.retryBudget)
-        breaker = core.resilience.breaker(
-            host: host, options.circuitBreaker ?? route?.circuitBreaker ?? core.config.circuitBreaker)
+        let budgetPolicy = options.retryBudget ?? route?.retryBudget ?? core.config.retryBudget
+        let breakerPolicy = options.circuitBreaker ?? route?.circuitBreaker ?? core.config.circuitBreaker
+        if budgetPolicy.isEnabled || breakerPolicy.isEnabled {
+            let host = ResilienceState.host(of: prepared.url)
+            budget = core.resilience.budget(host: host, budgetPolicy)
+            breaker = core.resilience.breaker(host: host, breakerPolicy)
+        } else {
+            budget = nil  // both off (the default): no host key to compute
+            breaker = nil
+        }
         if policy.idempotencyKey, !prepared.method.isIdempotent, !prepared.headers.contains(IdempotencyKey.headerName) {
             self.prepared.headers.set(IdempotencyKey.headerName, IdempotencyKey.generate())
         }
@@ -297,7 +303,8 @@ final class Call: @unchecked Sendable {
         }
         complete(.success(Response(method: prepared.method, path: prepared.path, http: response,
                                    mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                   attempts: attempts, body: outcome.body, metadata: outcome.metadata)))
+                                   attempts: attempts, parsedBody: outcome.parsedBody,
+                                   deferredBody: outcome.deferredBody, metadata: outcome.metadata)))
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,

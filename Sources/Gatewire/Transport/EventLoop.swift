@@ -19,6 +19,8 @@ final class EventLoop: Sendable {
     private final class LoopState: @unchecked Sendable {
         var active: [UnsafeMutableRawPointer: Transfer] = [:]
         var idleHandles: [UnsafeMutableRawPointer] = []
+        /// Per handle, the ``Transfer/reuseKey`` it was last configured with (absent: reset).
+        var handleKeys: [UnsafeMutableRawPointer: TransferOptions] = [:]
         var timers: [(due: Double, id: Int, action: TimerAction)] = []
         var nextTimerID = 1
     }
@@ -73,10 +75,19 @@ final class EventLoop: Sendable {
             return transfer.complete(failure: TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed"))
         }
         let easy = state.idleHandles.popLast() ?? curl_easy_init()!
-        if let failure = transfer.configure(easy) {
+        // A handle last set up for the same body-less GET options keeps them: only the
+        // per-transfer options are set again. Any other request resets the handle first.
+        let key = transfer.reuseKey
+        let reused = key != nil && state.handleKeys[easy] == key
+        if !reused {
+            if state.handleKeys.removeValue(forKey: easy) != nil { curl_easy_reset(easy) }
+        }
+        if let failure = transfer.configure(easy, reused: reused) {
+            state.handleKeys[easy] = nil
             recycle(easy)
             return transfer.complete(failure: failure)
         }
+        state.handleKeys[easy] = key
         state.active[easy] = transfer
         let code = curl_multi_add_handle(handle.multi, easy)
         if code != CURLM_OK {
@@ -178,9 +189,11 @@ final class EventLoop: Sendable {
 
     private func recycle(_ easy: UnsafeMutableRawPointer) {
         if state.idleHandles.count < Self.idleHandleLimit {
-            curl_easy_reset(easy)
+            // Reset on the next start unless that one can reuse the setup (`handleKeys`).
+            if state.handleKeys[easy] == nil { curl_easy_reset(easy) }
             state.idleHandles.append(easy)
         } else {
+            state.handleKeys[easy] = nil
             curl_easy_cleanup(easy)
         }
     }

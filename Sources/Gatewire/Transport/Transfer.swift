@@ -30,24 +30,46 @@ final class Transfer: @unchecked Sendable {
 
     /// Configures `easy` for this request. Returns a transport error when libcurl rejects
     /// an option (a malformed URL is only detected when the transfer starts).
-    func configure(_ easy: UnsafeMutableRawPointer) -> TransportError? {
+    /// What a handle configured by ``configure(_:reused:)`` keeps between transfers when it is
+    /// not reset: a body-less GET with the same ``TransferOptions`` needs only the per-transfer
+    /// options set again. Nil for any other request (the handle is reset and set up in full).
+    var reuseKey: TransferOptions? {
+        request.method == .get && request.body == nil ? options : nil
+    }
+
+    /// Configures `easy` for this request. `reused`: the handle was not reset since a transfer
+    /// with the same ``reuseKey`` configured it, so only the per-transfer options are set.
+    /// Returns a transport error when libcurl rejects an option (a malformed URL is only
+    /// detected when the transfer starts).
+    func configure(_ easy: UnsafeMutableRawPointer, reused: Bool = false) -> TransportError? {
         self.easy = easy
         var failed: CURLcode = CURLE_OK
         func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
 
         check(gw_easy_setopt_str(easy, CURLOPT_URL, request.url))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
+        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
+        for field in request.headers {
+            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        if !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
+        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        if reused {
+            guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
+            return nil
+        }
+
         check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
             return length
         }))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
 
         switch request.method {
         case .get: check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
@@ -67,12 +89,6 @@ final class Transfer: @unchecked Sendable {
             check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
             check(gw_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, ""))
         }
-
-        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
-        var lines = request.headers.map { $0.value.isEmpty ? "\($0.name);" : "\($0.name): \($0.value)" }
-        if !request.headers.contains("Expect") { lines.append("Expect:") }
-        for line in lines { headerList = curl_slist_append(headerList, line) }
-        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
 
         check(gw_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout)))
         check(gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeout.map(Self.milliseconds) ?? 0))

@@ -63,12 +63,17 @@ class Attempt:
         )
 
 
-@dataclass(frozen=True, eq=False)
+_UNSET: Any = object()
+
+
 class Result:
     """The outcome of a successful call. Immutable; safe to share between threads.
 
     Everything is copied out of the native result when the Result is made (the native result
     is freed then), so a Result stays fully usable for as long as it is kept, on any thread.
+    What is copied is raw (the body, and the JSON texts of the headers, attempts, mapped
+    objects and metadata): each is decoded on first access, once, so a caller pays only for
+    what it reads.
 
     Attributes:
         status: the final HTTP status (int).
@@ -81,18 +86,110 @@ class Result:
         headers: every header field of the final response in received order, as a tuple of
             ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
             one up case-insensitively with :meth:`header`.
+        metadata: the response metadata the mappings saw as ``@metadata`` (``{"method", "url",
+            "path", "status", "headers", "pathParameters", "query"}``), or None when no
+            descriptor matched.
     """
 
-    status: int
-    body: bytes
-    method: str
-    path: str
-    mapped: dict[str, Any] | None
-    attempts: tuple[Attempt, ...]
-    headers: tuple[tuple[str, str], ...] = ()
-    #: the response metadata the mappings saw as ``@metadata`` (``{"method", "url", "path",
-    #: "status", "headers", "pathParameters", "query"}``), or None when no descriptor matched
-    metadata: dict[str, Any] | None = None
+    __slots__ = ("_status", "_body", "_method", "_path", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
+                 "__weakref__")
+
+    def __init__(
+        self,
+        status: int,
+        body: bytes,
+        method: str,
+        path: str,
+        mapped: dict[str, Any] | None,
+        attempts: tuple[Attempt, ...],
+        headers: tuple[tuple[str, str], ...] = (),
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        self._raw: dict[str, bytes | None] = {}
+        self._status = status
+        self._body = body
+        self._method = method
+        self._path = path
+        self._mapped = mapped
+        self._attempts = attempts
+        self._headers = headers
+        self._metadata = metadata
+
+    @classmethod
+    def _from_native(cls, pointer: int) -> Result:
+        """A Result copied raw out of a successful ``gw_result *`` (which the caller frees)."""
+        native = _native.lib
+        self = object.__new__(cls)
+        self._status = int(native.gw_result_status(pointer))
+        self._body = _body(pointer)
+        self._raw = {
+            "method": native.gw_result_method(pointer),
+            "path": native.gw_result_path(pointer),
+            "mapped": native.gw_result_mapped_json(pointer),
+            "attempts": native.gw_result_attempts_json(pointer),
+            "headers": native.gw_result_headers_json(pointer),
+            "metadata": native.gw_result_metadata_json(pointer),
+        }
+        self._method = self._path = self._mapped = self._attempts = self._headers = self._metadata = _UNSET
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_"):
+            raise AttributeError(f"cannot assign to field {name!r}: a Result is immutable")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Result is immutable")
+
+    @property
+    def status(self) -> int:
+        return self._status  # type: ignore[no-any-return]
+
+    @property
+    def body(self) -> bytes:
+        return self._body  # type: ignore[no-any-return]
+
+    @property
+    def method(self) -> str:
+        value = self._method
+        if value is _UNSET:
+            value = self._method = _native.decode(self._raw["method"]) or ""
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def path(self) -> str:
+        value = self._path
+        if value is _UNSET:
+            value = self._path = _native.decode(self._raw["path"]) or ""
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def mapped(self) -> dict[str, Any] | None:
+        value = self._mapped
+        if value is _UNSET:
+            value = self._mapped = _loads(self._raw["mapped"])
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def attempts(self) -> tuple[Attempt, ...]:
+        value = self._attempts
+        if value is _UNSET:
+            value = self._attempts = _parse_attempts(self._raw["attempts"])
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        value = self._headers
+        if value is _UNSET:
+            value = self._headers = _parse_headers(self._raw["headers"])
+        return value  # type: ignore[no-any-return]
+
+    @property
+    def metadata(self) -> dict[str, Any] | None:
+        value = self._metadata
+        if value is _UNSET:
+            value = self._metadata = _loads(self._raw["metadata"])
+        return value  # type: ignore[no-any-return]
 
     ok = True  #: always True: failures raise :class:`gatewire.CallError` instead
 
@@ -148,21 +245,30 @@ def _body(pointer: int) -> bytes:
     return ctypes.string_at(data, length.value) if data and length.value else b""
 
 
+def _parse_attempts(text: bytes | None) -> tuple[Attempt, ...]:
+    return tuple(Attempt.from_json(item) for item in _loads(text) or [])
+
+
+def _parse_headers(text: bytes | None) -> tuple[tuple[str, str], ...]:
+    return tuple((str(name), str(value)) for name, value in _loads(text) or [])
+
+
 def _attempts(pointer: int) -> tuple[Attempt, ...]:
-    items = _loads(_native.lib.gw_result_attempts_json(pointer)) or []
-    return tuple(Attempt.from_json(item) for item in items)
+    return _parse_attempts(_native.lib.gw_result_attempts_json(pointer))
 
 
 def _headers(pointer: int) -> tuple[tuple[str, str], ...]:
-    items = _loads(_native.lib.gw_result_headers_json(pointer)) or []
-    return tuple((str(name), str(value)) for name, value in items)
+    return _parse_headers(_native.lib.gw_result_headers_json(pointer))
 
 
 def result_from_native(pointer: int) -> Result | CallError:
     """Convert an owned ``gw_result *`` into a :class:`Result` (success) or the matching
-    :class:`CallError` (failure). Takes ownership: everything is copied out and the native
-    result is freed before this returns (also when the conversion raises)."""
+    :class:`CallError` (failure). Takes ownership: everything is copied out (a Result's JSON
+    texts raw, parsed on first access) and the native result is freed before this returns
+    (also when the conversion raises)."""
     try:
+        if _native.lib.gw_result_ok(pointer):
+            return Result._from_native(pointer)
         return _convert(pointer)
     finally:
         _native.lib.gw_result_free(pointer)
