@@ -20,17 +20,8 @@ public struct MappingOutcome: Sendable {
     public var pathParameters: [String: String]
     /// Why a body on the success path could not be parsed or mapped.
     public var error: MappingError?
-    /// The parsed body, when it was parsed. A valid JSON body that no descriptor maps is
-    /// parsed on first access (see ``DeferredJSON``).
-    public var body: JSONValue? {
-        get { parsedBody ?? deferredBody?.value }
-        set {
-            parsedBody = newValue
-            deferredBody = nil
-        }
-    }
-    var parsedBody: JSONValue?
-    var deferredBody: DeferredJSON?
+    /// The parsed body, when it was parsed.
+    public var body: JSONValue?
     /// The response metadata (see ``MappingContext``), when descriptors matched a parsed body.
     public var metadata: JSONValue?
 

@@ -33,9 +33,7 @@
 /// 7. **Speed.** The body is parsed once (Jansson); mapping walks that tree through
 ///    ``JSONNode`` views and builds only the mapped output: unmapped parts are never copied,
 ///    `json` attributes and key paths share the parsed subtrees, and ``Response/body`` and the
-///    paginator reuse the same tree. A JSON body no descriptor maps is only checked
-///    (``DeferredJSON/surelyValid(_:)``, no tree built) and parsed on first access of
-///    ``MappingOutcome/body``; a body the check is not sure of is parsed at once as above.
+///    paginator reuse the same tree.
 /// 8. **Failure path.** Matching error descriptors, and response descriptors that list the
 ///    failure status, map the objects at their key paths into ``MappingOutcome/errorObjects``
 ///    (flattened, as RestKit's `RKObjectMapperErrorObjectsKey`). A mapping error there is not
@@ -73,11 +71,6 @@ public struct ResponseMapper: Sendable {
             if accepted, !candidates.isEmpty {
                 outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)")
             }
-            return outcome
-        }
-        if candidates.isEmpty, DeferredJSON.surelyValid(response.body) {
-            // Nothing maps it: parse only when someone asks for `body` (the outcome is the same).
-            outcome.deferredBody = DeferredJSON(validBytes: response.body)
             return outcome
         }
         let parsed = response.body.withUnsafeBytes { bytes in

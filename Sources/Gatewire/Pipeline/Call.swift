@@ -303,8 +303,7 @@ final class Call: @unchecked Sendable {
         }
         complete(.success(Response(method: prepared.method, path: prepared.path, http: response,
                                    mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                   attempts: attempts, parsedBody: outcome.parsedBody,
-                                   deferredBody: outcome.deferredBody, metadata: outcome.metadata)))
+                                   attempts: attempts, body: outcome.body, metadata: outcome.metadata)))
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,

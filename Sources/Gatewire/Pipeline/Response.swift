@@ -14,17 +14,8 @@ public struct Response: Sendable {
     public let pathParameters: [String: String]
     /// Every attempt, oldest first.
     public let attempts: [Attempt]
-    /// The parsed body (parsed once; the mapper walked this tree), nil when not parsed. A
-    /// valid JSON body that no descriptor maps is parsed on first access (``DeferredJSON``).
-    public internal(set) var body: JSONValue? {
-        get { parsedBody ?? deferredBody?.value }
-        set {
-            parsedBody = newValue
-            deferredBody = nil
-        }
-    }
-    var parsedBody: JSONValue? = nil
-    var deferredBody: DeferredJSON? = nil
+    /// The parsed body (parsed once; the mapper walked this tree), nil when not parsed.
+    public internal(set) var body: JSONValue? = nil
     /// The response metadata the mappings saw as `@metadata` (see ``MappingContext``), nil
     /// when no descriptor matched.
     public internal(set) var metadata: JSONValue? = nil
