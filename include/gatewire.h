@@ -427,6 +427,59 @@ int32_t gw_credential_refresh_count(const gw_credential *credential);
  * gw_refresh, from any thread, now or later; the handle is freed by this call. */
 int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
 
+/* ==== Completion queues and one-call result reads (issue 6) ============================
+ * For bindings that pay for every callback into their runtime (Python's GIL): calls started
+ * with a queue instead of a completion function push their results into it from the loop
+ * thread (no callback runs), and one gw_queue_wait, which blocks without calling back,
+ * returns many finished results at once. Any thread may use a queue; several clients may
+ * share one. */
+
+typedef struct gw_queue gw_queue; /* finished results of queued calls, in completion order */
+
+/* Creates an empty queue. On GW_OK free *out_queue with gw_queue_free. */
+int32_t gw_queue_new(gw_queue **out_queue);
+
+/* Drops the caller's reference. Calls still running keep the queue alive until they finish;
+ * every result not taken with gw_queue_wait (now or pushed later) is freed. NULL is ignored.
+ * No thread may be in gw_queue_wait on it. */
+void gw_queue_free(gw_queue *queue);
+
+/* As gw_call_async, but the finished call's result (owned by the caller once taken) is
+ * pushed into `queue` with `tag` instead of running a completion: exactly once when this
+ * returns GW_OK, never when it returns an error. out_call may be NULL (as for gw_call_async).
+ * The client and the queue may be freed before the call finishes (the call is then cancelled
+ * or its result freed with the queue). Any thread. */
+int32_t gw_call_async_queued(gw_client *client, const gw_call_options *options, gw_queue *queue,
+                             uint64_t tag, gw_call_handle **out_call);
+
+/* Takes up to `capacity` finished results, oldest first: out_results[i] (the caller frees
+ * each with gw_result_free) and out_tags[i] (may be NULL) for i < *out_count. Blocks while
+ * the queue is empty: at most timeout_seconds (0 = do not block, < 0 = until a result
+ * arrives); *out_count is 0 when the time ran out. Returns GW_ERROR_INVALID_ARGUMENT for NULL
+ * queue, out_results or out_count, or a zero capacity. */
+int32_t gw_queue_wait(gw_queue *queue, double timeout_seconds, gw_result **out_results, uint64_t *out_tags,
+                      size_t capacity, size_t *out_count);
+
+/* The number of finished results waiting in the queue (0 for NULL). */
+size_t gw_queue_count(const gw_queue *queue);
+
+/* What most readers of a result need, in one call (the rest through the gw_result_*
+ * functions). body points into the result (as gw_result_body): valid until gw_result_free. */
+typedef struct gw_result_fields {
+    uint32_t version;       /* GW_RESULT_FIELDS_VERSION, set by the caller */
+    int32_t ok;             /* gw_result_ok */
+    int32_t status;         /* gw_result_status */
+    int32_t error_kind;     /* gw_result_error_kind */
+    int32_t attempt_count;  /* gw_result_attempt_count */
+    const uint8_t *body;    /* gw_result_body: NULL without a response or with an empty body */
+    size_t body_length;
+} gw_result_fields;
+#define GW_RESULT_FIELDS_VERSION 1u
+
+/* Fills *out_fields (whose version the caller set) from `result`. GW_ERROR_INVALID_ARGUMENT
+ * for a NULL result or out_fields, GW_ERROR_VERSION for an unknown version. */
+int32_t gw_result_read(const gw_result *result, gw_result_fields *out_fields);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,7 +20,7 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
 }
 
 /// Checks the client and options and builds the request, or records why not.
-private func prepare(_ function: String, _ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?)
+func prepareCall(_ function: String, _ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?)
     -> (ClientBox, Request)?
 {
     guard let client else {
@@ -48,7 +48,7 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
     if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
         return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(version)")
     }
-    guard let (owner, request) = prepare("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    guard let (owner, request) = prepareCall("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
     guard !owner.client.isOnEventLoopThread else {
         return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
                               "gw_call: called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
@@ -72,7 +72,7 @@ public func gw_call_async(_ client: OpaquePointer?, _ options: UnsafePointer<gw_
     if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
         return LastError.fail(GW_ERROR_VERSION, "gw_call_async: unsupported gw_call_options version \(version)")
     }
-    guard let (owner, request) = prepare("gw_call_async", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    guard let (owner, request) = prepareCall("gw_call_async", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
     let context = UInt(bitPattern: userData)
     let handle = owner.client.start(request) { result in
         completion(box(ResultBox(result)), UnsafeMutableRawPointer(bitPattern: context))

@@ -62,6 +62,7 @@ __all__ = [
     "gw_plugin",
     "gw_client_options",
     "gw_call_options",
+    "gw_result_fields",
     "PREPARE_FN",
     "DID_RECEIVE_FN",
     "DESTROY_FN",
@@ -200,6 +201,23 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
     ]
 
 
+class gw_result_fields(Structure):  # noqa: N801 - the C name
+    """``struct gw_result_fields`` (issue 6): what most readers need, from one ``gw_result_read``."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("ok", c_int32),
+        ("status", c_int32),
+        ("error_kind", c_int32),
+        ("attempt_count", c_int32),
+        ("body", c_void_p),
+        ("body_length", c_size_t),
+    ]
+
+
+GW_RESULT_FIELDS_VERSION = 1
+
+
 _P = c_void_p  # every opaque handle: gw_client *, gw_result *, gw_call_handle *, gw_attempt *, gw_request *
 
 # name -> (restype, argtypes); the complete function list of include/gatewire.h.
@@ -287,6 +305,16 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_credential_free": (None, [_P]),
     "gw_credential_refresh_count": (c_int32, [_P]),
     "gw_refresh_complete": (c_int32, [_P, c_char_p]),
+    # Completion queues and one-call result reads (issue 6)
+    "gw_queue_new": (c_int32, [POINTER(c_void_p)]),
+    "gw_queue_free": (None, [_P]),
+    "gw_call_async_queued": (c_int32, [_P, POINTER(gw_call_options), _P, c_uint64, POINTER(c_void_p)]),
+    "gw_queue_wait": (
+        c_int32,
+        [_P, c_double, POINTER(c_void_p), POINTER(c_uint64), c_size_t, POINTER(c_size_t)],
+    ),
+    "gw_queue_count": (c_size_t, [_P]),
+    "gw_result_read": (c_int32, [_P, POINTER(gw_result_fields)]),
 }
 
 _lock = threading.Lock()

@@ -22,14 +22,14 @@ import logging
 import os
 import threading
 import weakref
-from typing import Any, Callable, Iterable, Mapping, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 from . import _native
 from .errors import CallError, Cancelled, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
 from .pagination import Pages
-from .result import Result, call_error_from_borrowed, result_from_native
+from .result import Result, call_error_from_borrowed, outcome_from_queued, result_from_native
 
 __all__ = ["Client", "CallFuture", "check_config", "FailureObserver"]
 
@@ -443,6 +443,15 @@ def _headers_json(headers: Mapping[str, str] | None) -> bytes | None:
     return _json.dumps({str(k): str(v) for k, v in headers.items()}).encode("utf-8")
 
 
+_CALL_DEFAULTS: dict[str, Any] = {
+    "method": None, "path": None, "route": None, "params": None, "headers": None, "json": _UNSET,
+    "object_type": None, "max_retries": None, "attempt_timeout": None, "deadline": None, "policy": None,
+}  # fmt: skip
+_CALL_KEYWORDS = frozenset(_CALL_DEFAULTS) | {"retry_test"}
+_SCALARS = (str, int, float, bool, type(None))
+_END: Any = object()
+
+
 class Client:
     """A Gatewire client: a gateway config, an event-loop thread, plugins and observers.
 
@@ -810,6 +819,118 @@ class Client:
             json=json, object_type=object_type, max_retries=max_retries,
             attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test, policy=policy,
         )  # fmt: skip
+
+    # -- many calls through a completion queue (issue 6) ----------------------------------
+    def call_many(self, calls: Iterable[Mapping[str, Any]], *, in_flight: int = 64) -> Iterator[Result | CallError]:
+        """Run many calls, at most ``in_flight`` at a time, and yield their outcomes in the
+        order of ``calls``: the fastest way to make many calls from Python.
+
+        Each item of ``calls`` is a mapping of :meth:`call_async`'s keyword arguments, e.g.
+        ``{"route": "user", "params": {"id": 7}}`` or ``{"method": "GET", "path": "/ping"}``
+        (``retry_test`` is not accepted here). ``calls`` is consumed lazily, as the window
+        frees up, so it may be a generator or endless.
+
+        Each outcome is a :class:`Result`, or the :class:`CallError` the call failed with
+        (returned, not raised, so one failure does not end the others).
+
+        How it is fast: the calls are started with ``gw_call_async_queued`` and their results
+        pushed by the library into a completion queue (no Python callback, no GIL on the
+        client's loop thread); this thread takes every finished result at once with one
+        ``gw_queue_wait`` (which blocks with the GIL released) and reads each with one
+        ``gw_result_read``. A Result's headers, attempts, method, path, mapped objects and
+        metadata are read from the native result on first access. Options built from the
+        same scalar-only mapping as the previous item are reused.
+
+        Closing the iterator early (``break``, ``close()``) leaves the calls still running to
+        finish in the library; their outcomes are discarded. Closing the client completes them
+        as :class:`Cancelled`.
+
+        Raises:
+            InvalidArgument: ``in_flight`` < 1 (at once); an item with neither route nor
+                method and path, malformed options or a ``retry_test`` (when it is reached).
+            TypeError: an item with an unknown keyword, or as for :meth:`call`.
+            WouldDeadlock: iterated on the client's event-loop thread.
+            GatewireError: the client is closed (when a call is to be started; after the
+                outcomes of the calls already started).
+        """
+        if isinstance(in_flight, bool) or not isinstance(in_flight, int) or in_flight < 1:
+            raise InvalidArgument(f"in_flight must be an int >= 1, got {in_flight!r}")
+        return self._call_many(iter(calls), in_flight)
+
+    def _many_options(self, spec: Mapping[str, Any]) -> _native.gw_call_options:
+        arguments = dict(spec)
+        unknown = set(arguments) - _CALL_KEYWORDS
+        if unknown:
+            raise TypeError(f"call_many: unknown call argument(s) {sorted(unknown)}")
+        if arguments.pop("retry_test", None) is not None:
+            raise InvalidArgument("call_many does not take retry_test; use call_async")
+        if arguments.get("route") is None and (arguments.get("method") is None or arguments.get("path") is None):
+            raise InvalidArgument("call_many: each call needs method and path, or route")
+        return self._options(retry_key=0, **dict(_CALL_DEFAULTS, **arguments))
+
+    def _call_many(self, calls: Iterator[Mapping[str, Any]], in_flight: int) -> Iterator[Result | CallError]:
+        native = _native.lib
+        native_client = self._native
+        if native_client.on_loop_thread():
+            _native.raise_status(_native.GW_ERROR_WOULD_DEADLOCK, _WOULD_DEADLOCK_MESSAGE)
+        queue = ctypes.c_void_p()
+        _native.check(native.gw_queue_new(ctypes.byref(queue)))
+        queue_handle = queue.value
+        capacity = min(in_flight, 4096)
+        results = (ctypes.c_void_p * capacity)()
+        tags = (ctypes.c_uint64 * capacity)()
+        count = ctypes.c_size_t()
+        count_ref = ctypes.byref(count)
+        fields = _native.gw_result_fields()
+        fields.version = _native.GW_RESULT_FIELDS_VERSION
+        fields_ref = ctypes.byref(fields)
+        start, wait, ok = native.gw_call_async_queued, native.gw_queue_wait, _native.GW_OK
+        ready: dict[int, Result | CallError] = {}
+        started = yielded = 0
+        exhausted = False
+        refused: GatewireError | None = None
+        last_spec: dict[str, Any] | None = None
+        last_ref: Any = None
+        try:
+            while True:
+                if not exhausted and started - yielded - len(ready) < in_flight:
+                    try:
+                        handle = native_client.acquire()
+                    except GatewireError as error:  # closed: first the outcomes of the calls started
+                        exhausted, refused = True, error
+                        continue
+                    try:
+                        while started - yielded - len(ready) < in_flight:
+                            spec = next(calls, _END)
+                            if spec is _END:
+                                exhausted = True
+                                break
+                            if last_spec is None or spec != last_spec:
+                                options_ref = ctypes.byref(self._many_options(spec))
+                                cacheable = all(type(value) in _SCALARS for value in spec.values())
+                                last_spec, last_ref = (dict(spec), options_ref) if cacheable else (None, None)
+                            else:
+                                options_ref = last_ref
+                            status = start(handle, options_ref, queue_handle, started, None)
+                            if status != ok:
+                                _native.raise_status(status)
+                            started += 1
+                    finally:
+                        native_client.release()
+                if started == yielded:
+                    if refused is not None:
+                        raise refused
+                    return
+                if started - yielded > len(ready):
+                    wait(queue_handle, 0.25, results, tags, capacity, count_ref)  # GIL released
+                    for index in range(count.value):
+                        ready[tags[index]] = outcome_from_queued(results[index], fields, fields_ref)
+                while yielded in ready:
+                    outcome = ready.pop(yielded)
+                    yielded += 1
+                    yield outcome
+        finally:
+            native.gw_queue_free(queue_handle)  # results still to come are freed by the library
 
     # -- observers -------------------------------------------------------------------------
     def add_failure_observer(

@@ -261,6 +261,63 @@ def _headers(pointer: int) -> tuple[tuple[str, str], ...]:
     return _parse_headers(_native.lib.gw_result_headers_json(pointer))
 
 
+class _NativeTexts:
+    """The raw texts of a :class:`Result` made by :func:`outcome_from_queued`, read from the
+    native result on first access instead of up front (the library then never serialises
+    headers or attempts nobody reads). Owns the native result and frees it with itself; the
+    library's result readers are thread-safe, so the Result stays shareable."""
+
+    __slots__ = ("_pointer",)
+
+    _GETTERS = {
+        "method": "gw_result_method",
+        "path": "gw_result_path",
+        "mapped": "gw_result_mapped_json",
+        "attempts": "gw_result_attempts_json",
+        "headers": "gw_result_headers_json",
+        "metadata": "gw_result_metadata_json",
+    }
+
+    def __init__(self, pointer: int) -> None:
+        self._pointer = pointer
+
+    def __getitem__(self, key: str) -> bytes | None:
+        return getattr(_native.lib, self._GETTERS[key])(self._pointer)  # type: ignore[no-any-return]
+
+    def __del__(self) -> None:
+        pointer, self._pointer = self._pointer, 0
+        if pointer:
+            try:
+                _native.lib.gw_result_free(pointer)
+            except Exception:  # noqa: BLE001 - interpreter shutdown: the process frees it
+                pass
+
+
+def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | CallError:
+    """Convert an owned ``gw_result *`` taken from a completion queue (issue 6) with one
+    ``gw_result_read`` (``fields`` is a reusable ``gw_result_fields`` with its version set,
+    ``fields_ref`` its ``byref``). A success becomes a Result whose body is copied now and
+    whose other fields are read from the native result on first access (it is freed with the
+    Result); a failure becomes its :class:`CallError`, fully copied, and is freed at once."""
+    native = _native.lib
+    try:
+        if native.gw_result_read(pointer, fields_ref) != _native.GW_OK or not fields.ok:
+            return _convert(pointer)
+        self = object.__new__(Result)
+        setter = object.__setattr__
+        setter(self, "_status", fields.status)
+        length = fields.body_length
+        setter(self, "_body", ctypes.string_at(fields.body, length) if length else b"")
+        setter(self, "_raw", _NativeTexts(pointer))
+        pointer = 0  # the Result owns it now
+        for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata"):
+            setter(self, name, _UNSET)
+        return self
+    finally:
+        if pointer:
+            native.gw_result_free(pointer)
+
+
 def result_from_native(pointer: int) -> Result | CallError:
     """Convert an owned ``gw_result *`` into a :class:`Result` (success) or the matching
     :class:`CallError` (failure). Takes ownership: everything is copied out (a Result's JSON

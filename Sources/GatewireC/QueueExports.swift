@@ -1,0 +1,163 @@
+import CGatewireABI
+import Gatewire
+import Glibc
+
+// Completion queues and one-call result reads (issue 6): see the section of gatewire.h.
+
+/// The object behind a `gw_queue *`: finished results and their tags, guarded by a pthread
+/// mutex; a waiter sleeps on a condition variable, signalled only when someone waits.
+/// Every queued call's completion retains the queue, so it outlives `gw_queue_free` until the
+/// last call has pushed; results never taken are freed with it.
+final class CompletionQueue: @unchecked Sendable {
+    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    private let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
+    private var results: [OpaquePointer] = []
+    private var tags: [UInt64] = []
+    private var head = 0
+    private var waiters = 0
+
+    init() {
+        pthread_mutex_init(mutex, nil)
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
+    }
+
+    deinit {
+        for index in head..<results.count { release(results[index], as: ResultBox.self) }
+        pthread_cond_destroy(condition)
+        pthread_mutex_destroy(mutex)
+        condition.deallocate()
+        mutex.deallocate()
+    }
+
+    func push(_ result: OpaquePointer, tag: UInt64) {
+        pthread_mutex_lock(mutex)
+        results.append(result)
+        tags.append(tag)
+        let wake = waiters > 0
+        pthread_mutex_unlock(mutex)
+        if wake { pthread_cond_signal(condition) }
+    }
+
+    var count: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return results.count - head
+    }
+
+    /// Moves up to `capacity` results out; blocks while empty for up to `timeout` seconds
+    /// (< 0: without limit, 0: not at all).
+    func take(timeout: Double, into outResults: UnsafeMutablePointer<OpaquePointer?>,
+              tags outTags: UnsafeMutablePointer<UInt64>?, capacity: Int) -> Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        if results.count == head && timeout != 0 {
+            var deadline = timespec()
+            if timeout > 0 {
+                clock_gettime(CLOCK_MONOTONIC, &deadline)
+                let whole = timeout.rounded(.down)
+                let nanoseconds = Int(deadline.tv_nsec) + Int((timeout - whole) * 1e9)
+                deadline.tv_sec += Int(min(whole, 1e9)) + nanoseconds / 1_000_000_000
+                deadline.tv_nsec = nanoseconds % 1_000_000_000
+            }
+            waiters += 1
+            while results.count == head {
+                if timeout < 0 {
+                    pthread_cond_wait(condition, mutex)
+                } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
+                    break
+                }
+            }
+            waiters -= 1
+        }
+        let taken = min(capacity, results.count - head)
+        for offset in 0..<taken {
+            outResults[offset] = results[head + offset]
+            outTags?[offset] = tags[head + offset]
+        }
+        head += taken
+        if head == results.count {
+            results.removeAll(keepingCapacity: true)
+            tags.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 && head * 2 > results.count {
+            results.removeFirst(head)
+            tags.removeFirst(head)
+            head = 0
+        }
+        return taken
+    }
+}
+
+@_cdecl("gw_queue_new")
+public func gw_queue_new(_ outQueue: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let outQueue else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_new: out_queue is NULL") }
+    outQueue.pointee = box(CompletionQueue())
+    return GW_OK
+}
+
+@_cdecl("gw_queue_free")
+public func gw_queue_free(_ queue: OpaquePointer?) {
+    guard let queue else { return }
+    release(queue, as: CompletionQueue.self)
+}
+
+@_cdecl("gw_call_async_queued")
+public func gw_call_async_queued(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?,
+                                 _ queue: OpaquePointer?, _ tag: UInt64,
+                                 _ outCall: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    outCall?.pointee = nil
+    guard let queue else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_async_queued: queue is NULL") }
+    if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call_async_queued: unsupported gw_call_options version \(version)")
+    }
+    guard let (owner, request) = prepareCall("gw_call_async_queued", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    let target = unbox(queue, as: CompletionQueue.self)  // retained by the completion below
+    let handle = owner.client.start(request) { result in
+        target.push(box(ResultBox(result)), tag: tag)
+    }
+    outCall?.pointee = box(handle)
+    return GW_OK
+}
+
+@_cdecl("gw_queue_wait")
+public func gw_queue_wait(_ queue: OpaquePointer?, _ timeout: Double, _ outResults: UnsafeMutablePointer<OpaquePointer?>?,
+                          _ outTags: UnsafeMutablePointer<UInt64>?, _ capacity: Int,
+                          _ outCount: UnsafeMutablePointer<Int>?) -> Int32 {
+    outCount?.pointee = 0
+    guard let queue, let outResults, let outCount, capacity > 0 else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: queue, out_results or out_count is NULL, or capacity is 0")
+    }
+    guard !timeout.isNaN else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: timeout is NaN") }
+    outCount.pointee = unbox(queue, as: CompletionQueue.self).take(timeout: timeout, into: outResults, tags: outTags,
+                                                                   capacity: capacity)
+    return GW_OK
+}
+
+@_cdecl("gw_queue_count")
+public func gw_queue_count(_ queue: OpaquePointer?) -> Int {
+    queue.map { unbox($0, as: CompletionQueue.self).count } ?? 0
+}
+
+@_cdecl("gw_result_read")
+public func gw_result_read(_ pointer: OpaquePointer?, _ outFields: UnsafeMutablePointer<gw_result_fields>?) -> Int32 {
+    guard let pointer, let outFields else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_read: result or out_fields is NULL")
+    }
+    guard outFields.pointee.version == GW_RESULT_FIELDS_VERSION else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_result_read: unsupported gw_result_fields version \(outFields.pointee.version)")
+    }
+    let box = unbox(pointer, as: ResultBox.self)
+    let response = box.response
+    let error = box.error
+    outFields.pointee.ok = response != nil ? 1 : 0
+    outFields.pointee.status = Int32(response?.status ?? error?.status ?? 0)
+    outFields.pointee.error_kind = error?.kind.rawValue ?? GW_KIND_NONE
+    outFields.pointee.attempt_count = Int32(box.attempts.count)
+    outFields.pointee.body = box.body.isEmpty ? nil : box.bodyPointer
+    outFields.pointee.body_length = box.body.count
+    return GW_OK
+}
