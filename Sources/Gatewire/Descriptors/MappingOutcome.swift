@@ -35,4 +35,14 @@ public struct MappingOutcome: Sendable {
         self.error = error
         self.body = body
     }
+
+    /// The outcome with its trees released on `home`'s worker (see ``WorkerPool``).
+    func homed(_ home: WorkerPool.Home) -> MappingOutcome {
+        var outcome = self
+        outcome.mapped = mapped.map { JSONValue($0, home: home) }
+        outcome.errorObjects = errorObjects.map { JSONValue($0, home: home) }
+        outcome.body = body.map { JSONValue($0, home: home) }
+        outcome.metadata = metadata.map { JSONValue($0, home: home) }
+        return outcome
+    }
 }

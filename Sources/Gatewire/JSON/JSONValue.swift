@@ -13,16 +13,32 @@ import Glibc
 public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// The Jansson value; valid for the lifetime of this object.
     public let pointer: UnsafeMutablePointer<json_t>
+    /// The worker-pool thread that built the tree, where its reference is released (see
+    /// ``WorkerPool``); nil: released wherever the last Swift reference goes.
+    let home: WorkerPool.Home?
 
     /// Takes over one reference the caller owns (a "new reference" in Jansson's terms).
-    init(taking pointer: UnsafeMutablePointer<json_t>) { self.pointer = pointer }
+    init(taking pointer: UnsafeMutablePointer<json_t>) {
+        self.pointer = pointer
+        home = nil
+    }
 
     /// Adds a reference to a borrowed Jansson value and holds it.
     public init(retaining pointer: UnsafeMutablePointer<json_t>) {
         self.pointer = json_incref(pointer)!
+        home = nil
     }
 
-    deinit { json_decref(pointer) }
+    /// The same tree, released on the worker `home` names (its arena holds the tree).
+    init(_ value: JSONValue, home: WorkerPool.Home) {
+        pointer = json_incref(value.pointer)!
+        self.home = home
+    }
+
+    deinit {
+        if let home, home.pool.release(pointer, home: home.worker) { return }
+        json_decref(pointer)
+    }
 
     /// A view of the root for walking the tree (it keeps this value alive).
     public var node: JSONNode { JSONNode(pointer, owner: self) }

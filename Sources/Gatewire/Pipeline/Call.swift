@@ -7,6 +7,13 @@
 /// replay the attempt once -> retry decision -> delay timer or finish; finish maps the
 /// response, runs the plugins' `process` (reverse order), notifies the failure observers
 /// (failures only) and then calls the completion. Event monitors see each step.
+///
+/// The one step that may leave the loop thread is parsing and mapping a body of at least
+/// ``WorkerPool/offloadThreshold`` bytes: a worker computes the ``MappingOutcome`` and hands
+/// it back with `loop.execute`; everything after it (plugins' `process`, observers, monitors,
+/// the completion) runs on the loop thread as for a small body.
+// @unchecked: every stored property is read and written on the loop thread only (see above);
+// a worker-pool job holds a reference just to hand it back to the loop, never touching state.
 final class Call: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Response, GatewireError>) -> Void
 
@@ -288,10 +295,48 @@ final class Call: @unchecked Sendable {
             let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message)
         }
-        let outcome = core.catalog.map(MappableResponse(
+        let mappable = MappableResponse(
             method: prepared.method, path: prepared.path, status: response.status,
             contentType: response.headers["Content-Type"], body: response.body,
-            headers: response.headers, url: prepared.url))
+            headers: response.headers, url: prepared.url)
+        if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
+            return mapOnWorker(mappable, response: response)
+        }
+        finish(response, outcome: core.catalog.map(mappable))
+    }
+
+    /// Parses and maps a large body on the ``WorkerPool`` while the loop runs other calls;
+    /// the outcome comes back to the loop thread (``mappingFinished(_:response:)``), where
+    /// the call finishes as it would inline. The worker reads only the Sendable response and
+    /// the read-only catalog, never the call's state.
+    ///
+    /// Meanwhile a far-off timer stands in for the pending work (as for a credential
+    /// refresh): `stop` (cancel, the deadline) ends the call at once, and a closing loop
+    /// fires the timer, so the call completes `cancelled` if the outcome cannot come back.
+    /// Whichever comes first completes the call; the other finds it finished.
+    private func mapOnWorker(_ mappable: MappableResponse, response: HTTPResponse) {
+        lastResponse = response  // what a cancelled or timed-out call reports
+        delayTimer = core.loop.schedule(after: 366 * 86_400) { [self] fired in
+            delayTimer = nil
+            stop(fired ? .deadline : .cancelled)
+        }
+        let catalog = core.catalog
+        let loop = core.loop
+        loop.offload { [self] home in
+            let outcome = catalog.map(mappable).homed(home)
+            // Refused once the loop is closing; its drain then fires the stand-in timer.
+            loop.execute { [self] in mappingFinished(outcome, response: response) }
+        }
+    }
+
+    private func mappingFinished(_ outcome: MappingOutcome, response: HTTPResponse) {
+        guard !finished else { return }  // cancelled, past its deadline, or the loop closed first
+        if let delayTimer { core.loop.cancelTimer(delayTimer) }
+        delayTimer = nil
+        finish(response, outcome: outcome)
+    }
+
+    private func finish(_ response: HTTPResponse, outcome: MappingOutcome) {
         if let mappingError = outcome.error {
             return fail(kind: .mapping, status: response.status, message: mappingError.description,
                         errorObjects: outcome.errorObjects, response: response)

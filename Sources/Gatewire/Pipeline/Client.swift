@@ -8,6 +8,13 @@ import Glibc
 /// ``close()`` (or releasing the last reference) ends the calls still running with kind
 /// `cancelled`.
 ///
+/// Response bodies of 16 KiB or more are parsed and mapped on a worker pool shared by every
+/// client of the process (one pthread per online core, started when first needed and joined
+/// when the last client that used it closes), so a client uses more than one core; the
+/// outcome comes back to the event-loop thread, where the call finishes as any other. A
+/// process that may run on one CPU only maps on the loop thread. `GATEWIRE_OFFLOAD_BYTES` in
+/// the environment changes the threshold (0: every body).
+///
 /// ```swift
 /// let client = try Client(configFile: "examples/httpbin.json")
 /// let result = try await client.send(Request(route: "slideshow"))

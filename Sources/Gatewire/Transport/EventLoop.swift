@@ -23,6 +23,8 @@ final class EventLoop: Sendable {
         var handleKeys: [UnsafeMutableRawPointer: TransferOptions] = [:]
         var timers: [(due: Double, id: Int, action: TimerAction)] = []
         var nextTimerID = 1
+        /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
+        var pool: WorkerPool?
     }
 
     private let handle: Handle
@@ -107,6 +109,17 @@ final class EventLoop: Sendable {
         transfer.complete(failure: failure)
     }
 
+    /// Runs `job` on the process's ``WorkerPool`` (leased on the first call, returned when the
+    /// loop drains). Loop thread only. The job runs on another thread: it must touch no
+    /// loop-thread state and hands its result back with ``execute(_:)``, which refuses once
+    /// the loop is closing, so work pending off the loop needs a stand-in the drain ends
+    /// (``Call`` uses a far-off timer, which fires with `fired == false`).
+    func offload(_ job: @escaping @Sendable (_ home: WorkerPool.Home) -> Void) {
+        let pool = state.pool ?? WorkerPool.lease()
+        state.pool = pool
+        pool.submit { worker in job(WorkerPool.Home(pool: pool, worker: worker)) }
+    }
+
     /// Runs `action(true)` on the loop thread after `delay` seconds. Loop thread only.
     /// Returns an id for ``cancelTimer(_:)``.
     func schedule(after delay: Double, _ action: @escaping TimerAction) -> Int {
@@ -122,8 +135,9 @@ final class EventLoop: Sendable {
     }
 
     /// Stops the loop: queued jobs still run, in-flight transfers end as cancelled, pending
-    /// timers fire with `fired == false`, then `cleanup` runs (on the loop thread) and the thread exits. Waits for the thread unless
-    /// called on it (then it detaches). Idempotent.
+    /// timers fire with `fired == false`, the worker-pool lease is returned (the last one
+    /// joins the pool's threads), then `cleanup` runs (on the loop thread) and the thread
+    /// exits. Waits for the thread unless called on it (then it detaches). Idempotent.
     func shutdown(then cleanup: (@Sendable () -> Void)? = nil) {
         let first = inbox.withLock { box -> Bool in
             defer { box.closed = true }
@@ -213,6 +227,12 @@ final class EventLoop: Sendable {
         for timer in timers { timer.action(false) }
         for easy in state.idleHandles { curl_easy_cleanup(easy) }
         state.idleHandles.removeAll()
+        // Every call has completed: a worker still mapping for this loop finds `execute`
+        // refused. The last lease out stops the pool (joins its threads).
+        if let pool = state.pool {
+            state.pool = nil
+            WorkerPool.returnLease(pool)
+        }
         finalJob.withLock { $0 }?()
     }
 
