@@ -104,9 +104,19 @@ import Testing
         let realm = key("realm")
         _ = try await rotate(realm)
         let refreshes = Recorder<Int>()
-        let credential = RefreshingCredential(token: "stale") { _, done in
+        let base = server.baseURL
+        let credential = RefreshingCredential(token: "stale") { _ in
             refreshes.add(1)
-            done(nil)
+            // Fail only once all 20 calls got their 401, so every call waits on this refresh
+            // (a call sent after the failure would be entitled to a refresh of its own).
+            let checker = try? Client(baseURL: base)
+            for _ in 0..<1000 {
+                let counts = try? await checker?.send(.get("/auth/\(realm)/rotations"))
+                let rejected = counts.flatMap { try? JSONValue.parse($0.http.text).node["rejected"]?.integer } ?? 0
+                if rejected >= 20 { break }
+                try? await Task.sleep(nanoseconds: 10_000_000)
+            }
+            return nil
         }
         let client = try Client(baseURL: server.baseURL, plugins: [credential])
         let observed = Recorder<Int>()

@@ -1647,9 +1647,37 @@ static char *rotate_token(const char *realm)
     return token;
 }
 
+/* Waits (at most 10 s) until the server has answered `count` requests of `realm` with 401:
+ * a failing refresh answers only then, so every call is waiting on it (none is sent after
+ * the failure, which would be entitled to a refresh of its own). */
+static void wait_for_rejections(const char *realm, int count)
+{
+    gw_client *client = new_client();
+    char path[128];
+    int waited;
+    snprintf(path, sizeof path, "/auth/%s/rotations", realm);
+    for (waited = 0; waited < 1000; waited++) {
+        int32_t rc;
+        gw_result *result = call(client, "GET", path, &rc);
+        char *text = body_text(result);
+        const char *at = text ? strstr(text, "\"rejected\"") : NULL;
+        int rejected = -1;
+        if (at != NULL)
+            sscanf(at, "\"rejected\" : %d", &rejected);
+        free(text);
+        gw_result_free(result);
+        if (rejected >= count)
+            break;
+        sleep_ms(10);
+    }
+    gw_client_free(client);
+}
+
 static void *refresh_thread(void *argument)
 {
     refresh_job *job = argument;
+    if (job->state->fail)
+        wait_for_rejections(job->state->realm, 20);
     char *token = job->state->fail ? NULL : rotate_token(job->state->realm);
     gw_refresh_complete(job->refresh, token);
     free(token);

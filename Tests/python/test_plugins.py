@@ -8,6 +8,7 @@ import logging
 import subprocess
 import textwrap
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -85,9 +86,19 @@ def test_twenty_concurrent_401s_share_one_refresh(server: str, key: str) -> None
     assert all([a.status for a in result.attempts] in ([200], [401, 200]) for result in results)
 
 
+def _wait_for_rejections(server: str, realm: str, count: int) -> None:
+    """Block (at most 10 s) until the server has answered ``count`` requests of ``realm`` with
+    401, so a failing refresh answers only when every call is waiting on it."""
+    deadline = time.monotonic() + 10
+    with gatewire.Client(server) as other:
+        while other.call("GET", f"/auth/{realm}/rotations").json()["rejected"] < count:
+            assert time.monotonic() < deadline, "the calls did not all reach the server"
+            time.sleep(0.01)
+
+
 def test_a_failed_refresh_gives_auth_failures_and_one_observer_call_each(server: str, key: str) -> None:
     _rotate(server, key)
-    credential = gatewire.RefreshingCredential(lambda current: None, token="stale")
+    credential = gatewire.RefreshingCredential(lambda current: _wait_for_rejections(server, key, 20), token="stale")
     observed: list[int] = []
     with gatewire.Client(server, credential=credential) as client:
         client.add_failure_observer(lambda error: observed.append(error.status), status=401)
