@@ -21,23 +21,7 @@ public func gw_result_error_kind(_ pointer: OpaquePointer?) -> Int32 {
 
 @_cdecl("gw_result_error_kind_name")
 public func gw_result_error_kind_name(_ pointer: OpaquePointer?) -> UnsafePointer<CChar> {
-    let name: StaticString
-    switch result(pointer)?.error?.kind {
-    case nil: name = "none"
-    case .connect: name = "connect"
-    case .dns: name = "dns"
-    case .tls: name = "tls"
-    case .timeout: name = "timeout"
-    case .network: name = "network"
-    case .httpStatus: name = "http_status"
-    case .mapping: name = "mapping"
-    case .cancelled: name = "cancelled"
-    case .deadline: name = "deadline"
-    case .invalidArgument: name = "invalid_argument"
-    case .plugin: name = "plugin"
-    case .auth: name = "auth"
-    case .circuitOpen: name = "circuit_open"
-    }
+    let name: StaticString = result(pointer)?.error?.kind.staticName ?? "none"
     return UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
 }
 
