@@ -7,7 +7,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
-      nginx-light) # nginx-light: the resilience tests and the bench run a real nginx
+      nginx-light  # the resilience tests and the bench run a real nginx
+      gdb)         # scripts/watchdog.py prints a hung test's thread stacks
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -24,6 +25,6 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "bootstrap: creating $venv" >&2
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, requests, urllib3, httpx, aiohttp' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, pytest_timeout, requests, urllib3, httpx, aiohttp' 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
 fi

@@ -6,6 +6,8 @@
 #   3. the bench's smoke mode (bench/run.py --smoke, on the library ctest built): every bench
 #      client completes its requests with correct bodies (no speed is asserted).
 # Each suite starts and stops its own servers. Fails on any compiler warning in our sources.
+# Every step that runs tests has a time limit (scripts/watchdog.py; ctest's own per-test
+# TIMEOUT; pytest-timeout): a hung step fails in minutes and prints where it hung.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -21,13 +23,13 @@ fi
 rm -f "$build_log"
 
 echo "== swift test"
-swift test --skip-build
+python3 scripts/watchdog.py 900 "swift test" -- swift test --skip-build
 
 echo "== cmake build, bench smoke, ctest (C ABI, mapping cases, Python binding, exports, install)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
 
 echo "== bench smoke (every client completes with correct bodies; no speed asserted)"
-python3 bench/run.py --smoke --lib build/swiftpm/release
+python3 scripts/watchdog.py 600 "bench smoke" -- python3 bench/run.py --smoke --lib build/swiftpm/release
 
 ctest --test-dir build --output-on-failure

@@ -380,7 +380,7 @@ import Testing
 
     // MARK: 9. Circuit breaker
 
-    static let breaker = #""retry": {"maxRetries": 0}, "circuitBreaker": {"failureRatio": 0.5, "minimumThroughput": 4, "samplingDuration": 30, "breakDuration": 0.4}"#
+    static let breaker = #""retry": {"maxRetries": 0}, "circuitBreaker": {"failureRatio": 0.5, "minimumThroughput": 4, "samplingDuration": 30, "breakDuration": 1.5}"#
 
     @Test func breakerOpensFailsFastHalfOpensAndCloses() async throws {
         let key = key("breaker")
@@ -399,12 +399,12 @@ import Testing
         #expect(try await failure(client, .get("/status/200")).kind == .circuitOpen)
         #expect(try await count(key) == 2)
         // Half-open after the break: one trial; a failed trial opens the breaker again.
-        usleep(450_000)
+        usleep(1_600_000)
         #expect(try await failure(client, .get("/fault/\(key)/503")).kind == .httpStatus)
         #expect(try await failure(client, .get("/status/200")).kind == .circuitOpen)
         #expect(try await count(key) == 3)
         // Next break: while the trial runs, other calls still fail fast; its success closes.
-        usleep(450_000)
+        usleep(1_600_000)
         let trialDone = Waiter<Result<Response, GatewireError>>()
         client.start(.get("/fault/\(key)-slow/delay300")) { trialDone.put($0) }
         usleep(100_000)

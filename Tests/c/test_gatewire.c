@@ -1413,7 +1413,7 @@ static void test_circuit_open_and_budget(void)
     char *config = config_with_base(
         "{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 3, \"initialDelay\": 0.01, \"jitter\": \"none\"}, "
         "\"retryBudget\": {\"maxTokens\": 4, \"tokenRatio\": 1}, "
-        "\"circuitBreaker\": {\"failureRatio\": 1, \"minimumThroughput\": 3, \"breakDuration\": 0.3}}");
+        "\"circuitBreaker\": {\"failureRatio\": 1, \"minimumThroughput\": 3, \"breakDuration\": 1.0}}");
     gw_client *client = new_client_from_config(config);
     gw_client *counter;
     gw_call_options options = GW_CALL_OPTIONS_INIT;
@@ -1466,7 +1466,7 @@ static void test_circuit_open_and_budget(void)
     options.policy_json = NULL;
 
     /* After the break one trial decides: a success closes the breaker. */
-    sleep_ms(350);
+    sleep_ms(1100);
     snprintf(path, sizeof path, "/fault/%s-ok/200", key);
     CHECK_INT(gw_call(client, &options, &result), GW_OK);
     gw_result_free(result);

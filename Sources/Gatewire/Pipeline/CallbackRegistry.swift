@@ -13,14 +13,15 @@ final class CallbackRegistry<Entry>: @unchecked Sendable {
         }
     }
 
-    /// Returns whether the token was registered.
+    /// Returns whether the token was registered. The entry is released after the lock is
+    /// dropped, so what it captures may register or remove callbacks in its deinit.
     @discardableResult
     func remove(_ token: ObserverToken) -> Bool {
-        entries.withLock { state in
-            let before = state.list.count
-            state.list.removeAll { $0.id == token.id }
-            return state.list.count != before
+        let removed = entries.withLock { state -> Entry? in
+            guard let index = state.list.firstIndex(where: { $0.id == token.id }) else { return nil }
+            return state.list.remove(at: index).entry
         }
+        return removed != nil
     }
 
     /// The entries registered now, in registration order.

@@ -224,7 +224,7 @@ private final class PoolState: @unchecked Sendable {
             }
             if closed { break }
             if head < jobs.count {
-                let job = jobs[head]
+                var job = jobs[head]
                 jobs[head] = nil
                 head += 1
                 if head == jobs.count {
@@ -236,6 +236,10 @@ private final class PoolState: @unchecked Sendable {
                 }
                 pthread_mutex_unlock(mutex)
                 job?(index)
+                // Dropped before the lock is taken again: the job may hold the last reference
+                // to a call whose response tree lives here, and that tree's release queues
+                // itself with `pushRelease`, which takes this (non-recursive) mutex.
+                job = nil
                 pthread_mutex_lock(mutex)
                 continue
             }
