@@ -1,0 +1,45 @@
+import Gatewire
+import Testing
+
+/// HTTP/2 as libcurl negotiates it (ALPN over TLS) against a real nginx: the response says
+/// which protocol carried it, and many calls in flight on one client all complete with their
+/// own bodies (HTTP/2 multiplexes them on shared connections).
+@Suite(.serialized) struct HTTP2Tests {
+    let server: NginxH2Server
+
+    init() throws { server = try NginxH2Server() }
+
+    func client() throws -> Client {
+        Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "verifyTLS": false, "retry": {"maxRetries": 0}}"#))
+    }
+
+    @Test func tlsNegotiatesHTTP2() async throws {
+        let client = try client()
+        let response = try await client.send(.get("/protocol"))
+        #expect(response.status == 200)
+        #expect(response.http.httpVersion == "2")
+        #expect(try JSONValue.parse(response.http.text).node["protocol"]?.string == "HTTP/2.0")
+        #expect(response.attempts[0].timings.tls > 0)
+    }
+
+    @Test func manyCallsInFlightOverHTTP2CompleteWithTheirOwnBodies() async throws {
+        let client = try client()
+        let uris = try await withThrowingTaskGroup(of: (Int, String?, String).self) { group in
+            for index in 0..<32 {
+                group.addTask {
+                    let response = try await client.send(.get("/echo/\(index)"))
+                    let body = try JSONValue.parse(response.http.text).node
+                    return (index, body["uri"]?.string, response.http.httpVersion)
+                }
+            }
+            var seen: [(Int, String?, String)] = []
+            for try await result in group { seen.append(result) }
+            return seen
+        }
+        #expect(uris.count == 32)
+        for (index, uri, version) in uris {
+            #expect(uri == "/echo/\(index)")
+            #expect(version == "2")
+        }
+    }
+}

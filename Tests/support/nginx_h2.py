@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""A private nginx speaking HTTP/2 over TLS on 127.0.0.1, for Gatewire's HTTP/2 tests.
+
+Makes a fresh self-signed certificate for 127.0.0.1 (openssl; it is its own CA, so a client
+can trust exactly it), writes an nginx config under a temp dir, starts Debian's nginx
+(``nginx-light``, installed by scripts/bootstrap.sh) in the foreground on a free port, waits
+until the port accepts connections (at most 20 s), then prints one line and flushes:
+
+    PORT <n> CERT <path of the certificate, PEM>
+
+and serves until it gets SIGTERM or SIGINT, when it stops nginx, removes the temp dir and exits.
+
+Endpoints:
+  /protocol    200 {"protocol": "<nginx's $server_protocol, e.g. HTTP/2.0>"}
+  /echo...     200 {"protocol", "uri"} for any path under /echo
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def accepts(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def main() -> int:
+    root = Path(tempfile.mkdtemp(prefix="gw-nginx-h2-"))
+    cert, key = root / "cert.pem", root / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    port = free_port()
+    temp = "".join(f"{name}_temp_path {root}/{name};\n    "
+                   for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
+    user = "user root;" if os.geteuid() == 0 else ""  # workers must read the 0700 temp dir
+    (root / "nginx.conf").write_text(f"""
+{user}
+worker_processes 1;
+pid {root}/nginx.pid;
+error_log {root}/error.log;
+events {{ worker_connections 256; }}
+http {{
+    access_log off;
+    {temp}
+    server {{
+        listen 127.0.0.1:{port} ssl http2;
+        ssl_certificate {cert};
+        ssl_certificate_key {key};
+        default_type application/json;
+        location = /protocol {{ return 200 '{{"protocol": "$server_protocol"}}'; }}
+        location /echo {{ return 200 '{{"protocol": "$server_protocol", "uri": "$uri"}}'; }}
+    }}
+}}
+""")
+    nginx = subprocess.Popen([NGINX, "-p", str(root), "-c", str(root / "nginx.conf"), "-g", "daemon off;"],
+                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    # SIGTERM/SIGINT are taken with sigwait, not a handler: a handler that waits for nginx
+    # while the main thread is itself inside Popen.wait would deadlock on Popen's wait lock.
+    # Blocked only after nginx started, so nginx does not inherit the blocked mask.
+    stops = {signal.SIGTERM, signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
+    deadline = time.monotonic() + 20
+    while not accepts(port):
+        if nginx.poll() is not None or time.monotonic() > deadline:
+            why = nginx.stderr.read().decode(errors="replace") if nginx.poll() is not None else "timed out"
+            print(f"nginx did not start: {why}", flush=True)
+            return finish(nginx, root, 1)
+        if signal.sigtimedwait(stops, 0.05) is not None:
+            return finish(nginx, root, 0)
+    print(f"PORT {port} CERT {cert}", flush=True)
+    signal.sigwait(stops)
+    return finish(nginx, root, 0)
+
+
+def finish(nginx: subprocess.Popen, root: Path, status: int) -> int:
+    """Stops nginx (SIGTERM, SIGKILL after 5 s), removes its temp dir, returns `status`."""
+    nginx.terminate()
+    try:
+        nginx.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        nginx.kill()
+        nginx.wait()
+    shutil.rmtree(root, ignore_errors=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
