@@ -351,7 +351,10 @@ typedef int32_t (*gw_plugin_entry_fn)(gw_plugin *plugin);
 
 /* ---- Failure observers with a filter ------------------------------------------------------
  * filter_json (NULL = every failure): {"statusCodes": 401 | "4xx" | ["401", "5xx"],
- * "noResponse": true (status 0: no connection), "kinds": ["connect", "auth", ...],
+ * "noResponse": true (status 0 because the server could not be reached or did not answer:
+ * kinds connect, dns, tls, timeout, network, deadline; a call cancelled by the caller or by
+ * gw_client_free, or refused before sending (invalid_argument, plugin, circuit_open), does not
+ * match it), "kinds": ["connect", "auth", ...],
  * "pathPattern": "/users/:id"}; every criterion given must match. Otherwise as
  * gw_client_add_failure_observer (remove with gw_client_remove_failure_observer). */
 int32_t gw_client_add_failure_observer_filtered(gw_client *client, const char *filter_json,

@@ -173,6 +173,32 @@ import Testing
         #expect(everything.all == [503])
     }
 
+    /// "No connection" is about the server: a call the app cancels, one ended by closing the
+    /// client, or one the client refuses to send has status 0 but is not "no connection".
+    @Test func cancelledClosedAndRefusedCallsAreNotNoConnection() async throws {
+        let offline = Recorder<String>()
+        let every = Recorder<String>()
+        let client = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
+        client.addFailureObserver(filter: .noConnection) { offline.add($0.kind.name) }
+        client.addFailureObserver { every.add($0.kind.name) }
+        let cancelled = Waiter<Void>()
+        let handle = client.start(.get("/delay/2000")) { _ in cancelled.put(()) }
+        usleep(100_000)
+        handle.cancel()
+        cancelled.wait()
+        _ = try? await client.send(Request(route: "nope"))  // refused before sending: invalid_argument
+        var timedOut = Request.get("/delay/2000")
+        timedOut.options.timeouts = Timeouts(attempt: 0.2)
+        _ = try? await client.send(timedOut)
+        let closing = Waiter<Void>()
+        client.start(.get("/delay/2000")) { _ in closing.put(()) }
+        usleep(100_000)
+        client.close()
+        closing.wait()
+        #expect(offline.all == ["timeout"])
+        #expect(every.all == ["cancelled", "invalid_argument", "timeout", "cancelled"])
+    }
+
     struct ObserverFailure: Error {}
 
     @Test func aThrowingObserverDoesNotBreakTheCall() async throws {

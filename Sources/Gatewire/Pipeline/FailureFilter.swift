@@ -3,15 +3,21 @@
 ///
 /// The status criterion: a failure with a response matches when ``statusCodes`` contains its
 /// status; one without a response (status 0, "no connection" in RestKit's terms) matches when
-/// ``noResponse`` is true. With neither set, any status matches.
+/// ``noResponse`` is true and the server could not be reached or did not answer (kinds
+/// `connect`, `dns`, `tls`, `timeout`, `network`, `deadline`). A call the caller cancelled,
+/// one the client refused to send (`invalid_argument`, `plugin`, `circuit_open`) or one
+/// ended by closing the client is not "no connection": it has status 0 but does not match
+/// ``noResponse`` (an observer without a status criterion still sees it). With neither set,
+/// any status matches.
 ///
 /// Config/JSON form (C and Python pass it as JSON text): `{"statusCodes": 401 | "4xx" |
 /// ["401", "5xx"], "noResponse": true, "kinds": ["connect", "auth"], "pathPattern": "/users/:id"}`.
 public struct FailureFilter: Sendable {
     /// Statuses to match (RestKit's status code sets: `[401]`, `.class(4)`), or nil.
     public var statusCodes: StatusCodeSet?
-    /// Match failures without a response (status 0: connect, DNS, TLS, timeout, network, and
-    /// failures before anything was sent).
+    /// Match failures where the server could not be reached or did not answer: status 0 with
+    /// kind `connect`, `dns`, `tls`, `timeout`, `network` or `deadline` (not `cancelled`,
+    /// `invalid_argument`, `plugin` or `circuit_open`).
     public var noResponse: Bool
     /// Error kinds to match, or nil for any.
     public var kinds: Set<ErrorKind>?
@@ -33,7 +39,9 @@ public struct FailureFilter: Sendable {
     /// Whether `error` passes the filter.
     public func matches(_ error: GatewireError) -> Bool {
         if statusCodes != nil || noResponse {
-            let statusMatches = error.status == 0 ? noResponse : statusCodes?.contains(error.status) ?? false
+            let statusMatches = error.status == 0
+                ? noResponse && (error.kind.isTransport || error.kind == .deadline)
+                : statusCodes?.contains(error.status) ?? false
             guard statusMatches else { return false }
         }
         if let kinds, !kinds.contains(error.kind) { return false }

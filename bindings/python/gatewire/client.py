@@ -954,8 +954,10 @@ class Client:
         logged and ignored.
 
         The optional filter (every criterion given must match): ``status`` codes or classes
-        (``401``, ``"4xx"``, ``[401, "5xx"]``), ``no_response=True`` for failures without a
-        response (status 0, "no connection"), ``kinds`` (``[ErrorKind.auth]``), ``path`` (a
+        (``401``, ``"4xx"``, ``[401, "5xx"]``), ``no_response=True`` for failures where the
+        server could not be reached or did not answer (status 0, "no connection": kinds
+        connect, dns, tls, timeout, network, deadline; not a cancelled call, not one the client
+        refused to send, not one ended by ``close()``), ``kinds`` (``[ErrorKind.auth]``), ``path`` (a
         path pattern such as ``"/users/:id"``).
 
         Returns:
