@@ -19,7 +19,9 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
     return GW_OK
 }
 
-/// Checks the client and options and builds the request, or records why not.
+/// Checks the client and options and builds the request, or records why not: a NULL
+/// argument as "`function`: ... is NULL", a bad option value as the reader's message, which
+/// names the field (`max_retries: ...`).
 func prepareCall(_ function: String, _ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?)
     -> (ClientBox, Request)?
 {
@@ -35,7 +37,7 @@ func prepareCall(_ function: String, _ client: OpaquePointer?, _ options: Unsafe
     do {
         return (owner, try CallOptionsReader.request(from: CallOptionsReader.load(options), client: owner.client))
     } catch {
-        LastError.set("\(function): \(error.message)")
+        LastError.set(error.message)  // names the field, not `function`: bindings call this for their own methods
         return nil
     }
 }

@@ -1,8 +1,11 @@
 import CGatewireABI
 import Gatewire
 
-/// Turns a `gw_call_options` into a ``Request``: checks the version, parses the JSON fields
-/// and wraps the C retry test. Errors are messages for `gw_last_error_message()`.
+/// Turns a `gw_call_options` into a ``Request``: checks the version, the numbers' ranges and
+/// the header fields, parses the JSON fields and wraps the C retry test. Errors are messages
+/// for `gw_last_error_message()` that name the field (`max_retries: ...`), never a function:
+/// the same reader serves `gw_call`, `gw_call_async`, `gw_call_async_queued` and
+/// `gw_paginator_new`, and the bindings' own methods.
 enum CallOptionsReader {
     struct Failure: Error {
         let status: Int32
@@ -39,26 +42,25 @@ enum CallOptionsReader {
             request = Request(route: route)
         } else if options.path == nil, let type = string(options.object_type) {
             // An object route: the route whose objectType and method match (issue 3).
-            let name = string(options.method) ?? "GET"
-            guard let method = HTTPMethod(name: name) else {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "unknown HTTP method \"\(name)\"")
-            }
-            request = Request(method, "", body: .object(.object(), type: type))
+            request = Request(try method(options), "", body: .object(.object(), type: type))
         } else {
             guard let path = string(options.path) else {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or method and path")
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or path (and method; NULL = GET)")
             }
-            let name = string(options.method) ?? "GET"
-            guard let method = HTTPMethod(name: name) else {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "unknown HTTP method \"\(name)\"")
-            }
-            request = Request(method, path)
+            request = Request(try method(options), path)
         }
+        try checkNumbers(options)
         if let params = try object(options.params_json, field: "params_json") {
             for (key, value) in params.node.members { request.parameters[key] = try text(value, field: "params_json.\(key)") }
         }
         if let headers = try object(options.headers_json, field: "headers_json") {
-            for (name, value) in headers.node.members { request.headers.set(name, try text(value, field: "headers_json.\(name)")) }
+            for (name, value) in headers.node.members {
+                let text = try text(value, field: "headers_json.\(name)")
+                if let problem = HTTPHeaders.fieldProblem(name: name, value: text) {
+                    throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "headers_json: \(problem)")
+                }
+                request.headers.set(name, text)
+            }
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
@@ -110,6 +112,31 @@ enum CallOptionsReader {
             }
         }
         return request
+    }
+
+    /// `method` (case-insensitive); NULL means GET, as the header documents.
+    private static func method(_ options: gw_call_options) throws(Failure) -> HTTPMethod {
+        let name = string(options.method) ?? "GET"
+        guard let method = HTTPMethod(name: name) else {
+            let known = HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "method: unknown HTTP method \"\(name)\" (expected one of: \(known))")
+        }
+        return method
+    }
+
+    /// The header's ranges: `max_retries` -1 (the route's or client's policy) or 0...100 (as
+    /// the config's `retry.maxRetries`); `attempt_timeout` and `deadline` 0 (the client's) or
+    /// 0.001...86400 seconds (as the config's `timeouts`). NaN and infinities are out of range.
+    private static func checkNumbers(_ options: gw_call_options) throws(Failure) {
+        if !(-1...100).contains(options.max_retries) {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
+                          message: "max_retries: \(options.max_retries) is out of range (-1 = the route's or client's policy, or 0...100 retries)")
+        }
+        for (field, value) in [("attempt_timeout", options.attempt_timeout), ("deadline", options.deadline)]
+        where value != 0 && !(0.001...86_400).contains(value) {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
+                          message: "\(field): \(value) is out of range (0 = the client's, or 0.001...86400 seconds)")
+        }
     }
 
     private static func parse(_ text: UnsafePointer<CChar>, field: String) throws(Failure) -> JSONValue {

@@ -57,15 +57,24 @@ public func gw_request_header(_ request: OpaquePointer?, _ name: UnsafePointer<C
 public func gw_request_set_header(_ request: OpaquePointer?, _ name: UnsafePointer<CChar>?,
                                   _ value: UnsafePointer<CChar>?) -> Int32 {
     guard let request else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_header: request is NULL") }
-    guard let name = string(name), !name.isEmpty else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_header: name is NULL or empty")
-    }
-    guard !name.contains(where: { $0 == ":" || $0 == "\r" || $0 == "\n" }),
-          !(string(value) ?? "").contains(where: { $0 == "\r" || $0 == "\n" }) else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_header: name or value contains ':' or a line break")
+    guard let name = string(name) else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_header: name is NULL") }
+    // A bad name or value is named without the function: a binding's set_header calls this.
+    if let problem = HTTPHeaders.fieldProblem(name: name, value: string(value) ?? "") {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, problem)
     }
     let view = unbox(request, as: RequestView.self)
     if let value = string(value) { view.request.headers.set(name, value) } else { view.request.headers.remove(name) }
+    return GW_OK
+}
+
+@_cdecl("gw_request_fail")
+public func gw_request_fail(_ request: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> Int32 {
+    guard let request else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_fail: request is NULL") }
+    let view = unbox(request, as: RequestView.self)
+    guard view.failable else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_fail: only a prepare hook can fail the call")
+    }
+    view.failure = string(message) ?? "prepare failed"
     return GW_OK
 }
 

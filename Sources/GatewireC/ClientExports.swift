@@ -19,9 +19,16 @@ public func gw_client_options_init(_ options: UnsafeMutablePointer<gw_client_opt
 @_cdecl("gw_client_create")
 public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
                              _ outClient: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
-    guard let outClient else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: out_client is NULL") }
+    createClient("gw_client_create", options, outClient)
+}
+
+/// gw_client_create and its shorthands: `function` is the one the caller called, named in
+/// the messages.
+private func createClient(_ function: String, _ options: UnsafePointer<gw_client_options>?,
+                          _ outClient: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
+    guard let outClient else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): out_client is NULL") }
     outClient.pointee = nil
-    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: options is NULL") }
+    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): options is NULL") }
     var settings = gw_client_options()
     let givenVersion = UnsafeRawPointer(options).load(as: UInt32.self)
     if givenVersion == 1 {
@@ -33,7 +40,7 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
         settings = options.pointee
     }
     guard settings.version == GW_CLIENT_OPTIONS_VERSION else {
-        return LastError.fail(GW_ERROR_VERSION, "gw_client_create: unsupported options version \(settings.version)")
+        return LastError.fail(GW_ERROR_VERSION, "\(function): unsupported options version \(settings.version)")
     }
     var config: GatewayConfig
     do {
@@ -46,19 +53,19 @@ public func gw_client_create(_ options: UnsafePointer<gw_client_options>?,
         } else if let baseURL = string(settings.base_url) {
             config = try GatewayConfig(baseURL: baseURL)
         } else {
-            return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: set one of config_json, config_path, base_url")
+            return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): set one of config_json, config_path, base_url")
         }
     } catch {
         return LastError.fail(GW_ERROR_CONFIG, error.description)
     }
     if settings.plugin_count > 0, settings.plugins == nil {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_create: plugins is NULL but plugin_count is \(settings.plugin_count)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): plugins is NULL but plugin_count is \(settings.plugin_count)")
     }
     var plugins: [CPlugin] = []
     for index in 0..<settings.plugin_count {
         let plugin = CPlugin.read(settings.plugins, index: index)
         guard CPlugin.supportedVersions.contains(plugin.version), index == 0 || plugin.version == settings.plugins[0].version else {
-            return LastError.fail(GW_ERROR_VERSION, "gw_client_create: plugins[\(index)] has unsupported version \(plugin.version) (this library has 1 to \(GW_PLUGIN_VERSION), one version per array)")
+            return LastError.fail(GW_ERROR_VERSION, "\(function): plugins[\(index)] has unsupported version \(plugin.version) (this library has 1 to \(GW_PLUGIN_VERSION), one version per array)")
         }
         plugins.append(CPlugin(plugin, index: index))
     }
@@ -78,7 +85,7 @@ public func gw_client_new(_ baseURL: UnsafePointer<CChar>?, _ outClient: UnsafeM
     var options = gw_client_options()
     options.version = GW_CLIENT_OPTIONS_VERSION
     options.base_url = baseURL
-    return gw_client_create(&options, outClient)
+    return createClient("gw_client_new", &options, outClient)
 }
 
 @_cdecl("gw_client_new_from_config")
@@ -91,7 +98,7 @@ public func gw_client_new_from_config(_ configJSON: UnsafePointer<CChar>?,
     var options = gw_client_options()
     options.version = GW_CLIENT_OPTIONS_VERSION
     options.config_json = configJSON
-    return gw_client_create(&options, outClient)
+    return createClient("gw_client_new_from_config", &options, outClient)
 }
 
 @_cdecl("gw_client_free")

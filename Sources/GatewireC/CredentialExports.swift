@@ -44,10 +44,14 @@ public func gw_credential_new(_ options: UnsafePointer<gw_credential_options>?,
     guard settings.max_refreshes >= 0, settings.refresh_interval >= 0 else {
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_new: max_refreshes and refresh_interval must be >= 0")
     }
+    let header = string(settings.header) ?? "Authorization"
+    let prefix = string(settings.prefix) ?? "Bearer "
+    if let problem = HTTPHeaders.fieldProblem(name: header, value: prefix + (string(settings.token) ?? "")) {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_new: \(problem)")
+    }
     let function = RefreshFunction(refresh, userData: settings.user_data, destroy: settings.destroy)
     let credential = RefreshingCredential(
-        token: string(settings.token), header: string(settings.header) ?? "Authorization",
-        prefix: string(settings.prefix) ?? "Bearer ",
+        token: string(settings.token), header: header, prefix: prefix,
         budget: (settings.max_refreshes == 0 ? 5 : Int(settings.max_refreshes),
                  settings.refresh_interval == 0 ? 30 : settings.refresh_interval)
     ) { current, done in
@@ -78,6 +82,11 @@ public func gw_refresh_complete(_ refresh: OpaquePointer?, _ token: UnsafePointe
     guard let refresh else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_refresh_complete: refresh is NULL") }
     let handle = unbox(refresh, as: RefreshHandle.self)
     release(refresh, as: RefreshHandle.self)
+    // A token that cannot be sent in a header value is a failed refresh (RFC 9110 section 5.5).
+    if let problem = string(token).flatMap(HTTPHeaders.valueProblem) {
+        handle.done(nil)
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_refresh_complete: the token: \(problem)")
+    }
     handle.done(string(token))
     return GW_OK
 }

@@ -32,7 +32,8 @@ public struct GatewayConfig: Sendable {
     /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
     /// plugins passed to the client).
     public var plugins: [PluginSpec] = []
-    /// Things that are legal but probably unintended (e.g. two descriptors for the same key path).
+    /// Things that are legal but probably unintended (e.g. two descriptors for the same key
+    /// path, a retry `maxDelay` below its `initialDelay`); `gatewire check` prints them.
     public var warnings: [String] = []
 
     /// A config with only a base URL and every default.
@@ -70,7 +71,8 @@ public struct GatewayConfig: Sendable {
         try self.init(root: ConfigNode(document.node))
     }
 
-    /// Reads and parses a config file (UTF-8 JSON).
+    /// Reads and parses a config file (UTF-8 JSON). A shared-object plugin's relative `path`
+    /// is relative to the file's directory.
     /// - Throws: ``ConfigError`` naming the file when it cannot be read or parsed.
     public init(contentsOfFile path: String) throws(ConfigError) {
         var error = json_error_t()
@@ -78,10 +80,11 @@ public struct GatewayConfig: Sendable {
             throw ConfigError(path: "", message: "\(path): \(JSONParseError(error).description)")
         }
         let document = JSONValue(taking: loaded)
-        try self.init(root: ConfigNode(document.node))
+        try self.init(root: ConfigNode(document.node), directory: ConfigPath.directory(of: path))
     }
 
-    init(root: ConfigNode) throws(ConfigError) {
+    /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
+    init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "retry", "routes",
                                     "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
@@ -89,7 +92,7 @@ public struct GatewayConfig: Sendable {
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
         if let node = try root.optional("headers") {
-            for (name, value) in try node.members() { headers.add(name, try value.string()) }
+            headers = try HTTPHeaders(config: node)
         }
         authentication = try root.optional("auth").map { (node) throws(ConfigError) in try Authentication(config: node) }
         if let node = try root.optional("timeouts") {
@@ -115,8 +118,10 @@ public struct GatewayConfig: Sendable {
             }
         }
         if let node = try root.optional("plugins") {
-            plugins = try node.elements().map { (element) throws(ConfigError) in try PluginSpec(config: element) }
+            plugins = try node.elements().map { (element) throws(ConfigError) in
+                try PluginSpec(config: element, baseDirectory: directory)
+            }
         }
-        warnings = catalog.warnings()
+        warnings = catalog.warnings() + Self.retryDelayWarnings(root: root, policy: retryPolicy, routes: routes)
     }
 }

@@ -1,43 +1,68 @@
 import CGatewireABI
 import Glibc
 
-/// A plugin named in the gateway config's `plugins` array, in order:
+/// A plugin named in the gateway config's `plugins` array, in order. A built-in is named by
+/// a string (`"requestId"`, short for `{"name": "requestId"}`) or by an object with its
+/// settings:
 ///
 /// ```json
-/// "plugins": [{"name": "log", "redactHeaders": ["X-Api-Key"]}, {"name": "requestId"},
+/// "plugins": ["metrics", {"name": "log", "redactHeaders": ["X-Api-Key"]}, {"name": "requestId"},
 ///             {"name": "headers", "headers": {"X-Client": "demo"}}, {"name": "bearer", "token": "..."},
 ///             {"name": "basic", "username": "...", "password": "..."},
 ///             {"name": "apiKey", "header": "X-Api-Key", "value": "..."}, {"name": "metrics"},
 ///             {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry"}]
 /// ```
 ///
-/// A shared object is opened with `dlopen` when the config is parsed (a relative path is
-/// relative to the working directory) and its entry symbol (default `gw_plugin_entry`, see
+/// A shared object is opened with `dlopen` when the config is parsed; a `path` that does not
+/// start with `/` is relative to the directory of the config file (``GatewayConfig/init(contentsOfFile:)``),
+/// or to the current directory for config text, and a load error shows the absolute path
+/// tried. Its entry symbol (default `gw_plugin_entry`, see
 /// `include/gatewire.h`) must fill a `gw_plugin` of a supported version: a missing file or
 /// symbol, a failing entry or another version is a ``ConfigError``. The object stays loaded.
+/// Header names and values in the settings (`headers`, `header`, `token`, `value`,
+/// `username`, `password`) are checked as the gateway's own (RFC 9110 sections 5.1 and 5.5;
+/// RFC 7617 section 2 for Basic credentials).
 /// Its hooks run through the core's `gw_plugin` adapter (`CPlugin`), so such a plugin works in
 /// a pure Swift program as in C or Python; the `gw_request_*` functions it calls are
 /// libGatewire's (link the object against it).
 public struct PluginSpec: Sendable {
     /// The plugin the entry describes (a new instance per client for built-ins that keep state).
     public let make: @Sendable () -> any Plugin
-    /// The entry's name: the built-in's name, or the shared object's path.
+    /// The entry's name: the built-in's name, or the shared object's `name` (else its absolute path).
     public let name: String
 
     /// The plugin.
     var plugin: any Plugin { make() }
 
-    /// Parses one element of `plugins`.
-    /// - Throws: ``ConfigError`` naming the field: an unknown name, a missing setting, a
-    ///   shared object that cannot be loaded.
-    public init(config node: ConfigNode) throws(ConfigError) {
-        (name, make) = try Self.parse(node)
+    /// Parses one element of `plugins`: a built-in's name (a string) or an object.
+    /// - Parameter baseDirectory: what a shared object's relative `path` is relative to
+    ///   (the config file's directory); nil = the current directory.
+    /// - Throws: ``ConfigError`` naming the field: an unknown name, a missing or invalid
+    ///   setting, a shared object that cannot be loaded.
+    public init(config node: ConfigNode, baseDirectory: String? = nil) throws(ConfigError) {
+        (name, make) = try Self.parse(node, baseDirectory: baseDirectory)
     }
 
-    private static func parse(_ node: ConfigNode) throws(ConfigError) -> (String, @Sendable () -> any Plugin) {
-        if try node.optional("path") != nil { return try sharedObject(node) }
-        let nameNode = try node.required("name")
+    private static func parse(_ node: ConfigNode, baseDirectory: String?) throws(ConfigError)
+        -> (String, @Sendable () -> any Plugin)
+    {
+        if node.json.kind == .string { return try builtIn(node, name: node) }
+        if try node.optional("path") != nil { return try sharedObject(node, baseDirectory: baseDirectory) }
+        return try builtIn(node, name: node.required("name"))
+    }
+
+    /// A built-in plugin: `node` is its object, or the string that names it (then `nameNode`
+    /// is `node` itself and every setting has its default).
+    private static func builtIn(_ node: ConfigNode, name nameNode: ConfigNode) throws(ConfigError)
+        -> (String, @Sendable () -> any Plugin)
+    {
         let name = try nameNode.string()
+        if node.json.kind == .string, ["headers", "bearer", "basic", "apiKey"].contains(name) {
+            throw node.error("the \"\(name)\" plugin needs settings: write it as an object, {\"name\": \"\(name)\", ...}")
+        }
+        // A plugin named by a string has no settings: an empty object stands in for them.
+        let settings = JSONValue.object()
+        let node = node.json.kind == .string ? ConfigNode(settings.node, path: node.path) : node
         let make: @Sendable () -> any Plugin
         switch name {
         case "log":
@@ -49,32 +74,32 @@ public struct PluginSpec: Sendable {
             make = { LoggingPlugin(redactor: redactor, logHeaders: logHeaders) }
         case "requestId":
             try node.rejectUnknownKeys(["name", "header"])
-            let header = try node.optional("header")?.string() ?? "X-Request-ID"
+            let header = try node.optional("header").map(headerName) ?? "X-Request-ID"
             make = { RequestIDPlugin(header: header) }
         case "headers":
             try node.rejectUnknownKeys(["name", "headers"])
-            var headers = HTTPHeaders()
-            for (field, value) in try node.required("headers").members() { headers.add(field, try value.string()) }
-            let fixed = headers
+            let fixed = try HTTPHeaders(config: node.required("headers"))
             make = { StaticHeadersPlugin(headers: fixed) }
         case "bearer":
             try node.rejectUnknownKeys(["name", "token"])
-            let token = try node.required("token").string()
+            let token = try Authentication.token(node.required("token"))
             make = { BearerPlugin(token: token) }
         case "basic":
             try node.rejectUnknownKeys(["name", "username", "password"])
-            let username = try node.required("username").string()
-            let password = try node.optional("password")?.string() ?? ""
+            let username = try Authentication.username(node.required("username"))
+            let password = try node.optional("password").map(Authentication.password) ?? ""
             make = { BasicAuthPlugin(username: username, password: password) }
         case "apiKey":
             try node.rejectUnknownKeys(["name", "header", "query", "value"])
-            let value = try node.required("value").string()
+            let valueNode = try node.required("value")
+            let value = try valueNode.string()
             let placement: APIKeyPlugin.Placement
-            switch (try node.optional("header")?.string(), try node.optional("query")?.string()) {
+            switch (try node.optional("header").map(headerName), try node.optional("query")?.string()) {
             case (let header?, nil): placement = .header(header)
             case (nil, let query?): placement = .query(query)
             default: throw node.error("an apiKey plugin needs exactly one of \"header\" and \"query\"")
             }
+            if case .header = placement { _ = try Authentication.token(valueNode) }  // a query value is percent-encoded
             make = { APIKeyPlugin(placement, value: value) }
         case "metrics":
             try node.rejectUnknownKeys(["name"])
@@ -85,15 +110,25 @@ public struct PluginSpec: Sendable {
         return (name, make)
     }
 
-    private static func sharedObject(_ node: ConfigNode) throws(ConfigError) -> (String, @Sendable () -> any Plugin) {
+    /// A config node's string as a header name. - Throws: ``ConfigError`` naming the node
+    /// unless it is a token (RFC 9110 section 5.1).
+    private static func headerName(_ node: ConfigNode) throws(ConfigError) -> String {
+        let text = try node.string()
+        if let problem = HTTPHeaders.nameProblem(text) { throw node.error(problem) }
+        return text
+    }
+
+    private static func sharedObject(_ node: ConfigNode, baseDirectory: String?) throws(ConfigError)
+        -> (String, @Sendable () -> any Plugin)
+    {
         try node.rejectUnknownKeys(["path", "symbol", "name"])
         let pathNode = try node.required("path")
-        let path = try pathNode.string()
+        let path = ConfigPath.absolute(try pathNode.string(), relativeTo: baseDirectory)
         let symbolNode = try node.optional("symbol")
         let symbol = try symbolNode?.string() ?? "gw_plugin_entry"
         guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            throw pathNode.error("cannot load the plugin's shared object: \(reason)")
+            throw pathNode.error("cannot load the plugin's shared object (tried \(path)): \(reason)")
         }
         _ = dlerror()
         guard let address = dlsym(handle, symbol) else {

@@ -12,7 +12,8 @@
 /// - `:name` (name characters `[A-Za-z0-9_]`) captures a non-empty part of one segment. A
 ///   parameter takes characters up to the next literal text of its segment (`:id.json`
 ///   captures `7` from `7.json`), the last one in a segment takes the rest of the segment.
-///   `\:` is a literal colon, and a `:` not followed by a name character is literal.
+///   `\:` is a literal colon; a `:` not followed by a name character (an empty name, as in
+///   `/x/:`) and a name used twice (`/x/:id/:id`) are errors (``parameterProblem(_:)``).
 /// - A final `*` segment matches one or more remaining segments (not zero: `/files/*` does
 ///   not match `/files`), captured decoded and joined by `/` under the name `*`.
 ///
@@ -29,12 +30,14 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses a pattern.
     /// - Throws: ``ConfigError`` (with an empty path; config parsing fills it in) for a `?`,
-    ///   a `*` that is not the whole last segment, or two parameters with no literal between.
+    ///   a `*` that is not the whole last segment, two parameters with no literal between, an
+    ///   empty parameter name or a name used twice.
     public init(_ pattern: String) throws(ConfigError) {
         self.pattern = pattern
         if pattern.contains("?") {
             throw ConfigError(path: "", message: "a path pattern cannot contain \"?\" (the query is not matched)")
         }
+        if let problem = PathPattern.parameterProblem(pattern) { throw ConfigError(path: "", message: problem) }
         var raw = PathPattern.split(pattern)
         wildcard = raw.last == "*"
         if wildcard { raw.removeLast() }
@@ -140,6 +143,30 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         if parts.first == "" { parts.removeFirst() }
         if parts.last == "" { parts.removeLast() }
         return parts
+    }
+
+    /// Why the `:name` parameters of `pattern` (a path pattern or a route's, up to any `?`)
+    /// cannot be filled, or nil: a `:` must be followed by a name of `[A-Za-z0-9_]` (`\:` is a
+    /// literal colon), and each name may appear once. Pure; any thread.
+    public static func parameterProblem(_ pattern: String) -> String? {
+        let chars = Array(pattern.prefix { $0 != "?" && $0 != "#" })
+        var seen = Set<String>()
+        var i = 0
+        while i < chars.count {
+            if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == ":" {
+                i += 2
+                continue
+            }
+            guard chars[i] == ":" else { i += 1; continue }
+            var name = ""
+            i += 1
+            while i < chars.count, isNameCharacter(chars[i]) { name.append(chars[i]); i += 1 }
+            if name.isEmpty {
+                return "a parameter name is empty after \":\" in \"\(pattern)\" (names are letters, digits and _; write \\: for a literal colon)"
+            }
+            if !seen.insert(name).inserted { return "parameter \":\(name)\" appears twice in \"\(pattern)\"" }
+        }
+        return nil
     }
 
     private static func isNameCharacter(_ c: Character) -> Bool {

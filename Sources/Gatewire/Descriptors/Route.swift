@@ -31,7 +31,8 @@ public struct Route: Sendable, Equatable {
     /// optional `retry`, `retryBudget` and `circuitBreaker` objects (as the gateway config's;
     /// the route's `retry` fields default to `inheriting`'s) and `pagination` (as in
     /// ``Pagination/init(config:)``).
-    /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, unknown keys).
+    /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
+    ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), unknown keys).
     public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy())
         throws(ConfigError)
     {
@@ -44,6 +45,7 @@ public struct Route: Sendable, Equatable {
         let patternNode = try config.required("pathPattern")
         let pattern = try patternNode.string()
         guard pattern.hasPrefix("/") else { throw patternNode.error("must start with \"/\"") }
+        if let problem = PathPattern.parameterProblem(pattern) { throw patternNode.error(problem) }
         self.init(name: name, method: method, pathPattern: pattern,
                   objectType: try config.optional("objectType")?.string())
         if let node = try config.optional("retry") {

@@ -2,7 +2,8 @@
 /// deadline, and completes exactly once.
 ///
 /// Every method runs on the client's event-loop thread (the state needs no lock):
-/// `start` -> for each attempt: plugins' `prepare` -> plugins' `willSend` -> transfer ->
+/// `start` -> for each attempt: plugins' `prepare` (a header a plugin set that RFC 9110
+/// forbids fails the call with kind `plugin`) -> plugins' `willSend` -> transfer ->
 /// plugins' `didReceive` (reverse order) -> on a 401 the refreshing credential (if any) may
 /// replay the attempt once -> retry decision -> delay timer or finish; finish maps the
 /// response, runs the plugins' `process` (reverse order), notifies the failure observers
@@ -140,6 +141,9 @@ final class Call: @unchecked Sendable {
                 try plugin.prepare(&request, context: context)
             } catch {
                 return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) failed: \(error)")
+            }
+            if let problem = request.headers.problem {  // a plugin's header is checked like a caller's
+                return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) set an invalid \(problem)")
             }
         }
         for plugin in core.plugins { plugin.willSend(request, context: context) }

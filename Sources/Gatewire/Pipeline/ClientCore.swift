@@ -53,15 +53,17 @@ final class ClientCore: Sendable {
     }
 
     /// Resolves route, parameters, body and headers.
-    /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong.
+    /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
+    ///   route, a missing parameter, a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects).
     func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {
         var method = request.method
         var pattern = request.path
         var objectType: String?
         if let name = request.route {
             guard let route = config.routes[name] else {
-                let known = config.routes.keys.sorted().joined(separator: ", ")
-                throw GatewireError(kind: .invalidArgument, message: "unknown route \"\(name)\" (known: \(known))",
+                let known = config.routes.isEmpty ? "the client has no routes"
+                    : "known: " + config.routes.keys.sorted().joined(separator: ", ")
+                throw GatewireError(kind: .invalidArgument, message: "unknown route \"\(name)\" (\(known))",
                                     method: method, path: name)
             }
             method = route.method
@@ -123,6 +125,7 @@ final class ClientCore: Sendable {
             body = bytes
             if !headers.contains("Content-Type") { headers.set("Content-Type", contentType) }
         }
+        if let problem = headers.problem { throw invalid(problem) }  // default, call and body headers
         if let problem = GatewayConfig.baseURLProblem(config.baseURL) { throw invalid("baseURL \(problem)") }
         let path: String
         do {

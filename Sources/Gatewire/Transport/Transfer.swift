@@ -40,7 +40,8 @@ final class Transfer: @unchecked Sendable {
     /// Configures `easy` for this request. `reused`: the handle was not reset since a transfer
     /// with the same ``reuseKey`` configured it, so only the per-transfer options are set.
     /// Returns a transport error when libcurl rejects an option (a malformed URL is only
-    /// detected when the transfer starts).
+    /// detected when the transfer starts), or of kind `invalidArgument` for a header field
+    /// that ``HTTPHeaders/fieldProblem(name:value:)`` rejects (nothing is sent).
     func configure(_ easy: UnsafeMutableRawPointer, reused: Bool = false) -> TransportError? {
         self.easy = easy
         var failed: CURLcode = CURLE_OK
@@ -50,6 +51,11 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
+        // The last guard against header injection: nothing with CR, LF or NUL, or a name that
+        // is not a token, reaches libcurl's list (RFC 9110 sections 5.1 and 5.5).
+        if let problem = request.headers.problem {
+            return TransportError(kind: .invalidArgument, curlCode: 0, message: problem)
+        }
         // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
         for field in request.headers {
             headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")

@@ -31,9 +31,11 @@ package final class CPlugin: Plugin, @unchecked Sendable {
 
     package func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
         guard let prepareHook else { return }
-        let view = RequestView(request)
+        let view = RequestView(request, failable: true)
         let code = view.withHandle { prepareHook($0, userData) }
         request = view.request
+        // The reason the hook gave with gw_request_fail wins over the bare return code.
+        if let reason = view.failure { throw CPluginFailure(description: reason) }
         if code != 0 { throw CPluginFailure(description: "prepare returned \(code)") }
     }
 

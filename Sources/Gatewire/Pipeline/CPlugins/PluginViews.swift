@@ -9,8 +9,16 @@ package final class RequestView {
     package let strings = CStringCache()
     /// Bumped when the URL changes, so `gw_request_url` hands out a fresh string.
     package var urlVersion = 0
+    /// Whether `gw_request_fail` may fail the call: true in `prepare` only.
+    package let failable: Bool
+    /// The reason `gw_request_fail` gave (the last one), or nil: the call fails with it.
+    package var failure: String?
 
-    package init(_ request: HTTPRequest) { self.request = request }
+    /// A view of `request`; `failable` for a `prepare` hook.
+    package init(_ request: HTTPRequest, failable: Bool = false) {
+        self.request = request
+        self.failable = failable
+    }
 
     /// Runs `body` with a borrowed handle to this view (valid only inside `body`).
     package func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
