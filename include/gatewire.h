@@ -7,7 +7,14 @@
  *  - Every name starts with gw_ / GW_. Handles are opaque pointers.
  *  - Functions that can fail return an int32_t status (GW_OK = 0, else a GW_ERROR_*).
  *    gw_last_error_message() then describes the failure. A NULL pointer or malformed JSON
- *    is reported this way, never a crash.
+ *    is reported this way, never a crash. A NULL argument's message names the function
+ *    called ("gw_client_new: out_client is NULL"); a bad value's names the field or header
+ *    ("max_retries: -5 is out of range ...", "headers_json: header \"X\": ...").
+ *  - Header fields (config "headers", headers_json, gw_request_set_header, credentials,
+ *    plugin settings) follow RFC 9110: a name is a token (section 5.1: letters, digits and
+ *    !#$%&'*+-.^_`|~), a value has no CR, LF or NUL (section 5.5). Anything else is refused
+ *    where it enters (GW_ERROR_INVALID_ARGUMENT, GW_ERROR_CONFIG, or a call failing with
+ *    GW_KIND_INVALID_ARGUMENT / GW_KIND_PLUGIN), and never reaches the wire.
  *  - Strings are UTF-8 and NUL-terminated. A "const char *" the library returns is owned by
  *    the library (valid as documented); a "char *" it returns is the caller's and must be
  *    released with gw_string_free(). Strings passed in are copied before the call returns.
@@ -86,7 +93,8 @@ void gw_string_free(char *string);
 /* A plugin: hooks called for every attempt of every call of a client.
  * prepare:     adapts the attempt's request (headers, URL) before it is sent; hooks run in
  *              registration order. Return 0 to go on, non-zero to fail the call with
- *              GW_KIND_PLUGIN (nothing is sent). May be NULL.
+ *              GW_KIND_PLUGIN (nothing is sent); give the reason with gw_request_fail.
+ *              May be NULL.
  * did_receive: sees each attempt's outcome; hooks run in reverse order (an onion). May be NULL.
  * destroy:     called once with user_data when the client is freed, after its last call
  *              completed: on the loop thread (which then ends). May be NULL.
@@ -174,20 +182,26 @@ int32_t gw_client_remove_failure_observer(gw_client *client, uint64_t id);
  * GW_RETRY_RETRY, *delay (preset to -1 = the policy's delay) may be set in seconds. */
 typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
 
-/* One call. Either route (+ params_json) or method + path. */
+/* One call. Either route (+ params_json) or path (+ method). Out-of-range numbers, an
+ * unknown method and invalid header fields are GW_ERROR_INVALID_ARGUMENT naming the field. */
 typedef struct gw_call_options {
     uint32_t version;          /* GW_CALL_OPTIONS_VERSION */
-    const char *method;        /* "GET", "POST", ... (case-insensitive); ignored with a route */
+    const char *method;        /* "GET", "POST", ... (case-insensitive; RFC 9110 section 9);
+                                  NULL = "GET"; ignored with a route */
     const char *path;          /* relative to the base URL, e.g. "/users/:id"; ignored with a route */
     const char *route;         /* a route name of the gateway config, or NULL */
     const char *params_json;   /* JSON object of path (":name") and query parameters, or NULL */
-    const char *headers_json;  /* JSON object {"Name": "value"}, or NULL */
+    const char *headers_json;  /* JSON object {"Name": "value"} (values: strings, numbers or
+                                  booleans; names tokens, values without CR/LF/NUL), or NULL */
     const char *body_json;     /* JSON body text, or NULL */
     const char *object_type;   /* map body_json through this type's request descriptor; NULL = the
                                   route's objectType if it has one, else body_json is sent as is */
-    int32_t max_retries;       /* retries after the first attempt; -1 = the client's policy */
-    double attempt_timeout;    /* seconds per attempt; 0 = the client's */
-    double deadline;           /* seconds for the whole call; 0 = the client's */
+    int32_t max_retries;       /* retries after the first attempt, 0...100; -1 = the route's
+                                  (else the client's) policy; anything else is an error */
+    double attempt_timeout;    /* seconds per attempt, 0.001...86400; 0 = the client's; anything
+                                  else (negative, NaN, infinite) is an error */
+    double deadline;           /* seconds for the whole call, 0.001...86400; 0 = the client's;
+                                  anything else is an error */
     gw_retry_test_fn retry_test; /* or NULL */
     void *retry_test_user_data;
     /* ---- Resilience (issue 4), version 2 ---- */
@@ -323,10 +337,19 @@ const char *gw_request_method(const gw_request *request); /* valid during the ca
 const char *gw_request_url(const gw_request *request);    /* valid until changed or the callback ends */
 /* A header of the request (case-insensitive), or NULL. */
 const char *gw_request_header(const gw_request *request, const char *name);
-/* Sets (replaces) a header; value NULL removes it. Copies both strings. */
+/* Sets (replaces) a header; value NULL removes it. Copies both strings. GW_ERROR_INVALID_ARGUMENT
+ * (nothing changes) for a NULL request or name, a name that is not a token (RFC 9110 section
+ * 5.1) or a value with CR, LF or NUL (RFC 9110 section 5.5); the message names the header. */
 int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
 /* Replaces the URL (absolute). Copies the string. */
 int32_t gw_request_set_url(gw_request *request, const char *url);
+/* Fails the call from inside a plugin's prepare, with a reason: when the hook returns (whatever
+ * it returns) the call fails with GW_KIND_PLUGIN and the message "plugin NAME failed: MESSAGE";
+ * nothing is sent. message (NULL = "prepare failed") is copied: the caller keeps and frees its
+ * own string. A later call replaces an earlier reason. The event-loop thread, during prepare
+ * only: with the gw_request of a will_send hook it is GW_ERROR_INVALID_ARGUMENT, as for NULL.
+ * (Returning non-zero without calling it still fails the call: "prepare returned N".) */
+int32_t gw_request_fail(gw_request *request, const char *message);
 
 /* ==== Plugins, observers, events and credentials (0.2) ================================== */
 
@@ -341,6 +364,8 @@ int32_t gw_process_fail(gw_process *process, int32_t kind, const char *message);
 /* ---- Plugins in shared objects ----------------------------------------------------------
  * The gateway config's "plugins" array may name a shared object:
  *   {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry", "name": "mine"}
+ * A path not starting with "/" is relative to the config file's directory (config_path), or
+ * to the current directory for config_json; a load error shows the absolute path tried.
  * It is opened with dlopen(RTLD_NOW | RTLD_LOCAL) when the config is parsed; the symbol
  * (default "gw_plugin_entry") must be a gw_plugin_entry_fn. It is called once per parse with a
  * zeroed gw_plugin to fill (version GW_PLUGIN_VERSION_1 or GW_PLUGIN_VERSION) and returns 0.
@@ -421,13 +446,16 @@ typedef struct gw_credential_options {
 #define GW_CREDENTIAL_OPTIONS_INIT {GW_CREDENTIAL_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}
 
 /* Creates a credential; set it as gw_client_options.credential (the client keeps a
- * reference) and free yours with gw_credential_free. */
+ * reference) and free yours with gw_credential_free. GW_ERROR_INVALID_ARGUMENT when header is
+ * not a token or prefix + token has CR, LF or NUL (RFC 9110 sections 5.1 and 5.5). */
 int32_t gw_credential_new(const gw_credential_options *options, gw_credential **out_credential);
 void gw_credential_free(gw_credential *credential); /* NULL is ignored */
 /* How many refreshes have been started. */
 int32_t gw_credential_refresh_count(const gw_credential *credential);
 /* Answers a refresh: the new token (copied), or NULL when it failed. Exactly once per
- * gw_refresh, from any thread, now or later; the handle is freed by this call. */
+ * gw_refresh, from any thread, now or later; the handle is freed by this call. A token with
+ * CR, LF or NUL (RFC 9110 section 5.5) counts as a failed refresh and returns
+ * GW_ERROR_INVALID_ARGUMENT (the handle is freed all the same). */
 int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
 
 /* ==== Completion queues and one-call result reads (issue 6) ============================

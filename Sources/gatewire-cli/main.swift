@@ -18,7 +18,8 @@ let help = usage + """
       --config FILE           the gateway config (JSON); optional when --base-url is given
       --base-url URL          replaces the config's baseURL
       --param k=v             fills the path's :k segment, else adds k=v to the query (repeatable)
-      --header 'Name: value'  an extra request header (repeatable)
+      --header 'Name: value'  an extra request header (repeatable); the name must be a token and
+                              the value free of CR, LF and NUL (RFC 9110 sections 5.1, 5.5)
       --body JSON             the request body; mapped by the request descriptor of the route's
                               objectType or of --object-type, else sent as is
       --object-type TYPE      the object type whose request descriptor maps --body
@@ -33,7 +34,8 @@ let help = usage + """
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
 
     gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
-      descriptors) and OK with exit 0, or the field that is wrong and why on stderr, exit 1.
+      descriptors, a retry maxDelay below its initialDelay) and OK with exit 0, or the field
+      that is wrong and why on stderr, exit 1.
 
     Usage errors exit 2.
     """
@@ -113,7 +115,9 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         case "--header":
             let line = value(argument)
             guard let colon = line.firstIndex(of: ":") else { fail("--header expects 'Name: value', got \"\(line)\"") }
-            headers.set(String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+            let (name, text) = (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+            if let problem = HTTPHeaders.fieldProblem(name: name, value: text) { fail("--header: \(problem)") }
+            headers.set(name, text)
         case "--body": body = value(argument)
         case "--object-type": objectType = value(argument)
         case "--max-retries":
@@ -147,7 +151,11 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     }
     if let user {
         guard let colon = user.firstIndex(of: ":") else { fail("--user expects NAME:PASSWORD") }
-        config.authentication = .basic(username: String(user[..<colon]), password: String(user[user.index(after: colon)...]))
+        let (name, password) = (String(user[..<colon]), String(user[user.index(after: colon)...]))
+        if let problem = Authentication.usernameProblem(name) ?? Authentication.passwordProblem(password) {
+            fail("--user: \(problem)")
+        }
+        config.authentication = .basic(username: name, password: password)
     }
 
     var request: Request

@@ -152,8 +152,12 @@ def _on_prepare(request: int | None, user_data: int | None) -> int:
     try:
         plugin.prepare(view)
         return 0
-    except BaseException:  # noqa: BLE001
+    except BaseException as error:  # noqa: BLE001
         _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (the call fails)")
+        try:  # the reason reaches the PluginError: "plugin NAME failed: RuntimeError: ..."
+            _native.lib.gw_request_fail(request, f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
+        except BaseException:  # noqa: BLE001 - must not reach C
+            _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (reporting its failure)")
         return 1
     finally:
         view._invalidate()
@@ -642,6 +646,8 @@ class Client:
             params: path (``:name``) and query parameters; values are str/int/float/bool
                 (bools are sent as ``true``/``false``).
             headers: request headers; they replace the config's headers of the same name.
+                Names are tokens (RFC 9110 section 5.1), values have no CR, LF or NUL (RFC
+                9110 section 5.5): anything else raises InvalidArgument naming the header.
             json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON
                 ``null``; omit for no body).
             object_type: map ``json`` through the request descriptor of the type of this
@@ -664,7 +670,8 @@ class Client:
             CallError: the call failed (a subclass per kind: HTTPStatusError,
                 ConnectionFailed, Timeout, ...).
             WouldDeadlock: called on the client's event-loop thread.
-            InvalidArgument: malformed options (e.g. a negative ``max_retries``).
+            InvalidArgument: malformed options (e.g. a negative ``max_retries``, an unknown
+                method, an invalid header); the message names the argument.
             TypeError: a ``params`` value of another type, or a ``json`` value that is not
                 JSON-serialisable.
             GatewireError: the client is closed.

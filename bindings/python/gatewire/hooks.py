@@ -102,7 +102,10 @@ class PreparedRequest(_Borrowed):
         """Set (replace) header ``name``.
 
         Raises:
-            gatewire.InvalidArgument: the library rejected the name or value.
+            gatewire.InvalidArgument: a name that is not a token (RFC 9110 section 5.1:
+                letters, digits and ``!#$%&'*+-.^_`|~``) or a value with CR, LF or NUL
+                (RFC 9110 section 5.5); the message names the header. Raised from
+                :meth:`Plugin.prepare` it fails the call (PluginError) with that reason.
         """
         self._check(_native.lib.gw_request_set_header(self._live(), name.encode("utf-8"), value.encode("utf-8")))
 
@@ -177,7 +180,9 @@ class Plugin:
 
     * :meth:`prepare` runs before each attempt is sent, plugins in registration order
       (after the config's own plugins). Raising fails the call with
-      :class:`gatewire.PluginError` and nothing is sent; the exception is logged.
+      :class:`gatewire.PluginError` and nothing is sent; the exception is logged and its
+      ``f"{type(exc).__name__}: {exc}"`` is the error's reason (``gw_request_fail``), e.g.
+      ``plugin Signer failed: RuntimeError: signer broke``.
     * :meth:`will_send` sees each attempt's request as sent (after every ``prepare``),
       registration order. Exceptions are logged and ignored.
     * :meth:`did_receive` sees each attempt's outcome, plugins in reverse order (an onion).
@@ -195,7 +200,8 @@ class Plugin:
     name: str | None = None
 
     def prepare(self, request: PreparedRequest) -> None:
-        """Adapt ``request`` (headers, URL) before it is sent. Raise to fail the call."""
+        """Adapt ``request`` (headers, URL) before it is sent. Raise to fail the call
+        (:class:`gatewire.PluginError` whose message ends with ``TypeName: message``)."""
 
     def did_receive(self, attempt: AttemptInfo) -> None:
         """Observe one attempt's outcome."""
