@@ -103,6 +103,25 @@ import Testing
         #expect(try JSONValue.parse(again.http.text).node["headers"]?["x-from-shared-object"]?.string == "swift")
     }
 
+    @Test func aRelativePathIsRelativeToTheConfigFilesDirectory() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let directory = try Self.temporaryDirectory()
+        defer { _ = try? Self.run("rm -rf '\(directory)'") }
+        _ = try Self.buildPlugin(in: directory)
+        let configPath = directory + "/gateway.json"
+        // The working directory (the package root) has no such file: only the config's has.
+        try Self.writeFile(configPath, #"{"baseURL": "\#(server.baseURL)", "plugins": [{"path": "./libswiftplugin.so"}]}"#)
+        let response = try await Client(configFile: configPath).send(.get("/headers"))
+        #expect(try JSONValue.parse(response.http.text).node["headers"]?["x-from-shared-object"]?.string == "yes")
+        // A load error shows the absolute path it tried.
+        try Self.writeFile(configPath, #"{"baseURL": "http://127.0.0.1:1", "plugins": ["metrics", {"path": "sub/none.so"}]}"#)
+        let error = #expect(throws: ConfigError.self) { try GatewayConfig(contentsOfFile: configPath) }
+        #expect(error?.path == "plugins[1].path")
+        #expect(error?.message.hasPrefix("cannot load the plugin's shared object (tried \(directory)/sub/none.so): ") == true,
+                "\(String(describing: error))")
+    }
+
     @Test func sharedObjectConfigErrorsNameTheField() throws {
         let directory = try Self.temporaryDirectory()
         defer { _ = try? Self.run("rm -rf '\(directory)'") }
