@@ -9,7 +9,7 @@
  *    gw_last_error_message() then describes the failure. A NULL pointer or malformed JSON
  *    is reported this way, never a crash. A NULL argument's message names the function
  *    called ("gw_client_new: out_client is NULL"); a bad value's names the field or header
- *    ("max_retries: -5 is out of range ...", "headers_json: header \"X\": ...").
+ *    ("max_retries: -5 is out of range ...", "header \"X\": ...").
  *  - Header fields (config "headers", headers_json, gw_request_set_header, credentials,
  *    plugin settings) follow RFC 9110: a name is a token (section 5.1: letters, digits and
  *    !#$%&'*+-.^_`|~), a value has no CR, LF or NUL (section 5.5). Anything else is refused

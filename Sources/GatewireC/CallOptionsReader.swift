@@ -57,7 +57,7 @@ enum CallOptionsReader {
             for (name, value) in headers.node.members {
                 let text = try text(value, field: "headers_json.\(name)")
                 if let problem = HTTPHeaders.fieldProblem(name: name, value: text) {
-                    throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "headers_json: \(problem)")
+                    throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)  // names the header
                 }
                 request.headers.set(name, text)
             }
