@@ -86,3 +86,32 @@ def test_help_and_usage_errors(cli: str) -> None:
         assert done.returncode == 0 and "--base-url URL" in done.stdout, args
     usage = run(cli, "call", "GET", "/x")
     assert usage.returncode == 2 and "give --config FILE or --base-url URL" in usage.stderr
+
+
+def test_header_injection_is_a_usage_error(cli: str, server: str, key: str) -> None:
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--header", "Y: b\r\nInjected2: 2")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith('gatewire: --header: header "Y": the value contains CR at byte 1 (RFC 9110 section 5.5')
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--header", "Bad Name: x")
+    assert done.returncode == 2
+    assert 'header "Bad Name": the header name contains a space' in done.stderr
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--user", "ann:pa\nss")
+    assert done.returncode == 2 and "--user: the password contains a control character" in done.stderr
+    counted = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/count")
+    assert json.loads(counted.stdout)["count"] == 0
+
+
+def test_check_rejects_injected_config_headers_and_warns_about_delays(cli: str, tmp_path: Path) -> None:
+    config = tmp_path / "gateway.json"
+    config.write_text(json.dumps({"baseURL": "http://127.0.0.1:1", "headers": {"X": "a\r\nInjected: 1"}}))
+    done = run(cli, "check", str(config))
+    assert done.returncode == 1
+    assert f"{config}: error: headers.X: the value contains CR" in done.stderr
+    config.write_text(json.dumps({"baseURL": "http://127.0.0.1:1", "retry": {"maxDelay": 0.1, "initialDelay": 5},
+                                  "routes": {"x": {"method": "GET", "pathPattern": "/x/:id/:id"}}}))
+    done = run(cli, "check", str(config))
+    assert done.returncode == 1 and 'routes.x.pathPattern: parameter ":id" appears twice' in done.stderr
+    config.write_text(json.dumps({"baseURL": "http://127.0.0.1:1", "retry": {"maxDelay": 0.1, "initialDelay": 5}}))
+    done = run(cli, "check", str(config))
+    assert done.returncode == 0
+    assert "warning: retry.maxDelay (0.1 s) is less than retry.initialDelay (5 s)" in done.stdout
