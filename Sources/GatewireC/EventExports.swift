@@ -36,7 +36,7 @@ public func gw_client_add_event_monitor(
 public func gw_client_remove_event_monitor(_ client: OpaquePointer?, _ id: UInt64) -> Int32 {
     guard let client else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_remove_event_monitor: client is NULL") }
     guard unbox(client, as: ClientBox.self).removeMonitor(id) else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_remove_event_monitor: no monitor with id \(id)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "no event monitor with id \(id)")
     }
     return GW_OK
 }

@@ -26,7 +26,7 @@ public func gw_client_add_failure_observer(
 public func gw_client_remove_failure_observer(_ client: OpaquePointer?, _ id: UInt64) -> Int32 {
     guard let client else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_remove_failure_observer: client is NULL") }
     guard unbox(client, as: ClientBox.self).removeObserver(id) else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_remove_failure_observer: no observer with id \(id)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "no failure observer with id \(id)")
     }
     return GW_OK
 }

@@ -15,7 +15,7 @@ public func gw_client_add_failure_observer_filtered(
     do {
         filter = try string(filterJSON).map { (json) throws(ConfigError) in try FailureFilter(json: json) } ?? FailureFilter()
     } catch {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_add_failure_observer_filtered: filter \(error.description)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "filter \(error.description)")
     }
     let owner = unbox(client, as: ClientBox.self)
     let context = UInt(bitPattern: userData)
@@ -47,7 +47,7 @@ public func gw_client_metrics_json(_ client: OpaquePointer?, _ outJSON: UnsafeMu
     outJSON?.pointee = nil
     guard let client, let outJSON else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_metrics_json: client or out_json is NULL") }
     guard let metrics = unbox(client, as: ClientBox.self).client.plugins.lazy.compactMap({ $0 as? MetricsPlugin }).first else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_metrics_json: the client has no metrics plugin (add {\"name\": \"metrics\"} to the config's plugins)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "the client has no metrics plugin (add {\"name\": \"metrics\"} to the config's plugins)")
     }
     outJSON.pointee = strdup(metrics.json.serialized())
     return GW_OK

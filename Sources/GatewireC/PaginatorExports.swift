@@ -24,15 +24,15 @@ public func gw_paginator_new(_ client: OpaquePointer?, _ options: UnsafePointer<
     let owner = unbox(client, as: ClientBox.self)
     let request: Request
     do {
-        request = try CallOptionsReader.request(from: options.pointee, client: owner.client)
+        request = try CallOptionsReader.request(from: CallOptionsReader.load(options), client: owner.client)
     } catch {
-        return LastError.fail(error.status, "gw_paginator_new: \(error.message)")
+        return LastError.fail(error.status, error.message)  // names the field: bindings call this for their own methods
     }
     do {
         out.pointee = box(PaginatorBox(owner: owner, paginator: try owner.client.paginator(request)))
         return GW_OK
     } catch {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_paginator_new: \(error.message)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, error.message)
     }
 }
 
