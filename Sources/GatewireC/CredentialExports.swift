@@ -47,7 +47,7 @@ public func gw_credential_new(_ options: UnsafePointer<gw_credential_options>?,
     let header = string(settings.header) ?? "Authorization"
     let prefix = string(settings.prefix) ?? "Bearer "
     if let problem = HTTPHeaders.fieldProblem(name: header, value: prefix + (string(settings.token) ?? "")) {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_new: \(problem)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, problem)  // names the header: bindings call this for their own classes
     }
     let function = RefreshFunction(refresh, userData: settings.user_data, destroy: settings.destroy)
     let credential = RefreshingCredential(
@@ -85,7 +85,7 @@ public func gw_refresh_complete(_ refresh: OpaquePointer?, _ token: UnsafePointe
     // A token that cannot be sent in a header value is a failed refresh (RFC 9110 section 5.5).
     if let problem = string(token).flatMap(HTTPHeaders.valueProblem) {
         handle.done(nil)
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_refresh_complete: the token: \(problem)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "the refreshed token: \(problem)")
     }
     handle.done(string(token))
     return GW_OK

@@ -88,3 +88,12 @@ def test_messages_name_no_internal_function(server: str) -> None:
 def test_built_in_plugins_may_be_named_by_a_string(server: str) -> None:
     with gatewire.Client(config={"baseURL": server, "plugins": ["requestId"]}) as client:
         assert client.call("GET", "/echo").json()["headers"]["x-request-id"].endswith("-1")
+
+
+def test_a_credential_token_with_crlf_is_refused(server: str) -> None:
+    with pytest.raises(gatewire.InvalidArgument, match=r'^header "Authorization": the value contains LF'):
+        gatewire.RefreshingCredential(lambda current: None, token="t\nInjected: 1")
+    credential = gatewire.RefreshingCredential(lambda current: "t\r\nInjected: 1")
+    with gatewire.Client(server, credential=credential) as client:
+        with pytest.raises(gatewire.AuthError):  # the refreshed token cannot be sent: the refresh failed
+            client.call("GET", f"/auth/py-{uuid.uuid4().hex}")

@@ -19,7 +19,8 @@ __all__ = ["RefreshingCredential", "RefreshFunction"]
 logger = logging.getLogger("gatewire")
 
 #: ``refresh(current_token) -> new_token or None``: called on a worker thread; None (or an
-#: exception, which is logged) means the refresh failed and the waiting calls fail with ``auth``.
+#: exception, which is logged) means the refresh failed and the waiting calls fail with ``auth``;
+#: so does a token with CR, LF or NUL (RFC 9110 section 5.5: it could not be sent; logged).
 RefreshFunction = Callable[[Optional[str]], Optional[str]]
 
 _credentials: dict[int, "RefreshingCredential"] = {}
@@ -35,7 +36,9 @@ def _run_refresh(credential: "RefreshingCredential", handle: int, current: str |
     except BaseException:  # noqa: BLE001 - reported, then answered as a failed refresh
         logger.exception("gatewire: the refresh function raised (the refresh fails)")
         token = None
-    _native.lib.gw_refresh_complete(handle, None if token is None else token.encode("utf-8"))
+    status = _native.lib.gw_refresh_complete(handle, None if token is None else token.encode("utf-8"))
+    if status != _native.GW_OK:  # e.g. a token with CR or LF (RFC 9110 section 5.5): the refresh failed
+        logger.error("gatewire: the refreshed token was refused (the refresh fails): %s", _native.last_error_message())
 
 
 def _on_refresh(handle: int | None, current: bytes | None, user_data: int | None) -> None:
@@ -70,6 +73,10 @@ class RefreshingCredential:
         prefix: written before the token; default ``"Bearer "``.
         max_refreshes: the budget's count (default 5).
         refresh_interval: the budget's window in seconds (default 30).
+
+    Raises:
+        InvalidArgument: ``header`` is not a token, or ``prefix + token`` has CR, LF or NUL
+            (RFC 9110 sections 5.1 and 5.5); the message names the header.
     """
 
     def __init__(self, refresh: RefreshFunction, *, token: str | None = None, header: str = "Authorization",
