@@ -323,9 +323,12 @@ const char *gw_request_method(const gw_request *request); /* valid during the ca
 const char *gw_request_url(const gw_request *request);    /* valid until changed or the callback ends */
 /* A header of the request (case-insensitive), or NULL. */
 const char *gw_request_header(const gw_request *request, const char *name);
-/* Sets (replaces) a header; value NULL removes it. Copies both strings. */
+/* Sets (replaces) a header; value NULL removes it. Copies both strings. Returns GW_OK or an
+ * error code with gw_last_error_message() set. */
 int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
-/* Replaces the URL (absolute). Copies the string. */
+/* Replaces the URL (absolute). Copies the string. Returns GW_OK, or GW_ERROR_INVALID_ARGUMENT
+ * (gw_last_error_message() set, the URL unchanged) for a NULL request or a url that is NULL or
+ * not an absolute http:// or https:// URL. */
 int32_t gw_request_set_url(gw_request *request, const char *url);
 
 /* ==== Plugins, observers, events and credentials (0.2) ================================== */
