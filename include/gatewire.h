@@ -341,7 +341,9 @@ const char *gw_request_header(const gw_request *request, const char *name);
  * (nothing changes) for a NULL request or name, a name that is not a token (RFC 9110 section
  * 5.1) or a value with CR, LF or NUL (RFC 9110 section 5.5); the message names the header. */
 int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
-/* Replaces the URL (absolute). Copies the string. */
+/* Replaces the URL (absolute). Copies the string. Returns GW_OK, or GW_ERROR_INVALID_ARGUMENT
+ * (gw_last_error_message() set, the URL unchanged) for a NULL request or a url that is NULL or
+ * not an absolute http:// or https:// URL. */
 int32_t gw_request_set_url(gw_request *request, const char *url);
 /* Fails the call from inside a plugin's prepare, with a reason: when the hook returns (whatever
  * it returns) the call fails with GW_KIND_PLUGIN and the message "plugin NAME failed: MESSAGE";

@@ -1,5 +1,6 @@
 import Gatewire
 import Glibc
+import Synchronization
 
 /// `gatewire`: runs calls through a gateway config and checks configs. `gatewire --help`
 /// prints the options (the `help` text below is the reference).
@@ -29,13 +30,14 @@ let help = usage + """
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
                               retried or stopped) and what the global failure observer saw
       --all-pages             follow the route's pagination: one compact JSON line per page
-                              (JSON Lines); a failed page prints its error line and exits 1
+                              (JSON Lines); a failed page prints its error line and exits 1.
+                              Needs a ROUTE (a config route's "pagination"), not METHOD PATH
       Prints the mapped result as JSON (the raw body when no descriptor matched), exit 0;
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
 
     gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
-      descriptors, a retry maxDelay below its initialDelay) and OK with exit 0, or the field
-      that is wrong and why on stderr, exit 1.
+      descriptors, a retry maxDelay below its initialDelay) and OK with exit 0, or on stderr
+      "CONFIG: error: FIELD: why" (without FIELD when the whole file is wrong), exit 1.
 
     Usage errors exit 2.
     """
@@ -56,19 +58,42 @@ func printLine(_ text: String) {
     fflush(nil)
 }
 
+/// "1 route", "2 routes": `count` and `noun`, plural unless `count` is 1.
+func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// The one format of a config error: "FILE: error: FIELD: why", or "FILE: error: why" when
+/// the whole file is wrong (the file name the core puts before such a message is not repeated).
+func configErrorLine(_ error: ConfigError, file: String) -> String {
+    let message = error.message.hasPrefix("\(file): ") ? String(error.message.dropFirst(file.count + 2)) : error.message
+    return error.path.isEmpty ? "\(file): error: \(message)" : "\(file): error: \(error.path): \(message)"
+}
+
 func check(_ arguments: ArraySlice<String>) -> Never {
     if arguments.first == "--help" || arguments.first == "-h" { printLine(help); exit(0) }
     guard arguments.count == 1, let path = arguments.first else { fail(usage) }
     do {
         let config = try GatewayConfig(contentsOfFile: path)
         for warning in config.warnings { printLine("warning: \(warning)") }
-        printLine("\(path): OK (\(config.routes.count) routes, \(config.catalog.mappings.count) mappings, "
-            + "\(config.catalog.responseDescriptors.count) response descriptors)")
+        printLine("\(path): OK (\(counted(config.routes.count, "route")), \(counted(config.catalog.mappings.count, "mapping")), "
+            + "\(counted(config.catalog.responseDescriptors.count, "response descriptor")))")
         exit(0)
     } catch {
-        printError(error.path.isEmpty ? "error: \(error.message)" : "\(path): error: \(error)")
+        printError(configErrorLine(error, file: path))
         exit(1)
     }
+}
+
+/// The lines the failure observer wrote (on the client's loop thread) until the call's
+/// attempts are printed (on the main thread).
+final class ObserverLines: Sendable {
+    private let lines = Mutex<[String]>([])
+
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+
+    /// The lines added so far, oldest first; empties the list.
+    func take() -> [String] { lines.withLock { lines in defer { lines = [] }; return lines } }
 }
 
 func describe(_ attempt: Attempt) -> String {
@@ -160,10 +185,13 @@ func call(_ arguments: ArraySlice<String>) -> Never {
 
     var request: Request
     switch positional.count {
+    case 1 where config.routes[positional[0]] == nil && HTTPMethod(name: positional[0]) != nil:
+        fail("missing PATH after \(positional[0]) (METHOD PATH, e.g. \(positional[0]) /users/:id)\n\(usage)")
     case 1:
         request = Request(route: positional[0], parameters: parameters, headers: headers)
     case 2:
         guard let method = HTTPMethod(name: positional[0]) else { fail("unknown HTTP method \"\(positional[0])\"") }
+        if allPages { fail("--all-pages needs a ROUTE whose config entry has a \"pagination\", not METHOD PATH\n\(usage)") }
         request = Request(method, positional[1], parameters: parameters, headers: headers)
     default:
         fail("expected ROUTE or METHOD PATH\n\(usage)")
@@ -190,17 +218,25 @@ func call(_ arguments: ArraySlice<String>) -> Never {
 
     let client = Client(config: config)
     defer { client.close() }
+    let observed = ObserverLines()
     if verbose {
         client.addFailureObserver { error in
-            // The global failure observer: once per failed call, before the call's own handler.
-            printError("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+            // The global failure observer: once per failed call, before the call's own handler;
+            // its line is printed after the call's attempts, so --verbose reads in order.
+            observed.add("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
         }
+    }
+    /// On stderr (--verbose): the attempts of one call, then what the observer saw of it.
+    func report(_ attempts: [Attempt]) {
+        guard verbose else { return }
+        for attempt in attempts { printError(describe(attempt)) }
+        for line in observed.take() { printError(line) }
     }
     if allPages {
         do {
             let paginator = try client.paginator(request)
             while let page = try paginator.next() {
-                if verbose { for attempt in page.attempts { printError(describe(attempt)) } }
+                report(page.attempts)
                 if let mapped = page.mapped {
                     printLine(mapped.serialized())
                 } else if let body = page.body {
@@ -212,6 +248,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
             client.close()
             exit(0)
         } catch {
+            report(error.attempts)
             let summary = error.json
             summary.set("attempts", .integer(Int64(error.attempts.count)))
             printLine(summary.serialized())
@@ -221,7 +258,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     }
     do {
         let response = try client.sendAndWait(request)
-        if verbose { for attempt in response.attempts { printError(describe(attempt)) } }
+        report(response.attempts)
         if let mapped = response.mapped {
             printLine(mapped.serialized(pretty: true))
         } else if let json = try? JSONValue.parse(response.http.text) {
@@ -232,7 +269,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         client.close()
         exit(0)
     } catch {
-        if verbose { for attempt in error.attempts { printError(describe(attempt)) } }
+        report(error.attempts)
         // The error without its attempt history (--verbose shows that, one line an attempt).
         let summary = error.json
         summary.set("attempts", .integer(Int64(error.attempts.count)))
@@ -248,5 +285,6 @@ case "call": call(arguments)
 case "check": check(arguments)
 case "--version": printLine("gatewire 0.1.0"); exit(0)
 case "--help", "-h", "help": printLine(help); exit(0)
-default: fail(usage)
+case nil: fail(usage)
+case let command?: fail("unknown command \"\(command)\"\n\(usage)")
 }

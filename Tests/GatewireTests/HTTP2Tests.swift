@@ -1,16 +1,31 @@
 import Gatewire
 import Testing
 
-/// HTTP/2 as libcurl negotiates it (ALPN over TLS) against a real nginx: the response says
-/// which protocol carried it, and many calls in flight on one client all complete with their
-/// own bodies (HTTP/2 multiplexes them on shared connections).
+/// HTTP/2 as libcurl negotiates it (ALPN over TLS) against a real nginx whose certificate
+/// comes from a private CA (`caFile`): the response says which protocol carried it, and many
+/// calls in flight on one client all complete with their own bodies (HTTP/2 multiplexes them
+/// on shared connections).
 @Suite(.serialized) struct HTTP2Tests {
     let server: NginxH2Server
 
     init() throws { server = try NginxH2Server() }
 
+    /// A client that verifies the server against its own certificate (`caFile`).
     func client() throws -> Client {
-        Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "verifyTLS": false, "retry": {"maxRetries": 0}}"#))
+        Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "caFile": "\#(server.certificatePath)", "retry": {"maxRetries": 0}}"#))
+    }
+
+    @Test func caFileTrustsAPrivateCAWithVerificationOn() async throws {
+        let trusting = try client()
+        #expect(trusting.config.verifyTLS)
+        #expect(try await trusting.send(.get("/protocol")).status == 200)
+        let system = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
+        let error = await #expect(throws: GatewireError.self) { try await system.send(.get("/protocol")) }
+        #expect(error?.kind == .tls)
+        let missing = #expect(throws: ConfigError.self) {
+            try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "caFile": "/nonexistent/ca.pem"}"#)
+        }
+        #expect(missing?.description == "caFile: cannot read the CA file \"/nonexistent/ca.pem\": No such file or directory")
     }
 
     @Test func tlsNegotiatesHTTP2() async throws {

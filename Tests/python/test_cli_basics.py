@@ -88,6 +88,90 @@ def test_help_and_usage_errors(cli: str) -> None:
     assert usage.returncode == 2 and "give --config FILE or --base-url URL" in usage.stderr
 
 
+def test_a_method_without_a_path_is_a_usage_error(cli: str, server: str) -> None:
+    done = run(cli, "call", "--base-url", server, "GET")
+    assert done.returncode == 2
+    assert done.stderr.startswith("gatewire: missing PATH after GET"), done.stderr
+    assert "unknown route" not in done.stderr and done.stdout == ""
+
+
+def test_a_route_named_like_a_method_is_still_a_route(cli: str, server: str, tmp_path: Path) -> None:
+    config = tmp_path / "get.json"
+    config.write_text(json.dumps({"baseURL": server, "routes": {"GET": {"method": "GET", "pathPattern": "/echo/x"}}}))
+    done = run(cli, "call", "--config", str(config), "GET")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["path"] == "/echo/x"
+
+
+def test_an_unknown_command_is_named(cli: str) -> None:
+    done = run(cli, "frobnicate")
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == 'gatewire: unknown command "frobnicate"'
+    assert "usage: gatewire call" in done.stderr
+    bare = run(cli)
+    assert bare.returncode == 2 and "unknown command" not in bare.stderr and "usage: gatewire call" in bare.stderr
+
+
+def test_all_pages_with_a_path_is_a_usage_error(cli: str, server: str) -> None:
+    done = run(cli, "call", "--base-url", server, "GET", "/pages/slack", "--all-pages")
+    assert done.returncode == 2
+    assert "--all-pages needs a ROUTE" in done.stderr and done.stdout == ""
+
+
+def test_verbose_prints_the_attempts_then_the_observer_line(cli: str, server: str, key: str) -> None:
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/503", "--max-retries", "1", "--verbose")
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["attempt 1", "attempt 2", "observer"], lines
+
+
+def test_verbose_all_pages_prints_a_failed_page_attempts_then_the_observer_line(
+        cli: str, server: str, key: str, tmp_path: Path) -> None:
+    config = tmp_path / "pages.json"
+    config.write_text(json.dumps({
+        "baseURL": server, "retry": {"maxRetries": 1, "initialDelay": 0.01},
+        "routes": {"pages": {"method": "GET", "pathPattern": f"/sequence/{key}/503", "pagination": {"style": "link"}}},
+    }))
+    done = run(cli, "call", "--config", str(config), "pages", "--all-pages", "--verbose")
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["status"] == 503
+    assert [line.split(":")[0] for line in done.stderr.splitlines()] == ["attempt 1", "attempt 2", "observer"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[1]", "expected an object, got an array"),
+        ('{"baseURL": ', "invalid JSON at line 1"),
+        ('{"baseURL": "http://h", "mapings": {}}', "mapings: unknown field"),
+        ('{"baseURL": "http://h", "retry": {"maxRetries": -1}}', "retry.maxRetries: "),
+    ],
+)
+def test_check_errors_have_one_format(cli: str, tmp_path: Path, text: str, message: str) -> None:
+    config = tmp_path / "bad.json"
+    config.write_text(text)
+    done = run(cli, "check", str(config))
+    assert done.returncode == 1 and done.stdout == ""
+    assert done.stderr.startswith(f"{config}: error: {message}"), done.stderr
+    assert done.stderr.count(str(config)) == 1, done.stderr
+    missing = tmp_path / "absent.json"
+    absent = run(cli, "check", str(missing))
+    assert absent.stderr.startswith(f"{missing}: error: unable to open"), absent.stderr
+
+
+def test_check_counts_in_the_singular_and_the_plural(cli: str, tmp_path: Path) -> None:
+    config = tmp_path / "one.json"
+    config.write_text(json.dumps({
+        "baseURL": "http://127.0.0.1:1",
+        "routes": {"user": {"method": "GET", "pathPattern": "/users/:id"}},
+        "mappings": {"User": {"attributes": {"name": "name"}}},
+        "responseDescriptors": [{"mapping": "User", "keyPath": "user"}],
+    }))
+    done = run(cli, "check", str(config))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == f"{config}: OK (1 route, 1 mapping, 1 response descriptor)"
+
+
 def test_header_injection_is_a_usage_error(cli: str, server: str, key: str) -> None:
     done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--header", "Y: b\r\nInjected2: 2")
     assert done.returncode == 2 and done.stdout == ""

@@ -1,11 +1,12 @@
 import CJansson
+import Glibc
 
 /// A declarative description of one REST gateway: base URL, default headers, credentials,
 /// timeouts, retry policy, routes, object mappings and descriptors. The same JSON schema
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
 /// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
 /// so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -19,6 +20,11 @@ public struct GatewayConfig: Sendable {
     public var timeouts = Timeouts()
     /// Verify TLS certificates and host names (default true).
     public var verifyTLS = true
+    /// A PEM file of the CA certificates to trust instead of the system's (key `caFile`), for
+    /// a gateway behind a private CA; nil trusts the system's CAs. The path is used as given
+    /// (relative paths from the process's working directory); it must be readable when the
+    /// config is loaded.
+    public var caFile: String?
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
     /// The retry budget per host (key `retryBudget`); off by default.
@@ -85,7 +91,7 @@ public struct GatewayConfig: Sendable {
 
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
-        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "retry", "routes",
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "retry", "routes",
                                     "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
@@ -103,6 +109,13 @@ public struct GatewayConfig: Sendable {
             if let deadline = try node.optional("deadline") { timeouts.deadline = try deadline.number(in: positive) }
         }
         if let node = try root.optional("verifyTLS") { verifyTLS = try node.bool() }
+        if let node = try root.optional("caFile") {
+            let path = try node.string()
+            guard access(path, R_OK) == 0 else {
+                throw node.error("cannot read the CA file \"\(path)\": \(String(cString: strerror(errno)))")
+            }
+            caFile = path
+        }
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }

@@ -25,6 +25,7 @@ final class ClientCore: Sendable {
         self.randomSeed = randomSeed
         var options = TransferOptions()
         options.verifyTLS = config.verifyTLS
+        options.caFile = config.caFile
         transferOptions = options
         loop = EventLoop()
     }

@@ -30,6 +30,10 @@ public struct TransferOptions: Sendable, Equatable {
     public var timeout: Double? = 30
     /// Verify the server's TLS certificate and host name (default true; turn off only for tests).
     public var verifyTLS: Bool = true
+    /// A PEM file of the CA certificates to trust instead of the system's bundle
+    /// (`CURLOPT_CAINFO`), for a gateway whose certificate comes from a private CA; nil (the
+    /// default) trusts the system's CAs. Verification stays as ``verifyTLS`` says.
+    public var caFile: String?
     /// Ask for and decode every `Content-Encoding` libcurl supports (gzip, deflate, br, zstd).
     public var acceptEncoding: Bool = true
     /// Follow 3xx redirects (up to 10); redirects are not retries.

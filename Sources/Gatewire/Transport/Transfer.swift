@@ -100,6 +100,7 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeout.map(Self.milliseconds) ?? 0))
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
+        if let caFile = options.caFile { check(gw_easy_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
         if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))

@@ -2,9 +2,10 @@
 import Glibc
 import Testing
 
-/// The worker pool's own locking, through its internal API: what a job's captures do when
-/// they are released must never run under the pool's mutex.
-@Suite(.serialized) struct WorkerPoolLockTests {
+/// What Gatewire releases while it holds one of its own locks could run arbitrary deinit code
+/// (a call, a response tree, a user's closure captures) that takes the same lock again: these
+/// internal-API tests make sure such releases happen after the lock is dropped.
+@Suite(.serialized) struct ReleaseOutsideLockTests {
     /// Calls `action` from its deinit (the last release of a job's capture).
     final class ReleaseProbe: @unchecked Sendable {
         let action: () -> Void
@@ -27,5 +28,21 @@ import Testing
         let ok = reached.withLock { $0 }
         #expect(ok, "the job submitted from a released capture never ran: the worker is stuck on the pool lock")
         if ok { WorkerPool.returnLease(pool) }  // a stuck worker could never be joined
+    }
+
+    /// Removing an observer releases its closure; a capture whose deinit registers another
+    /// callback on the same registry must not find the registry's lock still held.
+    @Test func aRemovedEntryIsReleasedOutsideTheRegistryLock() async throws {
+        let registry = CallbackRegistry<@Sendable () -> Void>()
+        let probe = ReleaseProbe { _ = registry.add {} }
+        let token = registry.add { [probe] in _ = probe }
+        _ = consume probe
+        let removed = Lock(false)
+        Task.detached { _ = registry.remove(token); removed.withLock { $0 = true } }
+        let limit = MonotonicNow.seconds + 10
+        while !removed.withLock({ $0 }) && MonotonicNow.seconds < limit { usleep(1_000) }
+        let returned = removed.withLock { $0 }
+        #expect(returned, "remove never returned: the entry was released under the registry's lock")
+        if returned { #expect(registry.snapshot.count == 1) }  // the one the deinit added (a stuck lock would hang here)
     }
 }
