@@ -1,4 +1,5 @@
 import Gatewire
+import Glibc
 import Testing
 
 /// HTTP/2 as libcurl negotiates it (ALPN over TLS) against a real nginx whose certificate
@@ -26,6 +27,29 @@ import Testing
             try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "caFile": "/nonexistent/ca.pem"}"#)
         }
         #expect(missing?.description == "caFile: cannot read the CA file \"/nonexistent/ca.pem\": No such file or directory")
+    }
+
+    /// A relative `caFile` in a config file is relative to that file's directory.
+    @Test func aRelativeCAFileIsFoundBesideTheConfigFile() async throws {
+        var template = Array("/tmp/gw-cafile-XXXXXX".utf8CString)
+        let directory = String(cString: try #require(mkdtemp(&template)))
+        defer { _ = system("rm -rf '\(directory)'") }
+        let certificate = try #require(fopen(server.certificatePath, "r"))
+        var pem: [CChar] = []
+        while case let byte = fgetc(certificate), byte != EOF { pem.append(CChar(truncatingIfNeeded: byte)) }
+        fclose(certificate)
+        try write(pem.map { UInt8(bitPattern: $0) }, to: directory + "/ca.pem")
+        let json = #"{"baseURL": "\#(server.baseURL)", "caFile": "ca.pem", "retry": {"maxRetries": 0}}"#
+        try write(Array(json.utf8), to: directory + "/gateway.json")
+        let config = try GatewayConfig(contentsOfFile: directory + "/gateway.json")
+        #expect(config.caFile == directory + "/ca.pem")
+        #expect(try await Client(config: config).send(.get("/protocol")).status == 200)
+    }
+
+    func write(_ bytes: [UInt8], to path: String) throws {
+        let file = try #require(fopen(path, "w"))
+        defer { fclose(file) }
+        #expect(fwrite(bytes, 1, bytes.count, file) == bytes.count)
     }
 
     @Test func tlsNegotiatesHTTP2() async throws {

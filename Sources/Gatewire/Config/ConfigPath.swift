@@ -1,6 +1,6 @@
 import Glibc
 
-/// File paths named in a gateway config (a shared-object plugin's `path`), resolved the way
+/// File paths named in a gateway config (a shared-object plugin's `path`, `caFile`), resolved the way
 /// the README documents: an absolute path as it is; a relative one against the directory of
 /// the config file it was read from, or the current directory for config text.
 enum ConfigPath {

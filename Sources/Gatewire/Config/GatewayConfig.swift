@@ -21,9 +21,9 @@ public struct GatewayConfig: Sendable {
     /// Verify TLS certificates and host names (default true).
     public var verifyTLS = true
     /// A PEM file of the CA certificates to trust instead of the system's (key `caFile`), for
-    /// a gateway behind a private CA; nil trusts the system's CAs. The path is used as given
-    /// (relative paths from the process's working directory); it must be readable when the
-    /// config is loaded.
+    /// a gateway behind a private CA; nil trusts the system's CAs. Stored absolute: a relative
+    /// path is resolved against the config file's directory (the current directory for config
+    /// text), as plugin paths are (``ConfigPath``); it must be readable when the config is loaded.
     public var caFile: String?
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
@@ -110,7 +110,7 @@ public struct GatewayConfig: Sendable {
         }
         if let node = try root.optional("verifyTLS") { verifyTLS = try node.bool() }
         if let node = try root.optional("caFile") {
-            let path = try node.string()
+            let path = ConfigPath.absolute(try node.string(), relativeTo: directory)
             guard access(path, R_OK) == 0 else {
                 throw node.error("cannot read the CA file \"\(path)\": \(String(cString: strerror(errno)))")
             }
