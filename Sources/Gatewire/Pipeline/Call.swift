@@ -23,7 +23,8 @@ final class Call: @unchecked Sendable {
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
     private let completion: Completion
-    private var generator: SeededGenerator
+    /// The retry jitter source; nil until the first retry decision when the client has no seed.
+    private var generator: SeededGenerator?
 
     private var startTime = 0.0
     private var attempts: [Attempt] = []
@@ -132,9 +133,8 @@ final class Call: @unchecked Sendable {
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
                                   body: prepared.body)
-        var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number)
-        context.callID = callID
-        context.redactor = core.redactor
+        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number,
+                                    callID: callID, redactor: core.redactor)
         for plugin in core.plugins {
             do {
                 try plugin.prepare(&request, context: context)
@@ -197,10 +197,12 @@ final class Call: @unchecked Sendable {
         let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
                                      headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
+        var jitter = generator ?? SeededGenerator()
         var (decision, cause) = policy.decideWithCause(
             method: prepared.method, outcome: outcome, test: retryTest,
             hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining, now: nil,
-            previousDelay: attempts.last?.delayAfter, using: &generator)
+            previousDelay: attempts.last?.delayAfter, using: &jitter)
+        generator = jitter
         if decision.isRetry, let budget, !budget.allowsRetry {
             let host = ResilienceState.host(of: prepared.url)
             decision = .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
@@ -366,10 +368,8 @@ final class Call: @unchecked Sendable {
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
         var result = result
-        var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
-                                    attempt: attempts.count)
-        context.callID = callID
-        context.redactor = core.redactor
+        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
+                                    attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         let failure: GatewireError? = if case .failure(let error) = result { error } else { nil }
         core.events.emit(event(.callFinished, attempt: attempts.count,

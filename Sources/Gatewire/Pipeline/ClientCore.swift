@@ -41,10 +41,11 @@ final class ClientCore: Sendable {
         }
     }
 
-    /// The jitter source of one call: seeded per call when the client has a seed (exact
-    /// tests), else from the system.
-    func makeGenerator() -> SeededGenerator {
-        guard let randomSeed else { return SeededGenerator() }
+    /// The jitter source of one call when the client has a seed (exact tests: seeded per
+    /// call, in call order); nil without one, and the call seeds from the system
+    /// (`getrandom(2)`) only if it ever needs jitter (a retry), not once per call.
+    func makeGenerator() -> SeededGenerator? {
+        guard let randomSeed else { return nil }
         let index = callCounter.withLock { count -> UInt64 in
             count += 1
             return count

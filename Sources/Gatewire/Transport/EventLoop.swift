@@ -58,14 +58,20 @@ final class EventLoop: Sendable {
 
     /// Queues `job` to run on the loop thread. Returns false, without running it, once the
     /// loop is shutting down. Safe from any thread.
+    ///
+    /// Wakes the loop (`curl_multi_wakeup`, a write to libcurl's socket pair) only when the
+    /// queue was empty and the caller is another thread: jobs queued behind a pending one ride
+    /// on its wakeup (the loop takes the whole queue at once), and a job queued on the loop
+    /// thread is seen before the loop next polls. So N calls started in a row cost one wakeup,
+    /// and a call started from a completion costs none.
     @discardableResult
     func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
-        let accepted = inbox.withLock { box -> Bool in
-            guard !box.closed else { return false }
+        let (accepted, first) = inbox.withLock { box -> (Bool, Bool) in
+            guard !box.closed else { return (false, false) }
             box.jobs.append(job)
-            return true
+            return (true, box.jobs.count == 1)
         }
-        if accepted { curl_multi_wakeup(handle.multi) }
+        if first, !isCurrentThread { curl_multi_wakeup(handle.multi) }
         return accepted
     }
 
@@ -161,6 +167,9 @@ final class EventLoop: Sendable {
             var running: Int32 = 0
             curl_multi_perform(handle.multi, &running)
             collectFinished()
+            // Jobs queued on this thread since `runJobs` (a call started from a completion)
+            // sent no wakeup: go round again instead of sleeping in the poll.
+            if hasJobs { continue }
             curl_multi_poll(handle.multi, nil, 0, pollTimeout(), nil)
         }
         drain()
@@ -173,6 +182,8 @@ final class EventLoop: Sendable {
         }
         for job in jobs { job() }
     }
+
+    private var hasJobs: Bool { inbox.withLock { !$0.jobs.isEmpty } }
 
     private func runDueTimers() {
         let now = MonotonicClock.now()
