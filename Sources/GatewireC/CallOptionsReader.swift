@@ -66,7 +66,9 @@ enum CallOptionsReader {
             request.body = options.object_type != nil || routeType != nil
                 ? .object(value, type: string(options.object_type)) : .json(value)
         }
-        let routePolicies = request.route.flatMap { client.config.routes[$0] }
+        // The route's own policies, looked up only when an override needs them (reading
+        // `client.config` copies the whole config).
+        func routePolicies() -> Route? { request.route.flatMap { client.config.routes[$0] } }
         if let text = options.policy_json {
             let value = try parse(text, field: "policy_json")
             do {
@@ -74,7 +76,7 @@ enum CallOptionsReader {
                 try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
                 if let node = try root.optional("retry") {
                     request.options.retryPolicy = try RetryPolicy(
-                        config: node, inheriting: routePolicies?.retryPolicy ?? client.config.retryPolicy)
+                        config: node, inheriting: routePolicies()?.retryPolicy ?? client.config.retryPolicy)
                 }
                 if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
                 if let node = try root.optional("circuitBreaker") {
@@ -85,7 +87,7 @@ enum CallOptionsReader {
             }
         }
         if options.max_retries >= 0 {
-            var policy = request.options.retryPolicy ?? routePolicies?.retryPolicy ?? client.config.retryPolicy
+            var policy = request.options.retryPolicy ?? routePolicies()?.retryPolicy ?? client.config.retryPolicy
             policy.maxRetries = Int(options.max_retries)
             request.options.retryPolicy = policy
         }

@@ -48,7 +48,7 @@ final class Call: @unchecked Sendable {
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
-        let route = prepared.route.flatMap { core.config.routes[$0] }
+        let route = prepared.resolved?.route
         policy = options.retryPolicy ?? route?.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts

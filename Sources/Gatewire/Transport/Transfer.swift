@@ -11,6 +11,10 @@ final class Transfer: @unchecked Sendable {
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
     private var body: [UInt8] = []
+    /// The last response's header fields so far, from libcurl's header callback.
+    private var headerBlock = RawHeaderBlock.Builder()
+    /// Whether the header callback is between a status line and the blank line after it.
+    private var readingHeaders = false
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     private(set) var easy: UnsafeMutableRawPointer?
@@ -26,6 +30,7 @@ final class Transfer: @unchecked Sendable {
     deinit {
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
+        headerBlock.deallocate()
     }
 
     /// Configures `easy` for this request. Returns a transport error when libcurl rejects
@@ -50,6 +55,7 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
         // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
         for field in request.headers {
             headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
@@ -68,6 +74,14 @@ final class Transfer: @unchecked Sendable {
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
+            return length
+        }))
+        check(gw_easy_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            let length = size * count
+            data.map { $0.withMemoryRebound(to: UInt8.self, capacity: length) {
+                transfer.received(headerLine: UnsafeBufferPointer(start: $0, count: length))
+            } }
             return length
         }))
 
@@ -127,7 +141,7 @@ final class Transfer: @unchecked Sendable {
             _ = gw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &url)
             var version = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-            result.response = HTTPResponse(status: status, headers: Self.responseHeaders(easy), body: body,
+            result.response = HTTPResponse(status: status, headers: responseHeaders, body: body,
                                            effectiveURL: url.map { String(cString: $0) } ?? request.url,
                                            httpVersion: Self.versionName(version))
         } else {
@@ -152,16 +166,28 @@ final class Transfer: @unchecked Sendable {
         completion(result)
     }
 
-    /// The final response's header fields, as parsed by libcurl (`curl_easy_nextheader`).
-    private static func responseHeaders(_ easy: UnsafeMutableRawPointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        var previous: UnsafeMutablePointer<curl_header>?
-        while let header = curl_easy_nextheader(easy, UInt32(CURLH_HEADER), -1, previous) {
-            headers.add(String(cString: header.pointee.name), String(cString: header.pointee.value))
-            previous = header
+    /// One line from libcurl's header callback. Every response (a redirect, a 1xx, a
+    /// proxy's CONNECT answer, the final one) starts with its status line, which drops the
+    /// fields collected so far: what remains is the last response's header section, the
+    /// fields `curl_easy_nextheader(easy, CURLH_HEADER, -1, ...)` would list (trailers come
+    /// after the blank line and are left out, as there). Costs a byte copy per line instead
+    /// of that API's per-field scan of every stored header.
+    private func received(headerLine line: UnsafeBufferPointer<UInt8>) {
+        if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+            headerBlock.removeAll()
+            readingHeaders = true
+        } else if readingHeaders {
+            if let first = line.first, first == 13 || first == 10 {
+                readingHeaders = false  // the blank line: the header section is over
+            } else {
+                headerBlock.append(line: line)
+            }
         }
-        return headers
     }
+
+    /// The final response's header fields, as strings only when read (``RawHeaderBlock``).
+    private var responseHeaders: HTTPHeaders { headerBlock.build().map(HTTPHeaders.init) ?? HTTPHeaders() }
 
     private static func seconds(_ easy: UnsafeMutableRawPointer, _ info: CURLINFO) -> Double {
         var micros: curl_off_t = 0

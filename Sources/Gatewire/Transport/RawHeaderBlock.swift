@@ -1,0 +1,198 @@
+import Glibc
+import Synchronization
+
+/// A response's header fields kept as bytes until someone asks: names and values in one
+/// buffer (`name NUL value NUL ...`), split into Swift strings only on first use of
+/// ``fields`` and then cached. A lookup by name (``value(named:)``) scans the bytes and
+/// builds one string. Most calls never read their headers, or read one (`Content-Type`).
+///
+/// Immutable once built; ``fields`` may be first read from any number of threads at once
+/// (the cache is published with a compare-and-swap; a losing thread drops its copy).
+final class RawHeaderBlock: Sendable {
+    /// `name NUL value NUL` for every field, in order.
+    private let bytes: [UInt8]
+    /// The number of fields.
+    let count: Int
+    /// The parsed fields once built: an `Unmanaged<FieldList>` bit pattern, 0 before.
+    private let cache = Atomic<UInt>(0)
+
+    private final class FieldList: Sendable {
+        let fields: [HTTPHeaders.Field]
+        init(_ fields: [HTTPHeaders.Field]) { self.fields = fields }
+    }
+
+    /// `bytes`: `count` pairs of NUL-terminated name and value, as ``Builder`` writes them.
+    private init(bytes: [UInt8], count: Int) {
+        self.bytes = bytes
+        self.count = count
+    }
+
+    deinit {
+        let cached = cache.load(ordering: .acquiring)
+        if cached != 0 { Unmanaged<FieldList>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!).release() }
+    }
+
+    /// The fields in order, split into strings on the first call (any thread).
+    var fields: [HTTPHeaders.Field] {
+        let cached = cache.load(ordering: .acquiring)
+        if cached != 0 {
+            return Unmanaged<FieldList>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!).takeUnretainedValue().fields
+        }
+        var fields: [HTTPHeaders.Field] = []
+        fields.reserveCapacity(count)
+        forEachField { name, value in
+            fields.append(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
+                                            value: String(decoding: value, as: UTF8.self)))
+            return false
+        }
+        let list = Unmanaged.passRetained(FieldList(fields))
+        let (exchanged, current) = cache.compareExchange(expected: 0, desired: UInt(bitPattern: list.toOpaque()),
+                                                         ordering: .acquiringAndReleasing)
+        if exchanged { return fields }
+        list.release()  // another thread published first: use its list
+        return Unmanaged<FieldList>.fromOpaque(UnsafeRawPointer(bitPattern: current)!).takeUnretainedValue().fields
+    }
+
+    /// The value of the first field named `name`, compared case-insensitively as
+    /// ``HTTPHeaders/subscript(_:)`` does (`lowercased()`), or nil. Builds no other string.
+    func value(named name: String) -> String? {
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
+            var found: String?
+            forEachField { fieldName, value in
+                let same: Bool
+                if wantedIsASCII, fieldName.allSatisfy({ $0 < 0x80 }) {
+                    same = fieldName.count == wanted.count
+                        && zip(fieldName, wanted).allSatisfy { Self.lowercase($0) == Self.lowercase($1) }
+                } else {  // non-ASCII on either side: Unicode case mapping, as for parsed fields
+                    same = String(decoding: fieldName, as: UTF8.self).lowercased()
+                        == String(decoding: wanted, as: UTF8.self).lowercased()
+                }
+                if same { found = String(decoding: value, as: UTF8.self) }
+                return same
+            }
+            return found
+        }
+    }
+
+    private static func lowercase(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    /// Calls `body` with each field's name and value bytes, in order, until it returns true.
+    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withUnsafeBufferPointer { all in
+            var start = 0
+            for _ in 0..<count {
+                var nameEnd = start
+                while all[nameEnd] != 0 { nameEnd += 1 }
+                var valueEnd = nameEnd + 1
+                while all[valueEnd] != 0 { valueEnd += 1 }
+                if body(UnsafeBufferPointer(rebasing: all[start..<nameEnd]),
+                        UnsafeBufferPointer(rebasing: all[(nameEnd + 1)..<valueEnd])) { return }
+                start = valueEnd + 1
+            }
+        }
+    }
+
+    /// Collects the header lines of one response, as libcurl's header callback delivers
+    /// them, and splits each into name and value as libcurl's own headers API does
+    /// (`curl_easy_header`, lib/headers.c): the name is everything before the first colon,
+    /// the value follows with leading blanks and trailing white space removed, a line ends at
+    /// its first CR or LF, and a line that starts with a blank continues the previous value
+    /// (obsolete line folding: its trailing space removed, at most one leading blank kept).
+    /// A line without a colon is not a field.
+    ///
+    /// The bytes go to a buffer of its own (plain `memcpy`s: this runs for every header line
+    /// of every response); ``deallocate()`` frees it.
+    struct Builder {
+        private var buffer: UnsafeMutablePointer<UInt8>?
+        private var capacity = 0
+        private var length = 0
+        private var count = 0
+
+        /// No fields yet.
+        init() {}
+
+        /// Frees the buffer; the builder is empty afterwards.
+        mutating func deallocate() {
+            buffer?.deallocate()
+            buffer = nil
+            capacity = 0
+            removeAll()
+        }
+
+        /// Drops every field (a new response's status line: only the last response counts).
+        mutating func removeAll() {
+            length = 0
+            count = 0
+        }
+
+        /// Adds one header line (with its CR LF), not the status line nor the blank line
+        /// that ends the header section.
+        mutating func append(line: UnsafeBufferPointer<UInt8>) {
+            guard let base = line.baseAddress else { return }
+            // The line ends at its first CR or LF; unterminated, or with a NUL before its end,
+            // libcurl's C-string split finds no line. (memchr: these are hot, per line.)
+            var end = min(Self.offset(of: 13, in: base, line.count) ?? line.count,
+                          Self.offset(of: 10, in: base, line.count) ?? line.count)
+            guard end < line.count, Self.offset(of: 0, in: base, end) == nil else { return }
+            var start = 0
+            if start < end, Self.isBlank(base[start]) {
+                if count > 0 {
+                    // A folded line: more of the previous value.
+                    while end > start, Self.isSpace(base[end - 1]) { end -= 1 }
+                    while end - start > 1, Self.isBlank(base[start]), Self.isBlank(base[start + 1]) { start += 1 }
+                    length -= 1  // the previous value's NUL
+                    add(base + start, end - start)
+                    return
+                }
+                while start < end, Self.isBlank(base[start]) { start += 1 }  // nothing to continue
+            }
+            guard let found = Self.offset(of: UInt8(ascii: ":"), in: base + start, end - start) else { return }
+            let colon = start + found
+            var valueStart = colon + 1
+            while valueStart < end, Self.isBlank(base[valueStart]) { valueStart += 1 }
+            while end > valueStart, Self.isSpace(base[end - 1]) { end -= 1 }
+            add(base + start, colon - start)
+            add(base + valueStart, end - valueStart)
+            count += 1
+        }
+
+        /// `length` bytes from `start`, then a NUL.
+        private mutating func add(_ start: UnsafePointer<UInt8>, _ size: Int) {
+            if length + size + 1 > capacity {
+                let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(256, 2 * (length + size + 1)))
+                if let buffer {
+                    grown.update(from: buffer, count: length)
+                    buffer.deallocate()
+                }
+                buffer = grown
+                capacity = max(256, 2 * (length + size + 1))
+            }
+            let target = buffer! + length
+            target.update(from: start, count: size)
+            target[size] = 0
+            length += size + 1
+        }
+
+        /// The fields so far as a block (a copy); nil when there are none.
+        func build() -> RawHeaderBlock? {
+            guard count > 0, let buffer else { return nil }
+            return RawHeaderBlock(bytes: Array(UnsafeBufferPointer(start: buffer, count: length)), count: count)
+        }
+
+        /// The offset of the first `byte` in the `count` bytes at `start`, or nil.
+        private static func offset(of byte: UInt8, in start: UnsafePointer<UInt8>, _ count: Int) -> Int? {
+            guard count > 0, let found = memchr(start, Int32(byte), count) else { return nil }
+            return UnsafeRawPointer(found) - UnsafeRawPointer(start)
+        }
+
+        /// Space or horizontal tab (libcurl's `ISBLANK`).
+        private static func isBlank(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+        /// Space, tab, LF, VT, FF or CR (libcurl's `ISSPACE`).
+        private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || (0x09...0x0D).contains(byte) }
+    }
+}
