@@ -3,7 +3,11 @@ import Gatewire
 /// The object behind a `gw_result *`: a call's outcome plus the C strings handed out for it.
 final class ResultBox: @unchecked Sendable {
     let result: Result<Response, GatewireError>
-    let strings = CStringCache()
+    /// Made on the first string asked for: most results are read without one.
+    private let stringCache = OnceReference<CStringCache>()
+
+    /// The C strings handed out for this result (made on first use, any thread).
+    var strings: CStringCache { stringCache.get { CStringCache() } }
 
     /// The final response's body, shared with `result` (no copy): `gw_result_body` hands out
     /// a pointer into this array's storage, which this immutable property keeps alive and

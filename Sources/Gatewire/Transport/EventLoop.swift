@@ -15,16 +15,17 @@ final class EventLoop: Sendable {
     /// A delayed job; `fired` is false when the loop shut down before its time.
     typealias TimerAction = (_ fired: Bool) -> Void
 
-    /// State only the loop thread touches.
+    /// State only the loop thread touches (so not checked for exclusive access at run time:
+    /// `@exclusivity(unchecked)`, as ``Call`` and ``Transfer``).
     private final class LoopState: @unchecked Sendable {
-        var active: [UnsafeMutableRawPointer: Transfer] = [:]
-        var idleHandles: [UnsafeMutableRawPointer] = []
+        @exclusivity(unchecked) var active: [UnsafeMutableRawPointer: Transfer] = [:]
+        @exclusivity(unchecked) var idleHandles: [UnsafeMutableRawPointer] = []
         /// Per handle, the ``Transfer/reuseKey`` it was last configured with (absent: reset).
-        var handleKeys: [UnsafeMutableRawPointer: TransferOptions] = [:]
-        var timers: [(due: Double, id: Int, action: TimerAction)] = []
-        var nextTimerID = 1
+        @exclusivity(unchecked) var handleKeys: [UnsafeMutableRawPointer: TransferOptions] = [:]
+        @exclusivity(unchecked) var timers: [(due: Double, id: Int, action: TimerAction)] = []
+        @exclusivity(unchecked) var nextTimerID = 1
         /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
-        var pool: WorkerPool?
+        @exclusivity(unchecked) var pool: WorkerPool?
     }
 
     private let handle: Handle

@@ -1,5 +1,4 @@
 import Glibc
-import Synchronization
 
 /// A response's header fields kept as bytes until someone asks: names and values in one
 /// buffer (`name NUL value NUL ...`), split into Swift strings only on first use of
@@ -7,14 +6,14 @@ import Synchronization
 /// builds one string. Most calls never read their headers, or read one (`Content-Type`).
 ///
 /// Immutable once built; ``fields`` may be first read from any number of threads at once
-/// (the cache is published with a compare-and-swap; a losing thread drops its copy).
+/// (``OnceReference``).
 final class RawHeaderBlock: Sendable {
     /// `name NUL value NUL` for every field, in order.
     private let bytes: [UInt8]
     /// The number of fields.
     let count: Int
-    /// The parsed fields once built: an `Unmanaged<FieldList>` bit pattern, 0 before.
-    private let cache = Atomic<UInt>(0)
+    /// The fields as strings, split on first use.
+    private let parsed = OnceReference<FieldList>()
 
     private final class FieldList: Sendable {
         let fields: [HTTPHeaders.Field]
@@ -27,30 +26,18 @@ final class RawHeaderBlock: Sendable {
         self.count = count
     }
 
-    deinit {
-        let cached = cache.load(ordering: .acquiring)
-        if cached != 0 { Unmanaged<FieldList>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!).release() }
-    }
-
     /// The fields in order, split into strings on the first call (any thread).
     var fields: [HTTPHeaders.Field] {
-        let cached = cache.load(ordering: .acquiring)
-        if cached != 0 {
-            return Unmanaged<FieldList>.fromOpaque(UnsafeRawPointer(bitPattern: cached)!).takeUnretainedValue().fields
-        }
-        var fields: [HTTPHeaders.Field] = []
-        fields.reserveCapacity(count)
-        forEachField { name, value in
-            fields.append(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
-                                            value: String(decoding: value, as: UTF8.self)))
-            return false
-        }
-        let list = Unmanaged.passRetained(FieldList(fields))
-        let (exchanged, current) = cache.compareExchange(expected: 0, desired: UInt(bitPattern: list.toOpaque()),
-                                                         ordering: .acquiringAndReleasing)
-        if exchanged { return fields }
-        list.release()  // another thread published first: use its list
-        return Unmanaged<FieldList>.fromOpaque(UnsafeRawPointer(bitPattern: current)!).takeUnretainedValue().fields
+        parsed.get {
+            var fields: [HTTPHeaders.Field] = []
+            fields.reserveCapacity(count)
+            forEachField { name, value in
+                fields.append(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
+                                                value: String(decoding: value, as: UTF8.self)))
+                return false
+            }
+            return FieldList(fields)
+        }.fields
     }
 
     /// The value of the first field named `name`, compared case-insensitively as

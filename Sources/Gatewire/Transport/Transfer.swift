@@ -6,19 +6,22 @@ import Glibc
 ///
 /// Lives on the event loop's thread only; ``EventLoop`` owns it while it is in flight and
 /// calls `completion` exactly once.
+/// Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`): one
+/// thread touches it and no access overlaps another (each check cost about 80 instructions,
+/// several per header line).
 final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
-    private var body: [UInt8] = []
+    @exclusivity(unchecked) private var body: [UInt8] = []
     /// The last response's header fields so far, from libcurl's header callback.
-    private var headerBlock = RawHeaderBlock.Builder()
+    @exclusivity(unchecked) private var headerBlock = RawHeaderBlock.Builder()
     /// Whether the header callback is between a status line and the blank line after it.
-    private var readingHeaders = false
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) private var readingHeaders = false
+    @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-    private(set) var easy: UnsafeMutableRawPointer?
-    private var completed = false
+    @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var completed = false
 
     init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
         self.request = request
@@ -142,7 +145,7 @@ final class Transfer: @unchecked Sendable {
             var version = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
             result.response = HTTPResponse(status: status, headers: responseHeaders, body: body,
-                                           effectiveURL: url.map { String(cString: $0) } ?? request.url,
+                                           effectiveURL: url.map { effectiveURL(UnsafePointer($0)) } ?? request.url,
                                            httpVersion: Self.versionName(version))
         } else {
             let detail = errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
@@ -153,6 +156,16 @@ final class Transfer: @unchecked Sendable {
             result.error = error
         }
         deliver(result)
+    }
+
+    /// libcurl's `CURLINFO_EFFECTIVE_URL` as a string: the request's own string when they
+    /// are the same bytes (no redirect: no copy), else a new one.
+    private func effectiveURL(_ url: UnsafePointer<CChar>) -> String {
+        var requested = request.url
+        let same = requested.withUTF8 { bytes in
+            strlen(url) == bytes.count && memcmp(url, bytes.baseAddress!, bytes.count) == 0
+        }
+        return same ? request.url : String(cString: url)
     }
 
     /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed).
