@@ -45,6 +45,10 @@ final class Transfer: @unchecked Sendable {
         request.method == .get && request.body == nil ? options : nil
     }
 
+    /// Whether the request has a body to upload (libcurl adds `Expect: 100-continue` only then):
+    /// a body, or a POST (sent with an empty one).
+    private var sendsBody: Bool { request.body != nil || request.method == .post }
+
     /// Configures `easy` for this request. `reused`: the handle was not reset since a transfer
     /// with the same ``reuseKey`` configured it, so only the per-transfer options are set.
     /// Returns a transport error when libcurl rejects an option (a malformed URL is only
@@ -56,14 +60,14 @@ final class Transfer: @unchecked Sendable {
 
         check(gw_easy_setopt_str(easy, CURLOPT_URL, request.url))
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
-        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
         for field in request.headers {
             headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
         }
-        if !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
+        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
+        // A request that sends no body never has one: no list to build for a plain GET.
+        if sendsBody, !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
         check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
         if reused {
             guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
