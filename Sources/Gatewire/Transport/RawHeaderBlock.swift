@@ -34,7 +34,6 @@ final class RawHeaderBlock: Sendable {
             forEachField { name, value in
                 fields.append(HTTPHeaders.Field(name: String(decoding: name, as: UTF8.self),
                                                 value: String(decoding: value, as: UTF8.self)))
-                return false
             }
             return FieldList(fields)
         }.fields
@@ -46,39 +45,54 @@ final class RawHeaderBlock: Sendable {
         var name = name
         return name.withUTF8 { wanted -> String? in
             let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
-            var found: String?
-            forEachField { fieldName, value in
-                let same: Bool
-                if wantedIsASCII, fieldName.allSatisfy({ $0 < 0x80 }) {
-                    same = fieldName.count == wanted.count
-                        && zip(fieldName, wanted).allSatisfy { Self.lowercase($0) == Self.lowercase($1) }
-                } else {  // non-ASCII on either side: Unicode case mapping, as for parsed fields
-                    same = String(decoding: fieldName, as: UTF8.self).lowercased()
-                        == String(decoding: wanted, as: UTF8.self).lowercased()
+            return bytes.withUnsafeBufferPointer { all -> String? in
+                var field = all.baseAddress!
+                for _ in 0..<count {
+                    let nameLength = Self.length(field)
+                    let value = field + nameLength + 1
+                    let valueLength = Self.length(value)
+                    let fieldName = UnsafeBufferPointer(start: field, count: nameLength)
+                    if Self.sameName(fieldName, wanted, wantedIsASCII: wantedIsASCII) {
+                        return String(decoding: UnsafeBufferPointer(start: value, count: valueLength), as: UTF8.self)
+                    }
+                    field = value + valueLength + 1
                 }
-                if same { found = String(decoding: value, as: UTF8.self) }
-                return same
+                return nil
             }
-            return found
         }
+    }
+
+    /// Whether a field name equals `wanted` under `lowercased()`: byte by byte for ASCII
+    /// (header names nearly always are), through strings otherwise.
+    private static func sameName(_ name: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>,
+                                 wantedIsASCII: Bool) -> Bool {
+        if wantedIsASCII, name.allSatisfy({ $0 < 0x80 }) {
+            guard name.count == wanted.count else { return false }
+            for index in 0..<name.count where lowercase(name[index]) != lowercase(wanted[index]) { return false }
+            return true
+        }
+        return String(decoding: name, as: UTF8.self).lowercased() == String(decoding: wanted, as: UTF8.self).lowercased()
     }
 
     private static func lowercase(_ byte: UInt8) -> UInt8 {
         byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
     }
 
-    /// Calls `body` with each field's name and value bytes, in order, until it returns true.
-    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+    /// The bytes before the NUL at or after `start`.
+    private static func length(_ start: UnsafePointer<UInt8>) -> Int {
+        strlen(UnsafeRawPointer(start).assumingMemoryBound(to: CChar.self))
+    }
+
+    /// Calls `body` with each field's name and value bytes, in order.
+    private func forEachField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Void) {
         bytes.withUnsafeBufferPointer { all in
-            var start = 0
+            var field = all.baseAddress!
             for _ in 0..<count {
-                var nameEnd = start
-                while all[nameEnd] != 0 { nameEnd += 1 }
-                var valueEnd = nameEnd + 1
-                while all[valueEnd] != 0 { valueEnd += 1 }
-                if body(UnsafeBufferPointer(rebasing: all[start..<nameEnd]),
-                        UnsafeBufferPointer(rebasing: all[(nameEnd + 1)..<valueEnd])) { return }
-                start = valueEnd + 1
+                let nameLength = Self.length(field)
+                let value = field + nameLength + 1
+                let valueLength = Self.length(value)
+                body(UnsafeBufferPointer(start: field, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength))
+                field = value + valueLength + 1
             }
         }
     }

@@ -84,11 +84,14 @@ final class Transfer: @unchecked Sendable {
             return length
         }))
         check(gw_easy_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
-            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            // The transfer is alive while libcurl runs it (the loop holds it): no retain here.
             let length = size * count
-            data.map { $0.withMemoryRebound(to: UInt8.self, capacity: length) {
-                transfer.received(headerLine: UnsafeBufferPointer(start: $0, count: length))
-            } }
+            guard let data else { return length }
+            data.withMemoryRebound(to: UInt8.self, capacity: length) { line in
+                Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                    $0.received(headerLine: UnsafeBufferPointer(start: line, count: length))
+                }
+            }
             return length
         }))
 
