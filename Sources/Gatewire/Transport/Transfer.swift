@@ -49,6 +49,25 @@ final class Transfer: @unchecked Sendable {
     /// a body, or a POST (sent with an empty one).
     private var sendsBody: Bool { request.body != nil || request.method == .post }
 
+    /// The header fields libcurl sends besides its own: the request's, `Expect:` when a body
+    /// is sent, and ``AcceptEncoding/field`` when decoding is on and the request has none.
+    /// A request with no field and no body shares ``AcceptEncoding/onlyField`` (nothing to
+    /// build or free); any other gets its own list, freed with the transfer.
+    private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
+        let encoding = options.acceptEncoding ? AcceptEncoding.field : nil
+        if request.headers.count == 0, !sendsBody {
+            return encoding == nil ? nil : AcceptEncoding.onlyField.list
+        }
+        for field in request.headers {
+            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
+        // A request that sends no body never has one.
+        if sendsBody, !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
+        if let encoding, !request.headers.contains("Accept-Encoding") { headerList = curl_slist_append(headerList, encoding) }
+        return headerList
+    }
+
     /// Configures `easy` for this request. `reused`: the handle was not reset since a transfer
     /// with the same ``reuseKey`` configured it, so only the per-transfer options are set.
     /// Returns a transport error when libcurl rejects an option (a malformed URL is only
@@ -62,13 +81,7 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
-        for field in request.headers {
-            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-        }
-        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
-        // A request that sends no body never has one: no list to build for a plain GET.
-        if sendsBody, !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
-        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
         if reused {
             guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
             return nil
@@ -118,6 +131,7 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeout.map(Self.milliseconds) ?? 0))
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
+        // Decodes what libcurl can; the field itself comes from `makeHeaderList` (AcceptEncoding).
         if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))
