@@ -22,6 +22,8 @@ final class EventLoop: Sendable {
         @exclusivity(unchecked) var active: [Slot] = []
         /// Handles kept for the next transfers (at most ``EventLoop/idleHandleLimit``).
         @exclusivity(unchecked) var idle: [Slot] = []
+        /// An empty job array with storage, swapped with the inbox's by `runJobs`.
+        @exclusivity(unchecked) var spareJobs: [@Sendable () -> Void] = []
         @exclusivity(unchecked) var timers: [(due: Double, id: Int, action: TimerAction)] = []
         @exclusivity(unchecked) var nextTimerID = 1
         /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
@@ -215,12 +217,15 @@ final class EventLoop: Sendable {
         drain()
     }
 
+    /// Runs every queued job. The queue's array is swapped with an empty spare (both keep
+    /// their storage), so taking the jobs allocates nothing.
     private func runJobs() {
-        let jobs = inbox.withLock { box -> [@Sendable () -> Void] in
-            defer { box.jobs.removeAll(keepingCapacity: true) }
-            return box.jobs
-        }
+        var jobs: [@Sendable () -> Void] = []
+        swap(&jobs, &state.spareJobs)
+        inbox.withLock { box in swap(&box.jobs, &jobs) }
         for job in jobs { job() }
+        jobs.removeAll(keepingCapacity: true)
+        state.spareJobs = jobs
     }
 
     private var hasJobs: Bool { inbox.withLock { !$0.jobs.isEmpty } }
