@@ -141,6 +141,7 @@ final class EventLoop: Sendable {
         return Unmanaged<Slot>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
     }
 
+    /// Puts `slot` in the active list with `transfer` in flight on it.
     private func activate(_ slot: Slot, _ transfer: Transfer) {
         slot.transfer = transfer
         slot.activeIndex = state.active.count
@@ -228,6 +229,7 @@ final class EventLoop: Sendable {
         state.spareJobs = jobs
     }
 
+    /// Whether a job is queued (one queued on the loop thread sent no wakeup).
     private var hasJobs: Bool { inbox.withLock { !$0.jobs.isEmpty } }
 
     private func runDueTimers() {
