@@ -16,6 +16,6 @@ let package = Package(
         .target(name: "Gatewire", dependencies: ["CCurl", "CJansson", "CGatewireABI"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson", "CCurl"]),
     ]
 )

@@ -12,6 +12,9 @@ enum CallOptionsReader {
         let message: String
     }
 
+    /// A `GET` of no path with every default: copied for each route call.
+    private static let blank = Request(.get, "")
+
     /// The size of a version 1 `gw_call_options` (it ends before `policy_json`).
     static let version1Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
 
@@ -39,7 +42,8 @@ enum CallOptionsReader {
         }
         var request: Request
         if let route = string(options.route) {
-            request = Request(route: route)
+            request = blank  // copied and filled in: cheaper than `Request(route:)`'s initialiser
+            request.route = route
         } else if options.path == nil, let type = string(options.object_type) {
             // An object route: the route whose objectType and method match (issue 3).
             request = Request(try method(options), "", body: .object(.object(), type: type))
@@ -68,7 +72,9 @@ enum CallOptionsReader {
             request.body = options.object_type != nil || routeType != nil
                 ? .object(value, type: string(options.object_type)) : .json(value)
         }
-        let routePolicies = request.route.flatMap { client.config.routes[$0] }
+        // The route's own policies, looked up only when an override needs them (reading
+        // `client.config` copies the whole config).
+        func routePolicies() -> Route? { request.route.flatMap { client.config.routes[$0] } }
         if let text = options.policy_json {
             let value = try parse(text, field: "policy_json")
             do {
@@ -76,7 +82,7 @@ enum CallOptionsReader {
                 try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
                 if let node = try root.optional("retry") {
                     request.options.retryPolicy = try RetryPolicy(
-                        config: node, inheriting: routePolicies?.retryPolicy ?? client.config.retryPolicy)
+                        config: node, inheriting: routePolicies()?.retryPolicy ?? client.config.retryPolicy)
                 }
                 if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
                 if let node = try root.optional("circuitBreaker") {
@@ -87,7 +93,7 @@ enum CallOptionsReader {
             }
         }
         if options.max_retries >= 0 {
-            var policy = request.options.retryPolicy ?? routePolicies?.retryPolicy ?? client.config.retryPolicy
+            var policy = request.options.retryPolicy ?? routePolicies()?.retryPolicy ?? client.config.retryPolicy
             policy.maxRetries = Int(options.max_retries)
             request.options.retryPolicy = policy
         }

@@ -151,12 +151,10 @@ public func gw_result_read(_ pointer: OpaquePointer?, _ outFields: UnsafeMutable
         return LastError.fail(GW_ERROR_VERSION, "gw_result_read: unsupported gw_result_fields version \(outFields.pointee.version)")
     }
     let box = unbox(pointer, as: ResultBox.self)
-    let response = box.response
-    let error = box.error
-    outFields.pointee.ok = response != nil ? 1 : 0
-    outFields.pointee.status = Int32(response?.status ?? error?.status ?? 0)
-    outFields.pointee.error_kind = error?.kind.rawValue ?? GW_KIND_NONE
-    outFields.pointee.attempt_count = Int32(box.attempts.count)
+    outFields.pointee.ok = box.ok ? 1 : 0
+    outFields.pointee.status = box.status
+    outFields.pointee.error_kind = box.errorKind
+    outFields.pointee.attempt_count = box.attemptCount
     outFields.pointee.body = box.body.isEmpty ? nil : box.bodyPointer
     outFields.pointee.body_length = box.body.count
     return GW_OK

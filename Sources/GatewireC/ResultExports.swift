@@ -5,18 +5,17 @@ private func result(_ pointer: OpaquePointer?) -> ResultBox? { pointer.map { unb
 
 @_cdecl("gw_result_ok")
 public func gw_result_ok(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.response != nil ? 1 : 0
+    result(pointer)?.ok == true ? 1 : 0
 }
 
 @_cdecl("gw_result_status")
 public func gw_result_status(_ pointer: OpaquePointer?) -> Int32 {
-    guard let box = result(pointer) else { return 0 }
-    return Int32(box.response?.status ?? box.error?.status ?? 0)
+    result(pointer)?.status ?? 0
 }
 
 @_cdecl("gw_result_error_kind")
 public func gw_result_error_kind(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.error?.kind.rawValue ?? GW_KIND_NONE
+    result(pointer)?.errorKind ?? GW_KIND_NONE
 }
 
 @_cdecl("gw_result_error_kind_name")
@@ -92,7 +91,7 @@ public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<
 
 @_cdecl("gw_result_attempt_count")
 public func gw_result_attempt_count(_ pointer: OpaquePointer?) -> Int32 {
-    Int32(result(pointer)?.attempts.count ?? 0)
+    result(pointer)?.attemptCount ?? 0
 }
 
 @_cdecl("gw_result_free")

@@ -105,3 +105,42 @@ import Testing
         }
     }
 }
+
+/// A pattern of only ASCII literals is matched on the path's bytes in place; a path with a
+/// `%` takes the general match (split, decode, compare). Both must agree on every path.
+@Suite struct LiteralPathPatternTests {
+    static let patterns = ["/users.json", "/search/issues/", "organizations", "/a//b", "/", "", "/a/b/c", "/x%41y"]
+    static let paths = ["/users.json", "users.json", "/users.json/", "/users.json?x=1", "/users.json#top", "/users.jso",
+                        "/users.json/x", "//users.json", "/search/issues", "search/issues/?q=a/b", "/search//issues",
+                        "/organizations/?q=t", "/a//b", "/a/b", "/a///b", "/", "//", "", "?q", "/a/b/c", "/a/b/c/",
+                        "a/b/c", "/xAy", "/x%41y", "/a/b/c//"]
+
+    /// `path` with its first letter before any `?`/`#` written as `%XX`: the same decoded path,
+    /// matched the general way.
+    static func encoded(_ path: String) -> String? {
+        let end = path.firstIndex { $0 == "?" || $0 == "#" } ?? path.endIndex
+        guard let letter = path[..<end].firstIndex(where: \.isLetter) else { return nil }
+        let hex = String(path[letter].asciiValue!, radix: 16, uppercase: true)
+        return path[..<letter] + "%" + hex + path[path.index(after: letter)...]
+    }
+
+    @Test(arguments: patterns)
+    func bytesAndTheGeneralMatchAgree(pattern text: String) throws {
+        let pattern = try PathPattern(text)
+        for path in Self.paths {
+            guard let slow = Self.encoded(path) else { continue }
+            #expect(pattern.match(path) == pattern.match(slow), "\(text) against \(path) and \(slow)")
+        }
+    }
+
+    @Test func literalPatternsMatchAsBefore() throws {
+        #expect(try PathPattern("/users.json").match("/users.json?page=2") == [:])
+        #expect(try PathPattern("/users.json").match("/small.json") == nil)
+        #expect(try PathPattern("/a//b").match("/a//b/") == [:])
+        #expect(try PathPattern("/a//b").match("/a/b") == nil)
+        #expect(try PathPattern("/").match("") == [:])
+        #expect(try PathPattern("/").match("//") == nil)
+        #expect(try PathPattern("/caf%C3%A9").match("/café") == [:])  // non-ASCII: the general match
+        #expect(try PathPattern("/x%41y").match("/xAy") == [:])
+    }
+}

@@ -46,6 +46,11 @@ keep-alive works. Endpoints (any method unless stated):
   /auth/<realm>/rotate      makes a new token for realm, 200 {"token", "rotations"}
   /auth/<realm>/rotations   GET: {"rotations": n, "rejected": n (401s answered)}
   /slack/<error>            200 {"ok": false, "error": <error>} (Slack-style), /slack/ok: {"ok": true}
+  /raw-headers              200 {} with a hand-written header section that tests header parsing:
+                            padded values, an empty value, a colon in a value, a name twice,
+                            obsolete line folding; ?hints=1 sends a 103 Early Hints response
+                            first; ?chunked=1 sends the body chunked with a trailer field;
+                            ?redirect=1 answers 302 (with its own fields) to /raw-headers
 """
 
 from __future__ import annotations
@@ -173,6 +178,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self._reset()
             if head == "auth" and len(parts) in (2, 3):
                 return self._auth(parts[1], parts[2] if len(parts) == 3 else None)
+            if head == "raw-headers" and len(parts) == 1:
+                return self._raw_headers(query)
             if head == "slack" and len(parts) == 2:
                 return self._json(200, {"ok": True} if parts[1] == "ok" else {"ok": False, "error": parts[1]})
             return self._json(404, {"error": "no such endpoint", "path": path})
@@ -180,6 +187,29 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_TRACE = _handle
+
+    def _raw_headers(self, query: dict[str, str]) -> None:
+        if query.get("redirect") == "1":
+            self.wfile.write(b"HTTP/1.1 302 Found\r\nLocation: /raw-headers\r\nX-Redirect: first hop\r\n"
+                             b"Content-Length: 0\r\n\r\n")
+            return
+        if query.get("hints") == "1":
+            self.wfile.write(b"HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n")
+        head = (b"HTTP/1.1 200 OK\r\n"
+                b"Content-Type:   application/json  \r\n"
+                b"X-Folded: first\r\n"
+                b" \t  second part  \r\n"
+                b"\tthird\r\n"
+                b"x-twice: one\r\n"
+                b"X-Twice: two\r\n"
+                b"X-Empty:\r\n"
+                b"X-Colon: a: b\r\n"
+                b"X-Tab:\tvalue\t\r\n")
+        if query.get("chunked") == "1":
+            self.wfile.write(head + b"Transfer-Encoding: chunked\r\nTrailer: X-Trailer\r\n\r\n"
+                             b"2\r\n{}\r\n0\r\nX-Trailer: after the body\r\n\r\n")
+        else:
+            self.wfile.write(head + b"Content-Length: 2\r\n\r\n{}")
 
     def _headers_dict(self) -> dict[str, str]:
         result: dict[str, str] = {}

@@ -24,6 +24,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     public let pattern: String
     private let segments: [Segment]
     private let wildcard: Bool
+    /// The segments' bytes when every segment is one ASCII literal (or empty) and there is no
+    /// `*` (most descriptors' patterns); nil otherwise. See ``matchesLiterals(_:_:)``.
+    private let asciiLiterals: [[UInt8]]?
 
     enum Piece: Sendable, Hashable { case literal(String), parameter(String) }
     typealias Segment = [Piece]
@@ -49,6 +52,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             segments.append(try PathPattern.parseSegment(text, in: pattern))
         }
         self.segments = segments
+        asciiLiterals = wildcard ? nil : PathPattern.asciiLiterals(segments)
     }
 
     /// The pattern as written.
@@ -103,6 +107,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// The decoded parameters when `path` matches, nil otherwise.
     /// - Parameter path: relative to the base URL, as sent (percent-encoded, may carry `?query`).
     public func match(_ path: String) -> [String: String]? {
+        if let asciiLiterals, let matched = PathPattern.matchesLiterals(path, asciiLiterals) { return matched ? [:] : nil }
         // Decoding keeps the number of segments, so the count is checked before any decoding.
         // The path is percent-encoded ASCII: its bytes are split, not its Characters.
         let raw = PathPattern.rawSegments(path)
@@ -116,6 +121,56 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     // MARK: Parsing and matching
+
+    /// Each segment's bytes when all are one ASCII literal or empty; nil otherwise.
+    private static func asciiLiterals(_ segments: [Segment]) -> [[UInt8]]? {
+        var literals: [[UInt8]] = []
+        for segment in segments {
+            switch segment.first {
+            case nil:
+                literals.append([])
+            case .literal(let text)? where segment.count == 1 && text.utf8.allSatisfy({ $0 < 0x80 }):
+                literals.append(Array(text.utf8))
+            default:
+                return nil
+            }
+        }
+        return literals
+    }
+
+    /// Whether `path` matches a pattern of only ASCII literal segments, comparing bytes in
+    /// place (no segment strings, no decoding); nil when the path needs the general match:
+    /// a `%` or a non-ASCII byte before its `?`/`#` (decoding or Unicode equivalence could
+    /// make other bytes equal). Cuts segments exactly as ``rawSegments(_:)``.
+    static func matchesLiterals(_ path: String, _ literals: [[UInt8]]) -> Bool? {
+        var path = path
+        return path.withUTF8 { bytes -> Bool? in
+            var end = 0
+            while end < bytes.count, bytes[end] != UInt8(ascii: "?"), bytes[end] != UInt8(ascii: "#") {
+                if bytes[end] == UInt8(ascii: "%") || bytes[end] >= 0x80 { return nil }
+                end += 1
+            }
+            // rawSegments drops an empty first part (a leading "/"), then an empty last part.
+            let start = end > 0 && bytes[0] == UInt8(ascii: "/") ? 1 : 0
+            guard start < end else { return literals.isEmpty }
+            let stop = bytes[end - 1] == UInt8(ascii: "/") ? end - 1 : end
+            var index = 0
+            var segmentStart = start
+            var position = start
+            while true {
+                if position == stop || bytes[position] == UInt8(ascii: "/") {
+                    guard index < literals.count,
+                          literals[index].elementsEqual(UnsafeBufferPointer(rebasing: bytes[segmentStart..<position]))
+                    else { return false }
+                    index += 1
+                    if position == stop { break }
+                    segmentStart = position + 1
+                }
+                position += 1
+            }
+            return index == literals.count
+        }
+    }
 
     /// The segments of `path` before any `?` or `#`, as ``split(_:)`` cuts them, split on bytes.
     static func rawSegments(_ path: String) -> [Substring] {

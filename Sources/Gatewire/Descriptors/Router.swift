@@ -17,6 +17,8 @@ public enum Router {
     /// - Throws: a message naming the missing parameter and where it was looked for.
     public static func build(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
                              objectParameters: [(String, String)]) throws(RouterError) -> String {
+        // Nothing to fill and no query: the pattern is the path (the loop below would copy it).
+        if parameters.isEmpty, objectParameters.isEmpty, !hasParameters(pattern) { return pattern }
         var used = Set<String>()
         var path = ""
         var index = pattern.startIndex
@@ -77,6 +79,12 @@ public enum Router {
             }
         }
         return String(decoding: result, as: UTF8.self)
+    }
+
+    /// Whether `pattern` may have a `:name` segment (it has a colon; `build` decides which
+    /// colons start a name). Without one, `build` with no parameters returns the pattern.
+    static func hasParameters(_ pattern: String) -> Bool {
+        pattern.utf8.contains(UInt8(ascii: ":"))
     }
 
     private static func isNameCharacter(_ character: Character) -> Bool {

@@ -15,40 +15,43 @@
 /// the completion) runs on the loop thread as for a small body.
 // @unchecked: every stored property is read and written on the loop thread only (see above);
 // a worker-pool job holds a reference just to hand it back to the loop, never touching state.
+// For the same reason the mutable state is `@exclusivity(unchecked)`: one thread, and no
+// access overlaps another, so the run-time check (about 80 instructions each) is dropped.
 final class Call: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Response, GatewireError>) -> Void
 
     private let core: ClientCore
-    private var prepared: PreparedRequest
+    @exclusivity(unchecked) private var prepared: PreparedRequest
     private let policy: RetryPolicy
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
     private let completion: Completion
-    private var generator: SeededGenerator
+    /// The retry jitter source; nil until the first retry decision when the client has no seed.
+    @exclusivity(unchecked) private var generator: SeededGenerator?
 
-    private var startTime = 0.0
-    private var attempts: [Attempt] = []
-    private var transfer: Transfer?
-    private var delayTimer: Int?
-    private var deadlineTimer: Int?
-    private var stopKind: ErrorKind?
-    private var finished = false
+    @exclusivity(unchecked) private var startTime = 0.0
+    @exclusivity(unchecked) private var attempts: [Attempt] = []
+    @exclusivity(unchecked) private var transfer: Transfer?
+    @exclusivity(unchecked) private var delayTimer: Int?
+    @exclusivity(unchecked) private var deadlineTimer: Int?
+    @exclusivity(unchecked) private var stopKind: ErrorKind?
+    @exclusivity(unchecked) private var finished = false
     private let callID: UInt64
     /// The request of the attempt in flight (what the credential signed).
-    private var sentRequest: HTTPRequest?
-    private var sentAt = 0.0
+    @exclusivity(unchecked) private var sentRequest: HTTPRequest?
+    @exclusivity(unchecked) private var sentAt = 0.0
     /// Whether the credential already replayed this call once after a 401.
-    private var authReplayed = false
+    @exclusivity(unchecked) private var authReplayed = false
     // Resilience (issue 4): shared per-host state, and what this call holds of it.
     private let budget: RetryBudgetState?
     private let breaker: CircuitBreaker?
-    private var holdsTrial = false
-    private var lastResponse: HTTPResponse?
+    @exclusivity(unchecked) private var holdsTrial = false
+    @exclusivity(unchecked) private var lastResponse: HTTPResponse?
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
-        let route = prepared.route.flatMap { core.config.routes[$0] }
+        let route = prepared.resolved?.route
         policy = options.retryPolicy ?? route?.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
@@ -133,9 +136,8 @@ final class Call: @unchecked Sendable {
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
                                   body: prepared.body)
-        var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number)
-        context.callID = callID
-        context.redactor = core.redactor
+        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number,
+                                    callID: callID, redactor: core.redactor)
         for plugin in core.plugins {
             do {
                 try plugin.prepare(&request, context: context)
@@ -201,10 +203,12 @@ final class Call: @unchecked Sendable {
         let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
                                      headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
+        var jitter = generator ?? SeededGenerator()
         var (decision, cause) = policy.decideWithCause(
             method: prepared.method, outcome: outcome, test: retryTest,
             hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining, now: nil,
-            previousDelay: attempts.last?.delayAfter, using: &generator)
+            previousDelay: attempts.last?.delayAfter, using: &jitter)
+        generator = jitter
         if decision.isRetry, let budget, !budget.allowsRetry {
             let host = ResilienceState.host(of: prepared.url)
             decision = .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
@@ -370,10 +374,8 @@ final class Call: @unchecked Sendable {
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
         var result = result
-        var context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
-                                    attempt: attempts.count)
-        context.callID = callID
-        context.redactor = core.redactor
+        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
+                                    attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         let failure: GatewireError? = if case .failure(let error) = result { error } else { nil }
         core.events.emit(event(.callFinished, attempt: attempts.count,

@@ -1,20 +1,21 @@
 /// A started call, to cancel it. Safe to use from any thread, any number of times.
-public final class CallHandle: Sendable {
+// @unchecked: `call` is written (by `attach`, from the job that starts the call) and read
+// (by the job `cancel` queues) on the loop thread only, so it needs no lock; the queue runs
+// jobs in order, so a cancel always sees the call its start job attached.
+public final class CallHandle: @unchecked Sendable {
     private let loop: EventLoop
-    private let call = Lock<Call?>(nil)
+    private var call: Call?
 
     init(loop: EventLoop) { self.loop = loop }
 
-    func attach(_ call: Call) { self.call.withLock { $0 = call } }
+    /// Loop thread only.
+    func attach(_ call: Call) { self.call = call }
 
     /// Cancels the call: the attempt in flight or the pending retry delay stops at once, no
     /// attempt starts after it, and the completion runs exactly once with kind `cancelled`
     /// (unless the call had already completed). Returns at once; the completion runs on the
     /// event-loop thread.
     public func cancel() {
-        loop.execute { [self] in
-            let current = call.withLock { $0 }
-            current?.stop(.cancelled)
-        }
+        loop.execute { [self] in call?.stop(.cancelled) }
     }
 }

@@ -15,6 +15,12 @@ final class ClientCore: Sendable {
     private let randomSeed: UInt64?
     private let callCounter = Lock<UInt64>(0)
     private let callIDs = Lock<UInt64>(0)
+    /// The base URL without its trailing slashes: a call's URL is this plus its path.
+    private let urlPrefix: String
+    /// Why the config's base URL cannot be used (every call fails with it), or nil.
+    private let baseURLProblem: String?
+    /// Every configured route by name, with what its calls reuse (see ``ResolvedRoute``).
+    private let resolvedRoutes: [String: ResolvedRoute]
 
     init(config: GatewayConfig, plugins: [any Plugin], randomSeed: UInt64?) {
         self.config = config
@@ -27,6 +33,11 @@ final class ClientCore: Sendable {
         options.verifyTLS = config.verifyTLS
         options.caFile = config.caFile
         transferOptions = options
+        var prefix = config.baseURL
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        urlPrefix = prefix
+        baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
+        resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
         loop = EventLoop()
     }
 
@@ -42,10 +53,11 @@ final class ClientCore: Sendable {
         }
     }
 
-    /// The jitter source of one call: seeded per call when the client has a seed (exact
-    /// tests), else from the system.
-    func makeGenerator() -> SeededGenerator {
-        guard let randomSeed else { return SeededGenerator() }
+    /// The jitter source of one call when the client has a seed (exact tests: seeded per
+    /// call, in call order); nil without one, and the call seeds from the system
+    /// (`getrandom(2)`) only if it ever needs jitter (a retry), not once per call.
+    func makeGenerator() -> SeededGenerator? {
+        guard let randomSeed else { return nil }
         let index = callCounter.withLock { count -> UInt64 in
             count += 1
             return count
@@ -60,16 +72,18 @@ final class ClientCore: Sendable {
         var method = request.method
         var pattern = request.path
         var objectType: String?
+        var resolved: ResolvedRoute?
         if let name = request.route {
-            guard let route = config.routes[name] else {
+            guard let entry = resolvedRoutes[name] else {
                 let known = config.routes.isEmpty ? "the client has no routes"
                     : "known: " + config.routes.keys.sorted().joined(separator: ", ")
                 throw GatewireError(kind: .invalidArgument, message: "unknown route \"\(name)\" (\(known))",
                                     method: method, path: name)
             }
-            method = route.method
-            pattern = route.pathPattern
-            objectType = route.objectType
+            resolved = entry
+            method = entry.route.method
+            pattern = entry.route.pathPattern
+            objectType = entry.route.objectType
         } else if pattern.isEmpty, case .object(_, let type?) = request.body {
             // An object route: the route for this object type and method (RestKit's
             // `RKRoute routeWithClass:pathPattern:method:`).
@@ -86,7 +100,7 @@ final class ClientCore: Sendable {
             GatewireError(kind: .invalidArgument, message: message, method: method, path: pattern)
         }
         var headers = config.headers
-        headers.merge(request.headers)
+        if request.headers.count > 0 { headers.merge(request.headers) }
         var body: [UInt8]?
         var objectAttributes: [String: String] = [:]
         var objectParameters: [(String, String)] = []
@@ -127,7 +141,14 @@ final class ClientCore: Sendable {
             if !headers.contains("Content-Type") { headers.set("Content-Type", contentType) }
         }
         if let problem = headers.problem { throw invalid(problem) }  // default, call and body headers
-        if let problem = GatewayConfig.baseURLProblem(config.baseURL) { throw invalid("baseURL \(problem)") }
+        if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
+        if let resolved, let path = resolved.staticPath, let url = resolved.staticURL, request.parameters.isEmpty,
+           objectParameters.isEmpty {
+            // A route without `:name` parameters called without parameters: its path and URL
+            // were built once (objectAttributes only fill `:name` segments, never the query).
+            return PreparedRequest(method: method, path: path, url: url, headers: headers, body: body,
+                                   route: request.route, resolved: resolved)
+        }
         let path: String
         do {
             path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters,
@@ -135,9 +156,7 @@ final class ClientCore: Sendable {
         } catch {
             throw invalid(error.message)
         }
-        var base = config.baseURL
-        while base.hasSuffix("/") { base.removeLast() }
-        return PreparedRequest(method: method, path: path, url: base + path, headers: headers, body: body,
-                               route: request.route)
+        return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body,
+                               route: request.route, resolved: resolved)
     }
 }

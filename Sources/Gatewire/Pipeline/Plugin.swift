@@ -68,5 +68,5 @@ public struct PluginContext: Sendable {
     /// Identifies the call within its client (1, 2, ...), the same for all its attempts.
     public var callID: UInt64 = 0
     /// Hides the client's secrets: the default names plus every plugin's ``Plugin/secretNames``.
-    public var redactor = Redactor()
+    public var redactor = Redactor.standard
 }

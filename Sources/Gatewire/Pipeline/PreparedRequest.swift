@@ -8,4 +8,6 @@ struct PreparedRequest: Sendable {
     var headers: HTTPHeaders
     var body: [UInt8]?
     var route: String?
+    /// The configured route of `route` (its policies), nil for a call by path.
+    var resolved: ResolvedRoute?
 }

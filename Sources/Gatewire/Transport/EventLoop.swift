@@ -15,16 +15,33 @@ final class EventLoop: Sendable {
     /// A delayed job; `fired` is false when the loop shut down before its time.
     typealias TimerAction = (_ fired: Bool) -> Void
 
-    /// State only the loop thread touches.
+    /// State only the loop thread touches (so not checked for exclusive access at run time:
+    /// `@exclusivity(unchecked)`, as ``Call`` and ``Transfer``).
     private final class LoopState: @unchecked Sendable {
-        var active: [UnsafeMutableRawPointer: Transfer] = [:]
-        var idleHandles: [UnsafeMutableRawPointer] = []
-        /// Per handle, the ``Transfer/reuseKey`` it was last configured with (absent: reset).
-        var handleKeys: [UnsafeMutableRawPointer: TransferOptions] = [:]
-        var timers: [(due: Double, id: Int, action: TimerAction)] = []
-        var nextTimerID = 1
+        /// The handles with a transfer in flight (each knows its index here).
+        @exclusivity(unchecked) var active: [Slot] = []
+        /// Handles kept for the next transfers (at most ``EventLoop/idleHandleLimit``).
+        @exclusivity(unchecked) var idle: [Slot] = []
+        /// An empty job array with storage, swapped with the inbox's by `runJobs`.
+        @exclusivity(unchecked) var spareJobs: [@Sendable () -> Void] = []
+        @exclusivity(unchecked) var timers: [(due: Double, id: Int, action: TimerAction)] = []
+        @exclusivity(unchecked) var nextTimerID = 1
         /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
-        var pool: WorkerPool?
+        @exclusivity(unchecked) var pool: WorkerPool?
+    }
+
+    /// One easy handle of the loop and what goes with it, found from the handle through
+    /// `CURLOPT_PRIVATE` (no lookup table). Loop thread only; kept while the handle is pooled.
+    private final class Slot {
+        let easy: UnsafeMutableRawPointer
+        /// The transfer in flight on the handle; nil while idle.
+        @exclusivity(unchecked) var transfer: Transfer?
+        /// The ``Transfer/reuseKey`` the handle was last configured with; nil once reset.
+        @exclusivity(unchecked) var key: TransferOptions?
+        /// The slot's index in `LoopState.active` while a transfer is in flight.
+        @exclusivity(unchecked) var activeIndex = 0
+
+        init(_ easy: UnsafeMutableRawPointer) { self.easy = easy }
     }
 
     private let handle: Handle
@@ -58,14 +75,20 @@ final class EventLoop: Sendable {
 
     /// Queues `job` to run on the loop thread. Returns false, without running it, once the
     /// loop is shutting down. Safe from any thread.
+    ///
+    /// Wakes the loop (`curl_multi_wakeup`, a write to libcurl's socket pair) only when the
+    /// queue was empty and the caller is another thread: jobs queued behind a pending one ride
+    /// on its wakeup (the loop takes the whole queue at once), and a job queued on the loop
+    /// thread is seen before the loop next polls. So N calls started in a row cost one wakeup,
+    /// and a call started from a completion costs none.
     @discardableResult
     func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
-        let accepted = inbox.withLock { box -> Bool in
-            guard !box.closed else { return false }
+        let (accepted, first) = inbox.withLock { box -> (Bool, Bool) in
+            guard !box.closed else { return (false, false) }
             box.jobs.append(job)
-            return true
+            return (true, box.jobs.count == 1)
         }
-        if accepted { curl_multi_wakeup(handle.multi) }
+        if first, !isCurrentThread { curl_multi_wakeup(handle.multi) }
         return accepted
     }
 
@@ -76,25 +99,27 @@ final class EventLoop: Sendable {
         guard !isStopping else {
             return transfer.complete(failure: TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed"))
         }
-        let easy = state.idleHandles.popLast() ?? curl_easy_init()!
+        let slot = state.idle.popLast() ?? Slot(curl_easy_init()!)
         // A handle last set up for the same body-less GET options keeps them: only the
         // per-transfer options are set again. Any other request resets the handle first.
         let key = transfer.reuseKey
-        let reused = key != nil && state.handleKeys[easy] == key
-        if !reused {
-            if state.handleKeys.removeValue(forKey: easy) != nil { curl_easy_reset(easy) }
+        let reused = key != nil && slot.key == key
+        if !reused, slot.key != nil {
+            slot.key = nil
+            curl_easy_reset(slot.easy)
         }
-        if let failure = transfer.configure(easy, reused: reused) {
-            state.handleKeys[easy] = nil
-            recycle(easy)
+        if let failure = transfer.configure(slot.easy, reused: reused) {
+            slot.key = nil
+            recycle(slot)
             return transfer.complete(failure: failure)
         }
-        state.handleKeys[easy] = key
-        state.active[easy] = transfer
-        let code = curl_multi_add_handle(handle.multi, easy)
+        _ = gw_easy_setopt_ptr(slot.easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
+        slot.key = key
+        activate(slot, transfer)
+        let code = curl_multi_add_handle(handle.multi, slot.easy)
         if code != CURLM_OK {
-            state.active[easy] = nil
-            recycle(easy)
+            deactivate(slot)
+            recycle(slot)
             transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
                                                       message: String(cString: curl_multi_strerror(code))))
         }
@@ -102,11 +127,35 @@ final class EventLoop: Sendable {
 
     /// Aborts an in-flight `transfer` at once and completes it with `failure`. Loop thread only.
     func abort(_ transfer: Transfer, with failure: TransportError) {
-        guard let easy = transfer.easy, state.active[easy] === transfer else { return }
-        state.active[easy] = nil
+        guard let easy = transfer.easy, let slot = slot(of: easy), slot.transfer === transfer else { return }
+        deactivate(slot)
         curl_multi_remove_handle(handle.multi, easy)
-        recycle(easy)
+        recycle(slot)
         transfer.complete(failure: failure)
+    }
+
+    /// The slot of a handle in flight (set in ``start(_:)`` as `CURLOPT_PRIVATE`).
+    private func slot(of easy: UnsafeMutableRawPointer) -> Slot? {
+        var pointer: UnsafeMutablePointer<CChar>?
+        guard gw_easy_getinfo_str(easy, CURLINFO_PRIVATE, &pointer) == CURLE_OK, let pointer else { return nil }
+        return Unmanaged<Slot>.fromOpaque(UnsafeRawPointer(pointer)).takeUnretainedValue()
+    }
+
+    /// Puts `slot` in the active list with `transfer` in flight on it.
+    private func activate(_ slot: Slot, _ transfer: Transfer) {
+        slot.transfer = transfer
+        slot.activeIndex = state.active.count
+        state.active.append(slot)
+    }
+
+    /// Takes `slot` out of the active list (the last one moves into its place).
+    private func deactivate(_ slot: Slot) {
+        let last = state.active.removeLast()
+        if last !== slot {
+            last.activeIndex = slot.activeIndex
+            state.active[slot.activeIndex] = last
+        }
+        slot.transfer = nil
     }
 
     /// Runs `job` on the process's ``WorkerPool`` (leased on the first call, returned when the
@@ -161,18 +210,27 @@ final class EventLoop: Sendable {
             var running: Int32 = 0
             curl_multi_perform(handle.multi, &running)
             collectFinished()
+            // Jobs queued on this thread since `runJobs` (a call started from a completion)
+            // sent no wakeup: go round again instead of sleeping in the poll.
+            if hasJobs { continue }
             curl_multi_poll(handle.multi, nil, 0, pollTimeout(), nil)
         }
         drain()
     }
 
+    /// Runs every queued job. The queue's array is swapped with an empty spare (both keep
+    /// their storage), so taking the jobs allocates nothing.
     private func runJobs() {
-        let jobs = inbox.withLock { box -> [@Sendable () -> Void] in
-            defer { box.jobs.removeAll(keepingCapacity: true) }
-            return box.jobs
-        }
+        var jobs: [@Sendable () -> Void] = []
+        swap(&jobs, &state.spareJobs)
+        inbox.withLock { box in swap(&box.jobs, &jobs) }
         for job in jobs { job() }
+        jobs.removeAll(keepingCapacity: true)
+        state.spareJobs = jobs
     }
+
+    /// Whether a job is queued (one queued on the loop thread sent no wakeup).
+    private var hasJobs: Bool { inbox.withLock { !$0.jobs.isEmpty } }
 
     private func runDueTimers() {
         let now = MonotonicClock.now()
@@ -195,20 +253,20 @@ final class EventLoop: Sendable {
             guard message.pointee.msg == CURLMSG_DONE, let easy = message.pointee.easy_handle else { continue }
             let code = message.pointee.data.result
             curl_multi_remove_handle(handle.multi, easy)
-            guard let transfer = state.active.removeValue(forKey: easy) else { continue }
+            guard let slot = slot(of: easy), let transfer = slot.transfer else { continue }
+            deactivate(slot)
             transfer.finish(code)
-            recycle(easy)
+            recycle(slot)
         }
     }
 
-    private func recycle(_ easy: UnsafeMutableRawPointer) {
-        if state.idleHandles.count < Self.idleHandleLimit {
-            // Reset on the next start unless that one can reuse the setup (`handleKeys`).
-            if state.handleKeys[easy] == nil { curl_easy_reset(easy) }
-            state.idleHandles.append(easy)
+    private func recycle(_ slot: Slot) {
+        if state.idle.count < Self.idleHandleLimit {
+            // Reset on the next start unless that one can reuse the setup (`key`).
+            if slot.key == nil { curl_easy_reset(slot.easy) }
+            state.idle.append(slot)
         } else {
-            state.handleKeys[easy] = nil
-            curl_easy_cleanup(easy)
+            curl_easy_cleanup(slot.easy)
         }
     }
 
@@ -216,17 +274,20 @@ final class EventLoop: Sendable {
     private func drain() {
         runJobs()  // jobs queued before `closed` was set (their transfers see the loop closing)
         let cancelled = TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed")
-        for (easy, transfer) in state.active {
-            curl_multi_remove_handle(handle.multi, easy)
-            transfer.complete(failure: cancelled)
-            curl_easy_cleanup(easy)
-        }
+        let active = state.active
         state.active.removeAll()
+        for slot in active {
+            curl_multi_remove_handle(handle.multi, slot.easy)
+            let transfer = slot.transfer
+            slot.transfer = nil
+            transfer?.complete(failure: cancelled)
+            curl_easy_cleanup(slot.easy)
+        }
         let timers = state.timers
         state.timers.removeAll()
         for timer in timers { timer.action(false) }
-        for easy in state.idleHandles { curl_easy_cleanup(easy) }
-        state.idleHandles.removeAll()
+        for slot in state.idle { curl_easy_cleanup(slot.easy) }
+        state.idle.removeAll()
         // Every call has completed: a worker still mapping for this loop finds `execute`
         // refused. The last lease out stops the pool (joins its threads).
         if let pool = state.pool {

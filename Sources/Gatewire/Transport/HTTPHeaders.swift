@@ -2,6 +2,10 @@
 ///
 /// Order and duplicates are kept as received or added; ``subscript(_:)`` gives the first
 /// value of a name, ``values(for:)`` all of them.
+///
+/// A response's headers stay libcurl's bytes (a ``RawHeaderBlock``) until they are read:
+/// ``fields`` splits them into strings once (from any thread), a lookup by name builds only
+/// the value it returns, and the first change makes the fields an ordinary array.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field line.
     public struct Field: Sendable, Equatable {
@@ -16,24 +20,46 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         }
     }
 
+    /// The fields when built or changed in Swift (empty while `raw` holds them).
+    private var list: [Field] = []
+    /// A received block not yet changed; when set, it holds every field and `list` is empty.
+    private var raw: RawHeaderBlock?
+
     /// The fields in order.
-    public private(set) var fields: [Field] = []
+    public var fields: [Field] { raw?.fields ?? list }
+
+    /// Moves received fields into `list` before a change.
+    private mutating func materialize() {
+        guard let raw else { return }
+        list = raw.fields
+        self.raw = nil
+    }
 
     /// No fields.
     public init() {}
 
     /// These fields, in this order.
-    public init(_ fields: [Field]) { self.fields = fields }
+    public init(_ fields: [Field]) { list = fields }
+
+    /// The fields of a received block, split into strings when first read.
+    init(_ raw: RawHeaderBlock) { self.raw = raw }
 
     /// `["Accept": "application/json"]`, in literal order.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        list = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// Same fields in the same order (however each side stores them).
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        if let left = lhs.raw, let right = rhs.raw, left === right { return true }
+        return lhs.fields == rhs.fields
     }
 
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(_ name: String) -> String? {
+        if let raw { return raw.value(named: name) }
         let key = name.lowercased()
-        return fields.first { $0.name.lowercased() == key }?.value
+        return list.first { $0.name.lowercased() == key }?.value
     }
 
     /// Every value of `name`, in order.
@@ -47,24 +73,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
 
     /// Appends a field, keeping any others of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append(Field(name: name, value: value))
+        materialize()
+        list.append(Field(name: name, value: value))
     }
 
     /// Replaces every field named `name` with one field (appended if it was absent).
     public mutating func set(_ name: String, _ value: String) {
+        materialize()
         let key = name.lowercased()
-        if let first = fields.firstIndex(where: { $0.name.lowercased() == key }) {
-            fields.removeAll { $0.name.lowercased() == key }
-            fields.insert(Field(name: name, value: value), at: first)
+        if let first = list.firstIndex(where: { $0.name.lowercased() == key }) {
+            list.removeAll { $0.name.lowercased() == key }
+            list.insert(Field(name: name, value: value), at: first)
         } else {
-            fields.append(Field(name: name, value: value))
+            list.append(Field(name: name, value: value))
         }
     }
 
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
+        materialize()
         let key = name.lowercased()
-        fields.removeAll { $0.name.lowercased() == key }
+        list.removeAll { $0.name.lowercased() == key }
     }
 
     /// Adds or replaces every field of `other` (later wins).
@@ -73,7 +102,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// The number of field lines.
-    public var count: Int { fields.count }
+    public var count: Int { raw?.count ?? list.count }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 }

@@ -6,15 +6,22 @@ import Glibc
 ///
 /// Lives on the event loop's thread only; ``EventLoop`` owns it while it is in flight and
 /// calls `completion` exactly once.
+/// Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`): one
+/// thread touches it and no access overlaps another (each check cost about 80 instructions,
+/// several per header line).
 final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
-    private var body: [UInt8] = []
-    private var headerList: UnsafeMutablePointer<curl_slist>?
+    @exclusivity(unchecked) private var body: [UInt8] = []
+    /// The last response's header fields so far, from libcurl's header callback.
+    @exclusivity(unchecked) private var headerBlock = RawHeaderBlock.Builder()
+    /// Whether the header callback is between a status line and the blank line after it.
+    @exclusivity(unchecked) private var readingHeaders = false
+    @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
-    private(set) var easy: UnsafeMutableRawPointer?
-    private var completed = false
+    @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
+    @exclusivity(unchecked) private var completed = false
 
     init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
         self.request = request
@@ -26,6 +33,7 @@ final class Transfer: @unchecked Sendable {
     deinit {
         curl_slist_free_all(headerList)
         errorBuffer.deallocate()
+        headerBlock.deallocate()
     }
 
     /// Configures `easy` for this request. Returns a transport error when libcurl rejects
@@ -35,6 +43,29 @@ final class Transfer: @unchecked Sendable {
     /// options set again. Nil for any other request (the handle is reset and set up in full).
     var reuseKey: TransferOptions? {
         request.method == .get && request.body == nil ? options : nil
+    }
+
+    /// Whether the request has a body to upload (libcurl adds `Expect: 100-continue` only then):
+    /// a body, or a POST (sent with an empty one).
+    private var sendsBody: Bool { request.body != nil || request.method == .post }
+
+    /// The header fields libcurl sends besides its own: the request's, `Expect:` when a body
+    /// is sent, and ``AcceptEncoding/field`` when decoding is on and the request has none.
+    /// A request with no field and no body shares ``AcceptEncoding/onlyField`` (nothing to
+    /// build or free); any other gets its own list, freed with the transfer.
+    private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
+        let encoding = options.acceptEncoding ? AcceptEncoding.field : nil
+        if request.headers.count == 0, !sendsBody {
+            return encoding == nil ? nil : AcceptEncoding.onlyField.list
+        }
+        for field in request.headers {
+            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
+        }
+        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
+        // A request that sends no body never has one.
+        if sendsBody, !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
+        if let encoding, !request.headers.contains("Accept-Encoding") { headerList = curl_slist_append(headerList, encoding) }
+        return headerList
     }
 
     /// Configures `easy` for this request. `reused`: the handle was not reset since a transfer
@@ -49,19 +80,14 @@ final class Transfer: @unchecked Sendable {
 
         check(gw_easy_setopt_str(easy, CURLOPT_URL, request.url))
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         // The last guard against header injection: nothing with CR, LF or NUL, or a name that
         // is not a token, reaches libcurl's list (RFC 9110 sections 5.1 and 5.5).
         if let problem = request.headers.problem {
             return TransportError(kind: .invalidArgument, curlCode: 0, message: problem)
         }
-        // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
-        for field in request.headers {
-            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-        }
-        if !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
-        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, headerList))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
+        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
         if reused {
             guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
             return nil
@@ -74,6 +100,17 @@ final class Transfer: @unchecked Sendable {
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
+            return length
+        }))
+        check(gw_easy_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+            // The transfer is alive while libcurl runs it (the loop holds it): no retain here.
+            let length = size * count
+            guard let data else { return length }
+            data.withMemoryRebound(to: UInt8.self, capacity: length) { line in
+                Unmanaged<Transfer>.fromOpaque(context!)._withUnsafeGuaranteedRef {
+                    $0.received(headerLine: UnsafeBufferPointer(start: line, count: length))
+                }
+            }
             return length
         }))
 
@@ -101,6 +138,7 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
         if let caFile = options.caFile { check(gw_easy_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
+        // Decodes what libcurl can; the field itself comes from `makeHeaderList` (AcceptEncoding).
         if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))
@@ -134,8 +172,8 @@ final class Transfer: @unchecked Sendable {
             _ = gw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &url)
             var version = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-            result.response = HTTPResponse(status: status, headers: Self.responseHeaders(easy), body: body,
-                                           effectiveURL: url.map { String(cString: $0) } ?? request.url,
+            result.response = HTTPResponse(status: status, headers: responseHeaders, body: body,
+                                           effectiveURL: url.map { effectiveURL(UnsafePointer($0)) } ?? request.url,
                                            httpVersion: Self.versionName(version))
         } else {
             let detail = errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
@@ -146,6 +184,16 @@ final class Transfer: @unchecked Sendable {
             result.error = error
         }
         deliver(result)
+    }
+
+    /// libcurl's `CURLINFO_EFFECTIVE_URL` as a string: the request's own string when they
+    /// are the same bytes (no redirect: no copy), else a new one.
+    private func effectiveURL(_ url: UnsafePointer<CChar>) -> String {
+        var requested = request.url
+        let same = requested.withUTF8 { bytes in
+            strlen(url) == bytes.count && memcmp(url, bytes.baseAddress!, bytes.count) == 0
+        }
+        return same ? request.url : String(cString: url)
     }
 
     /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed).
@@ -159,16 +207,28 @@ final class Transfer: @unchecked Sendable {
         completion(result)
     }
 
-    /// The final response's header fields, as parsed by libcurl (`curl_easy_nextheader`).
-    private static func responseHeaders(_ easy: UnsafeMutableRawPointer) -> HTTPHeaders {
-        var headers = HTTPHeaders()
-        var previous: UnsafeMutablePointer<curl_header>?
-        while let header = curl_easy_nextheader(easy, UInt32(CURLH_HEADER), -1, previous) {
-            headers.add(String(cString: header.pointee.name), String(cString: header.pointee.value))
-            previous = header
+    /// One line from libcurl's header callback. Every response (a redirect, a 1xx, a
+    /// proxy's CONNECT answer, the final one) starts with its status line, which drops the
+    /// fields collected so far: what remains is the last response's header section, the
+    /// fields `curl_easy_nextheader(easy, CURLH_HEADER, -1, ...)` would list (trailers come
+    /// after the blank line and are left out, as there). Costs a byte copy per line instead
+    /// of that API's per-field scan of every stored header.
+    private func received(headerLine line: UnsafeBufferPointer<UInt8>) {
+        if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+            headerBlock.removeAll()
+            readingHeaders = true
+        } else if readingHeaders {
+            if let first = line.first, first == 13 || first == 10 {
+                readingHeaders = false  // the blank line: the header section is over
+            } else {
+                headerBlock.append(line: line)
+            }
         }
-        return headers
     }
+
+    /// The final response's header fields, as strings only when read (``RawHeaderBlock``).
+    private var responseHeaders: HTTPHeaders { headerBlock.build().map(HTTPHeaders.init) ?? HTTPHeaders() }
 
     private static func seconds(_ easy: UnsafeMutableRawPointer, _ info: CURLINFO) -> Double {
         var micros: curl_off_t = 0
