@@ -1,3 +1,5 @@
+import CJansson
+
 /// The one place that decides what a response means: status gate, body parsing, descriptor
 /// selection and mapping (RestKit's `RKObjectRequestOperation` + `RKResponseMapperOperation`,
 /// with the ambiguities of the reference pinned as below).
@@ -155,7 +157,10 @@ public struct ResponseMapper: Sendable {
 
     /// `null` or an array of only `null`s: "not found", as RestKit.
     static func isNothing(_ node: JSONNode) -> Bool {
-        node.isNull || (node.kind == .array && node.count > 0 && node.elements.allSatisfy(\.isNull))
+        if node.isNull { return true }
+        guard node.kind == .array else { return false }
+        let count = json_array_size(node.pointer)
+        return count > 0 && (0..<count).allSatisfy { json_array_get(node.pointer, $0).type == JSON_NULL }
     }
 
     /// 0 bytes or only spaces, tabs, CR and LF.
