@@ -37,18 +37,20 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     public func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: @autoclosure () -> String)
         throws(MappingError) -> JSONValue
     {
-        JSONValue(taking: try coerce(raw: node.pointer, dateFormat: dateFormat, keyPath: keyPath))
+        do {
+            return JSONValue(taking: try coerce(raw: node.pointer, dateFormat: dateFormat))
+        } catch {
+            throw MappingError(error.message, keyPath: keyPath())
+        }
     }
 
     /// Coerces the borrowed node `value` (which is not `null`) to this type: the mapper's
     /// form, with no Swift object made on success.
     /// - Returns: a new reference (the same node when no conversion is needed, shared).
-    /// - Parameter keyPath: where the value is, for the error message (called only on failure).
-    /// - Throws: ``MappingError`` when the value cannot be converted exactly.
-    func coerce(raw value: JSONPointer, dateFormat: DateFormat, keyPath: () -> String) throws(MappingError) -> JSONPointer {
-        func fail(_ why: String) -> MappingError {
-            MappingError("\(Coercion.show(value)) \(why)", keyPath: keyPath())
-        }
+    /// - Throws: ``CoercionFailure`` (the caller adds the key path) when the value cannot be
+    ///   converted exactly.
+    func coerce(raw value: JSONPointer, dateFormat: DateFormat) throws(CoercionFailure) -> JSONPointer {
+        func fail(_ why: String) -> CoercionFailure { CoercionFailure(value, why) }
         let type = value.type
         switch self {
         case .json:
@@ -107,8 +109,20 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
             default: throw fail("is not a boolean (expected true, false, \"true\", \"false\", 1 or 0)")
             }
         case .date:
-            let date = try Coercion.date(value, format: dateFormat, keyPath: keyPath)
+            let date = try Coercion.date(value, format: dateFormat)
             return date.withISO8601 { newJSONString(validUTF8: $0) }
         }
+    }
+}
+
+/// Why a value could not be coerced, without where it is (the caller knows the key path and
+/// makes the ``MappingError``): the coercions run per value, and a path is built only on failure.
+struct CoercionFailure: Error {
+    /// The value shown and the reason, e.g. `"12abc" is not an integer`.
+    let message: String
+
+    /// A failure of the borrowed `value` (shown as ``Coercion/show(_:)`` renders it).
+    init(_ value: JSONPointer, _ why: String) {
+        message = "\(Coercion.show(value)) \(why)"
     }
 }

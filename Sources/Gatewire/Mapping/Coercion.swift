@@ -74,12 +74,11 @@ enum Coercion {
     }
 
     /// The date a borrowed, non-null node holds, read as `format` says (see ``DateFormat``).
-    /// - Parameter keyPath: where the value is, for the error message (called only on failure).
-    /// - Throws: ``MappingError`` when it is not a date of that form or is out of range.
-    static func date(_ value: JSONPointer, format: DateFormat, keyPath: () -> String) throws(MappingError) -> GatewireDate {
-        func fail(_ why: String) -> MappingError { MappingError("\(show(value)) \(why)", keyPath: keyPath()) }
+    /// - Throws: ``CoercionFailure`` when it is not a date of that form or is out of range.
+    static func date(_ value: JSONPointer, format: DateFormat) throws(CoercionFailure) -> GatewireDate {
+        func fail(_ why: String) -> CoercionFailure { CoercionFailure(value, why) }
         let type = value.type
-        func epoch(_ scale: Double) throws(MappingError) -> GatewireDate {
+        func epoch(_ scale: Double) throws(CoercionFailure) -> GatewireDate {
             let unit = scale == 1 ? "seconds" : "milliseconds"
             if type == JSON_INTEGER, scale == 1000 {
                 guard let date = GatewireDate(millisecondsSince1970: json_integer_value(value)) else {

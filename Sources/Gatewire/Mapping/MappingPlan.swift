@@ -1,63 +1,107 @@
 import CJansson
 import Glibc
 
-/// An ``ObjectMapping`` compiled for ``MappingWalk``: made once (when an ``ObjectMapper`` is
-/// built from config), then read-only and shared by every thread that maps.
+/// Every mapping of an ``ObjectMapper`` compiled for ``MappingWalk``: made once (when the
+/// mapper is built from config), then read-only and shared by every thread that maps.
 ///
-/// What the walk needs per object is in trivially copyable structs: source keys and
-/// destination keys as C strings with their lengths (so Jansson is called without making a
-/// Swift `String` per key), the special root (`@root`, `@metadata`, `@parent`) split off,
-/// and relationships pointing at their nested plan by index. The original mapping is kept
-/// for error messages (names, key paths as written), which are built only on failure.
-final class MappingPlan: @unchecked Sendable {
-    // @unchecked: every stored property is set in init and never changed; the C strings and
-    // key arrays the planned structs point into are owned by `storage` and freed with it.
+/// What the walk reads per object is in trivially copyable structs in memory the program
+/// owns (``MappingPlan``): source and destination keys as C strings with their lengths (so
+/// Jansson is called without making a `String` per key), special roots (`@root`,
+/// `@metadata`, `@parent`) split off, and relationships pointing straight at their nested
+/// plan. So the walk makes no reference-count traffic per value. The mappings as written are
+/// kept for error messages (names, key paths), which are built only on failure.
+final class MappingProgram: @unchecked Sendable {
+    // @unchecked: every stored property is set in init and never changed; `plans` and the
+    // C strings and key arrays its structs point into are freed in deinit only.
 
-    /// The mapping as written.
-    let mapping: ObjectMapping
+    /// The mappings, in plan order.
+    let mappings: [ObjectMapping]
+    /// Mapping name -> plan index (the first mapping of a name wins; names are unique in a mapper).
+    let index: [String: Int]
+    /// One plan per mapping, in `mappings` order.
+    let plans: UnsafeMutableBufferPointer<MappingPlan>
+    private let storage = CKeyStorage()
+    /// The program whose plans this one's relationships point into, kept alive with it.
+    private let base: MappingProgram?
+
+    /// Compiles `mappings`. A relationship names its nested mapping among `mappings` first,
+    /// then in `base`; an unknown name fails only when a relationship finds a value to map.
+    init(_ mappings: [ObjectMapping], base: MappingProgram? = nil) {
+        self.mappings = mappings
+        self.base = base
+        var index: [String: Int] = [:]
+        for (position, mapping) in mappings.enumerated() where index[mapping.name] == nil { index[mapping.name] = position }
+        self.index = index
+        plans = .allocate(capacity: mappings.count)
+        // Two passes: every plan's address exists before relationships point at it.
+        for position in mappings.indices {
+            (plans.baseAddress! + position).initialize(to: MappingPlan(program: self, index: position))
+        }
+        for (position, mapping) in mappings.enumerated() {
+            plans[position].compile(mapping, storage: storage) { name in
+                if let local = index[name] { return UnsafePointer(plans.baseAddress! + local) }
+                return base?.plan(named: name)
+            }
+        }
+    }
+
+    deinit {
+        _ = plans.deinitialize()
+        plans.deallocate()
+    }
+
+    /// The plan of the mapping called `name`, if any (valid while this program lives).
+    func plan(named name: String) -> UnsafePointer<MappingPlan>? {
+        index[name].map { UnsafePointer(plans.baseAddress! + $0) }
+    }
+}
+
+/// One ``ObjectMapping`` compiled: what ``MappingWalk`` reads per object, all trivially
+/// copyable and pointing into memory its ``MappingProgram`` owns (valid while it lives).
+struct MappingPlan {
     /// Per attribute, in output order (index `i` is `mapping.attributes[i]`).
-    let attributes: [PlannedAttribute]
+    private(set) var attributes = UnsafeBufferPointer<PlannedAttribute>(start: nil, count: 0)
     /// Per relationship, in output order (index `i` is `mapping.relationships[i]`).
-    let relationships: [PlannedRelationship]
-    /// The source key path after its special root, per attribute, for the full walk
-    /// (through arrays, with error messages) when the fast walk over objects cannot go on.
-    let attributeRests: [KeyPath]
-    /// As `attributeRests`, per relationship.
-    let relationshipRests: [KeyPath]
-    private let storage: CKeyStorage
+    private(set) var relationships = UnsafeBufferPointer<PlannedRelationship>(start: nil, count: 0)
+    /// Whether the mapping is dynamic (the walk then picks another plan per object).
+    private(set) var isDynamic = false
+    /// The program that owns this plan (unowned: the program owns its plans).
+    unowned(unsafe) let program: MappingProgram
+    /// This plan's index in `program`.
+    let index: Int
 
-    /// Compiles `mapping`; `index` gives the plan index of a mapping name (nil: unknown,
-    /// which fails only when a relationship finds a value to map).
-    init(_ mapping: ObjectMapping, index: (String) -> Int?) {
-        let storage = CKeyStorage()
-        self.mapping = mapping
-        self.storage = storage
-        var attributes: [PlannedAttribute] = []
-        var attributeRests: [KeyPath] = []
-        for attribute in mapping.attributes {
-            let (source, rest) = storage.path(attribute.source)
-            attributes.append(PlannedAttribute(source: source, destination: storage.key(attribute.destination),
-                                               type: attribute.type, dateFormat: attribute.dateFormat,
-                                               required: attribute.required))
-            attributeRests.append(rest)
-        }
-        var relationships: [PlannedRelationship] = []
-        var relationshipRests: [KeyPath] = []
-        for relationship in mapping.relationships {
-            let (source, rest) = storage.path(relationship.source)
-            relationships.append(PlannedRelationship(source: source, destination: storage.key(relationship.destination),
-                                                     target: index(relationship.mapping) ?? -1))
-            relationshipRests.append(rest)
-        }
-        self.attributes = attributes
-        self.relationships = relationships
-        self.attributeRests = attributeRests
-        self.relationshipRests = relationshipRests
+    init(program: MappingProgram, index: Int) {
+        self.program = program
+        self.index = index
+    }
+
+    /// The mapping as written (for error messages and dynamic picks; not for the hot path).
+    var mapping: ObjectMapping { program.mappings[index] }
+
+    /// The source key path of attribute `i` after its special root, for ``KeyPath``'s full walk.
+    func attributeRest(_ i: Int) -> KeyPath { CKeyStorage.rest(mapping.attributes[i].source) }
+
+    /// As ``attributeRest(_:)``, for relationship `i`.
+    func relationshipRest(_ i: Int) -> KeyPath { CKeyStorage.rest(mapping.relationships[i].source) }
+
+    /// Fills the planned forms of `mapping`; `target` gives a relationship's nested plan by
+    /// mapping name (nil: unknown).
+    fileprivate mutating func compile(_ mapping: ObjectMapping, storage: CKeyStorage,
+                                      target: (String) -> UnsafePointer<MappingPlan>?) {
+        isDynamic = mapping.dynamic != nil
+        attributes = storage.buffer(mapping.attributes.map { attribute in
+            PlannedAttribute(source: storage.path(attribute.source), destination: storage.key(attribute.destination),
+                             type: attribute.type, dateFormat: attribute.dateFormat, required: attribute.required)
+        })
+        relationships = storage.buffer(mapping.relationships.map { relationship in
+            PlannedRelationship(source: storage.path(relationship.source), destination: storage.key(relationship.destination),
+                                target: target(relationship.mapping))
+        })
     }
 }
 
 /// A key as a NUL-terminated C string and its length up to the first NUL (what Jansson's
-/// C-string key functions would read). Borrowed from the ``CKeyStorage`` that made it.
+/// C-string key functions would read). Borrowed from the program that made it.
 struct CKey {
     let chars: UnsafePointer<CChar>
     let count: Int
@@ -93,15 +137,15 @@ struct PlannedAttribute {
     let required: Bool
 }
 
-/// One relationship of a ``MappingPlan``; `target` is the nested plan's index in the
-/// ``MappingProgram`` (-1: no mapping has that name).
+/// One relationship of a ``MappingPlan``; `target` is the nested plan (nil: no mapping has
+/// that name).
 struct PlannedRelationship {
     let source: PlannedPath
     let destination: CKey
-    let target: Int
+    let target: UnsafePointer<MappingPlan>?
 }
 
-/// Owns the C strings and key arrays of one plan (`malloc`ed, freed in deinit).
+/// Owns the C strings and arrays of one program (`malloc`ed, freed in deinit).
 private final class CKeyStorage {
     private var blocks: [UnsafeMutableRawPointer] = []
 
@@ -116,49 +160,29 @@ private final class CKeyStorage {
         return CKey(chars: UnsafePointer(chars), count: strlen(chars))
     }
 
-    /// `keyPath` with its special root split off: the planned form and the rest as a key path.
-    func path(_ keyPath: KeyPath) -> (PlannedPath, KeyPath) {
+    /// `elements` copied into memory owned here.
+    func buffer<T>(_ elements: [T]) -> UnsafeBufferPointer<T> {
+        // Trivial element types only (pointers and integers): freed with free(), never deinitialized.
+        let raw = malloc(MemoryLayout<T>.stride * max(elements.count, 1))!
+        blocks.append(raw)
+        let memory = raw.bindMemory(to: T.self, capacity: max(elements.count, 1))
+        memory.initialize(from: elements, count: elements.count)
+        return UnsafeBufferPointer(start: memory, count: elements.count)
+    }
+
+    /// `keyPath` planned: its special root split off, the rest as C keys.
+    func path(_ keyPath: KeyPath) -> PlannedPath {
         var root = PlannedRoot.node
-        var rest = keyPath
-        if let (special, after) = SourceRoot.split(keyPath) {
+        if let (special, _) = SourceRoot.split(keyPath) {
             switch special {
             case .root: root = .root
             case .metadata: root = .metadata
             case .parent: root = .parent
             }
-            rest = after
         }
-        let count = rest.components.count
-        let keys = UnsafeMutablePointer<CKey>.allocate(capacity: max(count, 1))
-        blocks.append(UnsafeMutableRawPointer(keys))
-        for (index, component) in rest.components.enumerated() { (keys + index).initialize(to: key(component)) }
-        return (PlannedPath(root: root, keys: UnsafeBufferPointer(start: keys, count: count)), rest)
-    }
-}
-
-/// Every mapping of an ``ObjectMapper`` compiled, with plans found by name or by index.
-final class MappingProgram: Sendable {
-    /// The plans; relationships refer to each other by index here.
-    let plans: [MappingPlan]
-    /// Mapping name -> index in `plans`.
-    let index: [String: Int]
-
-    /// Compiles every mapping (one per name).
-    init(_ mappings: [String: ObjectMapping]) {
-        let names = mappings.keys.sorted()
-        var index: [String: Int] = [:]
-        for (position, name) in names.enumerated() { index[name] = position }
-        plans = names.map { MappingPlan(mappings[$0]!, index: { index[$0] }) }
-        self.index = index
+        return PlannedPath(root: root, keys: buffer(CKeyStorage.rest(keyPath).components.map(key)))
     }
 
-    /// The plan of the mapping called `name`, if any.
-    func plan(named name: String) -> MappingPlan? { index[name].map { plans[$0] } }
-
-    /// The plan of `mapping`: the compiled one when it is this program's mapping of that
-    /// name, else compiled now (its relationships resolved against this program).
-    func plan(for mapping: ObjectMapping) -> MappingPlan {
-        if let plan = plan(named: mapping.name), plan.mapping == mapping { return plan }
-        return MappingPlan(mapping, index: { index[$0] })
-    }
+    /// `keyPath` after its special root (the whole path when it has none).
+    static func rest(_ keyPath: KeyPath) -> KeyPath { SourceRoot.split(keyPath)?.1 ?? keyPath }
 }

@@ -6,14 +6,14 @@ import CJansson
 /// It works on raw Jansson pointers: source nodes are borrowed from the parsed tree (which
 /// the caller keeps alive for the whole walk), and the mapped tree is built directly with
 /// Jansson calls (`json_object_setn_new_nocheck` with the plans' C-string keys), so no
-/// Swift object or `String` is made per value on success. Values that need no conversion
-/// are shared with the parsed tree (a reference, not a copy). Key paths for error messages
-/// are closures, called only when a ``MappingError`` is thrown.
+/// Swift object, `String` or reference count is touched per value on success. Values that
+/// need no conversion are shared with the parsed tree (a reference, not a copy). Key paths
+/// for error messages are closures, called only when a ``MappingError`` is thrown.
 ///
 /// Not thread-bound: a walk runs on one thread, and any number run at once over shared
 /// plans and a shared, read-only source tree.
 struct MappingWalk {
-    /// The plans, for relationships and dynamic mappings.
+    /// The mapper's plans, for dynamic mappings' picks (by name).
     let program: MappingProgram
     /// The deepest nesting of mapped objects allowed.
     let maxDepth: Int
@@ -25,11 +25,12 @@ struct MappingWalk {
     /// Maps `node` (borrowed): `null` to `null`, an array element by element (`null`
     /// elements skipped), anything else as one object.
     /// - Parameters:
+    ///   - plan: the mapping, from a program that outlives the walk.
     ///   - path: `node`'s key path from the body's root, for error messages.
     ///   - parent: the representation holding `node`, for `@parent` (borrowed; nil at the top).
     /// - Returns: a new reference to the mapped value.
     /// - Throws: ``MappingError`` (nothing is leaked: a partly built result is released).
-    func value(_ node: JSONPointer, plan: MappingPlan, path: () -> String, depth: Int,
+    func value(_ node: JSONPointer, plan: UnsafePointer<MappingPlan>, path: () -> String, depth: Int,
                parent: JSONPointer?) throws(MappingError) -> JSONPointer {
         switch node.type {
         case JSON_NULL:
@@ -55,14 +56,14 @@ struct MappingWalk {
 
     /// Maps one representation (an object, or a scalar for `"@value"` attributes) with `plan`.
     /// - Returns: a new reference to the mapped object.
-    private func object(_ node: JSONPointer, plan: MappingPlan, path: () -> String, depth: Int,
+    private func object(_ node: JSONPointer, plan: UnsafePointer<MappingPlan>, path: () -> String, depth: Int,
                         parent: JSONPointer?) throws(MappingError) -> JSONPointer {
         guard depth < maxDepth else {
-            throw MappingError("objects nested deeper than \(maxDepth) levels (mapping \"\(plan.mapping.name)\")",
+            throw MappingError("objects nested deeper than \(maxDepth) levels (mapping \"\(plan.pointee.mapping.name)\")",
                                keyPath: path())
         }
-        if let dynamic = plan.mapping.dynamic {
-            let name = try dynamic.pick(for: JSONValue(retaining: node).node, at: path)
+        if plan.pointee.isDynamic {
+            let name = try plan.pointee.mapping.dynamic!.pick(for: JSONValue(retaining: node).node, at: path)
             guard let chosen = program.plan(named: name) else {
                 throw MappingError("unknown mapping \"\(name)\"", keyPath: path())
             }
@@ -79,15 +80,18 @@ struct MappingWalk {
         return result
     }
 
-    private func attributes(of node: JSONPointer, plan: MappingPlan, into result: JSONPointer, path: () -> String,
-                            parent: JSONPointer?) throws(MappingError) {
-        for (index, attribute) in plan.attributes.enumerated() {
-            // The attribute's key path as written, from the body's root: only for errors.
-            func where_() -> String { plan.mapping.attributes[index].source.appended(to: path()) }
-            guard let found = try resolve(attribute.source, rest: plan.attributeRests[index], in: node, path: path,
-                                          parent: parent) else {
+    private func attributes(of node: JSONPointer, plan: UnsafePointer<MappingPlan>, into result: JSONPointer,
+                            path: () -> String, parent: JSONPointer?) throws(MappingError) {
+        let attributes = plan.pointee.attributes
+        for index in 0..<attributes.count {
+            let attribute = attributes[index]
+            // The attribute as written, and its key path from the body's root: only for errors.
+            func written() -> AttributeMapping { plan.pointee.mapping.attributes[index] }
+            func where_() -> String { written().source.appended(to: path()) }
+            guard let found = try resolve(attribute.source, rest: { plan.pointee.attributeRest(index) }, in: node,
+                                          path: path, parent: parent) else {
                 if attribute.required {
-                    throw MappingError("required attribute \"\(plan.mapping.attributes[index].destination)\" of \(plan.mapping.name) is missing",
+                    throw MappingError("required attribute \"\(written().destination)\" of \(plan.pointee.mapping.name) is missing",
                                        keyPath: where_())
                 }
                 continue
@@ -97,26 +101,29 @@ struct MappingWalk {
             let mapped: JSONPointer
             if value.type == JSON_NULL {
                 if attribute.required {
-                    throw MappingError("required attribute \"\(plan.mapping.attributes[index].destination)\" of \(plan.mapping.name) is null",
+                    throw MappingError("required attribute \"\(written().destination)\" of \(plan.pointee.mapping.name) is null",
                                        keyPath: where_())
                 }
                 mapped = json_null()
             } else if let type = attribute.type, type != .json, value.type == JSON_ARRAY {
                 // An array of scalars: each element coerced, `null` kept.
                 mapped = json_array()!
-                do throws(MappingError) {
-                    for position in 0..<json_array_size(value) {
-                        let element = json_array_get(value, position)!
+                for position in 0..<json_array_size(value) {
+                    let element = json_array_get(value, position)!
+                    do {
                         json_array_append_new(mapped, element.type == JSON_NULL ? json_null()
-                            : try type.coerce(raw: element, dateFormat: attribute.dateFormat,
-                                              keyPath: { "\(where_())[\(position)]" }))
+                            : try type.coerce(raw: element, dateFormat: attribute.dateFormat))
+                    } catch {
+                        json_decref(mapped)
+                        throw MappingError(error.message, keyPath: "\(where_())[\(position)]")
                     }
-                } catch {
-                    json_decref(mapped)
-                    throw error
                 }
             } else if let type = attribute.type {
-                mapped = try type.coerce(raw: value, dateFormat: attribute.dateFormat, keyPath: where_)
+                do {
+                    mapped = try type.coerce(raw: value, dateFormat: attribute.dateFormat)
+                } catch {
+                    throw MappingError(error.message, keyPath: where_())
+                }
             } else {
                 mapped = value.newReference()
             }
@@ -124,20 +131,21 @@ struct MappingWalk {
         }
     }
 
-    private func relationships(of node: JSONPointer, plan: MappingPlan, into result: JSONPointer, path: () -> String,
-                               depth: Int, parent: JSONPointer?) throws(MappingError) {
-        for (index, relationship) in plan.relationships.enumerated() {
-            func where_() -> String { plan.mapping.relationships[index].source.appended(to: path()) }
-            guard let found = try resolve(relationship.source, rest: plan.relationshipRests[index], in: node, path: path,
-                                          parent: parent) else {
+    private func relationships(of node: JSONPointer, plan: UnsafePointer<MappingPlan>, into result: JSONPointer,
+                               path: () -> String, depth: Int, parent: JSONPointer?) throws(MappingError) {
+        let relationships = plan.pointee.relationships
+        for index in 0..<relationships.count {
+            let relationship = relationships[index]
+            func where_() -> String { plan.pointee.mapping.relationships[index].source.appended(to: path()) }
+            guard let found = try resolve(relationship.source, rest: { plan.pointee.relationshipRest(index) }, in: node,
+                                          path: path, parent: parent) else {
                 continue
             }
             defer { found.release() }
-            guard relationship.target >= 0 else {
-                throw MappingError("unknown mapping \"\(plan.mapping.relationships[index].mapping)\"", keyPath: where_())
+            guard let target = relationship.target else {
+                throw MappingError("unknown mapping \"\(plan.pointee.mapping.relationships[index].mapping)\"", keyPath: where_())
             }
-            let mapped = try value(found.pointer, plan: program.plans[relationship.target], path: where_,
-                                   depth: depth + 1, parent: node)
+            let mapped = try value(found.pointer, plan: target, path: where_, depth: depth + 1, parent: node)
             json_object_setn_new_nocheck(result, relationship.destination.chars, relationship.destination.count, mapped)
         }
     }
@@ -156,8 +164,8 @@ struct MappingWalk {
     /// The value at `source` for the object `node`, or nil when nothing is found (see
     /// ``KeyPath``'s walking rules). Objects all the way down are walked here on the plan's C
     /// keys; anything else (an array, `null` or a scalar on the way) takes ``KeyPath``'s
-    /// full walk of `rest` from the start.
-    private func resolve(_ source: PlannedPath, rest: KeyPath, in node: JSONPointer, path: () -> String,
+    /// full walk of `rest()` (the path after its special root) from the start.
+    private func resolve(_ source: PlannedPath, rest: () -> KeyPath, in node: JSONPointer, path: () -> String,
                          parent: JSONPointer?) throws(MappingError) -> Found? {
         let base: JSONPointer
         switch source.root {
@@ -170,7 +178,7 @@ struct MappingWalk {
         for key in source.keys {
             guard current.isObject else {
                 let owner = JSONValue(retaining: base)
-                guard let value = try rest.value(in: owner.node, at: source.root == .node ? path() : source.root.name) else {
+                guard let value = try rest().value(in: owner.node, at: source.root == .node ? path() : source.root.name) else {
                     return nil
                 }
                 return Found(pointer: value.pointer.newReference(), owned: true)

@@ -27,7 +27,7 @@ public struct ObjectMapper: Sendable {
         for mapping in mappings { byName[mapping.name] = mapping }
         self.mappings = byName
         self.maxDepth = maxDepth
-        program = MappingProgram(byName)
+        program = MappingProgram(byName.keys.sorted().map { byName[$0]! })
     }
 
     /// Maps `node` (an object, an array of objects, or a scalar for `"@value"` mappings) with
@@ -47,10 +47,19 @@ public struct ObjectMapper: Sendable {
     /// Maps `node` with `mapping` (see ``map(_:with:at:context:parent:)-(_,String,_,_,_)``).
     public func map(_ node: JSONNode, with mapping: ObjectMapping, at keyPath: String = "",
                     context: MappingContext = .none, parent: JSONNode? = nil) throws(MappingError) -> JSONValue {
-        try map(node, plan: program.plan(for: mapping), at: keyPath, context: context, parent: parent)
+        if let plan = program.plan(named: mapping.name), program.mappings[plan.pointee.index] == mapping {
+            return try map(node, plan: plan, at: keyPath, context: context, parent: parent)
+        }
+        // Not one of this mapper's mappings: compiled for this call, its relationships
+        // resolved against the mapper's.
+        let adHoc = MappingProgram([mapping], base: program)
+        return try withExtendedLifetime(adHoc) { () throws(MappingError) in
+            try map(node, plan: UnsafePointer(adHoc.plans.baseAddress!), at: keyPath, context: context, parent: parent)
+        }
     }
 
-    private func map(_ node: JSONNode, plan: MappingPlan, at keyPath: String, context: MappingContext,
+    /// Maps with a plan of `program` (or of a program based on it that the caller keeps alive).
+    private func map(_ node: JSONNode, plan: UnsafePointer<MappingPlan>, at keyPath: String, context: MappingContext,
                      parent: JSONNode?) throws(MappingError) -> JSONValue {
         let walk = MappingWalk(program: program, maxDepth: maxDepth, root: context.root?.pointer,
                                metadata: context.metadata?.pointer)
