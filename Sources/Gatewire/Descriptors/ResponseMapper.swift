@@ -48,8 +48,12 @@ public struct ResponseMapper: Sendable {
     public init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is
-    /// in the outcome.
+    /// in the outcome. A large body's trees are built in a ``JSONArena`` scope.
     public func map(_ response: MappableResponse) -> MappingOutcome {
+        JSONArena.scope(bodyBytes: response.body.count) { decide(response) }
+    }
+
+    private func decide(_ response: MappableResponse) -> MappingOutcome {
         let status = response.status
         let failure = status >= 400
         let responseMatches = matches(catalog.responseDescriptors, response)

@@ -34,11 +34,22 @@ extension UnsafeMutablePointer where Pointee == json_t {
     /// A new reference to this node (the same node, shared).
     func newReference() -> JSONPointer { json_incref(self)! }
 
-    /// This node as compact JSON text with every real's 17 digits (as ``JSONValue/serialized(pretty:significantDigits:)``).
-    func serialized() -> String {
-        guard let text = json_dumps(self, gw_json_dump_flags(0, 17)) else { return "null" }
-        defer { free(text) }
-        return String(cString: text)
+    /// This node as JSON text (`flags` as `gw_json_dump_flags` makes them; the default is
+    /// compact with every real's 17 digits, as ``JSONValue/serialized(pretty:significantDigits:)``).
+    ///
+    /// Written through `json_dump_callback` into a Swift buffer: Jansson never hands out
+    /// memory here, so the text is right whatever allocator Jansson has (see ``JSONArena``).
+    func serialized(flags: Int = gw_json_dump_flags(0, 17)) -> String {
+        var text: [UInt8] = []
+        let status = withUnsafeMutablePointer(to: &text) { buffer in
+            json_dump_callback(self, { chunk, size, buffer in
+                let text = buffer!.assumingMemoryBound(to: [UInt8].self)
+                text.pointee.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: size))
+                return 0
+            }, buffer, flags)
+        }
+        guard status == 0 else { return "null" }  // only on allocation failure
+        return String(decoding: text, as: UTF8.self)
     }
 }
 
