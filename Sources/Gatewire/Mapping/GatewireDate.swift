@@ -70,11 +70,9 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
         withISO8601 { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// The length of ``iso8601``'s text: always 24 bytes (the year has 4 digits).
-    static let iso8601Length = 24
-
-    /// Calls `body` with ``iso8601``'s text as ``iso8601Length`` ASCII bytes in a temporary
-    /// stack buffer (valid only during the call; not NUL-terminated), without making a `String`.
+    /// Calls `body` with ``iso8601``'s text as its 24 ASCII bytes (the year always has 4
+    /// digits) in a temporary stack buffer (valid only during the call; not NUL-terminated),
+    /// without making a `String`.
     func withISO8601<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         let ms = millisecondsSince1970
         let days = floorDiv(ms, 86_400_000)
@@ -82,30 +80,31 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
         let (year, month, day) = GatewireDate.civil(fromDays: days)
         let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60
         let second = msOfDay / 1000 % 60, milli = msOfDay % 1000
-        // yyyy-MM-ddTHH:mm:ss.SSSZ: each field's digits at its offset.
+        // yyyy-MM-ddTHH:mm:ss.SSSZ, each field's digits at its offset (unrolled: this runs
+        // once per mapped date).
         var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
         return try withUnsafeMutableBytes(of: &text) { raw throws(E) -> R in
             let b = raw.bindMemory(to: UInt8.self)
-            func put(_ value: Int64, at offset: Int, width: Int) {
-                var value = value
-                for i in stride(from: offset + width - 1, through: offset, by: -1) {
-                    b[i] = UInt8(truncatingIfNeeded: 48 + value % 10)
-                    value /= 10
-                }
+            func digit(_ value: Int64) -> UInt8 { UInt8(truncatingIfNeeded: 48 + value) }
+            func two(_ value: Int64, at offset: Int) {
+                b[offset] = digit(value / 10)
+                b[offset + 1] = digit(value % 10)
             }
-            put(year, at: 0, width: 4)
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
             b[4] = UInt8(ascii: "-")
-            put(month, at: 5, width: 2)
+            two(month, at: 5)
             b[7] = UInt8(ascii: "-")
-            put(day, at: 8, width: 2)
+            two(day, at: 8)
             b[10] = UInt8(ascii: "T")
-            put(hour, at: 11, width: 2)
+            two(hour, at: 11)
             b[13] = UInt8(ascii: ":")
-            put(minute, at: 14, width: 2)
+            two(minute, at: 14)
             b[16] = UInt8(ascii: ":")
-            put(second, at: 17, width: 2)
+            two(second, at: 17)
             b[19] = UInt8(ascii: ".")
-            put(milli, at: 20, width: 3)
+            b[20] = digit(milli / 100)
+            two(milli % 100, at: 21)
             b[23] = UInt8(ascii: "Z")
             return try body(UnsafeBufferPointer(b))
         }
