@@ -40,16 +40,36 @@ extension UnsafeMutablePointer where Pointee == json_t {
     /// Written through `json_dump_callback` into a Swift buffer: Jansson never hands out
     /// memory here, so the text is right whatever allocator Jansson has (see ``JSONArena``).
     func serialized(flags: Int = gw_json_dump_flags(0, 17)) -> String {
-        var text: [UInt8] = []
+        var text = TextBuffer()
+        defer { free(text.bytes) }
         let status = withUnsafeMutablePointer(to: &text) { buffer in
             json_dump_callback(self, { chunk, size, buffer in
-                let text = buffer!.assumingMemoryBound(to: [UInt8].self)
-                text.pointee.append(contentsOf: UnsafeRawBufferPointer(start: chunk, count: size))
-                return 0
+                buffer!.assumingMemoryBound(to: TextBuffer.self).pointee.append(chunk!, size) ? 0 : -1
             }, buffer, flags)
         }
-        guard status == 0 else { return "null" }  // only on allocation failure
-        return String(decoding: text, as: UTF8.self)
+        guard status == 0, let bytes = text.bytes else { return "null" }  // only on allocation failure
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: text.count), as: UTF8.self)
+    }
+}
+
+/// The growing `malloc`ed buffer ``JSONPointer``'s `serialized` writes into (Jansson's
+/// callback hands it many small chunks: a plain copy each, no Swift collection per chunk).
+private struct TextBuffer {
+    var bytes: UnsafeMutablePointer<UInt8>?
+    var count = 0
+    var capacity = 0
+
+    /// Appends `size` bytes at `chunk`; false when memory ran out.
+    mutating func append(_ chunk: UnsafePointer<CChar>, _ size: Int) -> Bool {
+        if count + size > capacity {
+            let grown = max(4096, capacity * 2, count + size)
+            guard let moved = realloc(bytes, grown) else { return false }
+            bytes = moved.assumingMemoryBound(to: UInt8.self)
+            capacity = grown
+        }
+        memcpy(bytes! + count, chunk, size)
+        count += size
+        return true
     }
 }
 
