@@ -70,6 +70,8 @@ struct MappingPlan {
     /// This plan's index in `program`.
     let index: Int
 
+    /// An empty plan for mapping `index` of `program`; ``compile(_:storage:target:)`` fills it
+    /// once every plan of the program has its address.
     init(program: MappingProgram, index: Int) {
         self.program = program
         self.index = index
@@ -103,7 +105,9 @@ struct MappingPlan {
 /// A key as a NUL-terminated C string and its length up to the first NUL (what Jansson's
 /// C-string key functions would read). Borrowed from the program that made it.
 struct CKey {
+    /// The NUL-terminated bytes.
     let chars: UnsafePointer<CChar>
+    /// The bytes before the NUL.
     let count: Int
 }
 
@@ -124,24 +128,34 @@ enum PlannedRoot {
 
 /// A source key path: its root and the keys after it (empty: the root value itself).
 struct PlannedPath {
+    /// Where the path starts.
     let root: PlannedRoot
+    /// The keys after the root, in order.
     let keys: UnsafeBufferPointer<CKey>
 }
 
 /// One attribute of a ``MappingPlan``.
 struct PlannedAttribute {
+    /// Where the value is read.
     let source: PlannedPath
+    /// The key written in the mapped object.
     let destination: CKey
+    /// The coercion (nil: the value as parsed), as ``AttributeMapping/type``.
     let type: AttributeType?
+    /// How a date is read, as ``AttributeMapping/dateFormat``.
     let dateFormat: DateFormat
+    /// Whether a missing or `null` value fails the mapping.
     let required: Bool
 }
 
 /// One relationship of a ``MappingPlan``; `target` is the nested plan (nil: no mapping has
 /// that name).
 struct PlannedRelationship {
+    /// Where the nested representation is read.
     let source: PlannedPath
+    /// The key written in the mapped object.
     let destination: CKey
+    /// The nested mapping's plan (in this program or its base).
     let target: UnsafePointer<MappingPlan>?
 }
 

@@ -80,6 +80,8 @@ struct MappingWalk {
         return result
     }
 
+    /// Sets `plan`'s attributes of `node` into `result` (a new object the caller owns), in
+    /// order: missing ones left out, `null` as `null`, coerced values as new references.
     private func attributes(of node: JSONPointer, plan: UnsafePointer<MappingPlan>, into result: JSONPointer,
                             path: () -> String, parent: JSONPointer?) throws(MappingError) {
         let attributes = plan.pointee.attributes
@@ -131,6 +133,8 @@ struct MappingWalk {
         }
     }
 
+    /// Sets `plan`'s relationships of `node` into `result`, each mapped with its nested plan
+    /// one level deeper, with `node` as the nested objects' `@parent`.
     private func relationships(of node: JSONPointer, plan: UnsafePointer<MappingPlan>, into result: JSONPointer,
                                path: () -> String, depth: Int, parent: JSONPointer?) throws(MappingError) {
         let relationships = plan.pointee.relationships
@@ -156,6 +160,7 @@ struct MappingWalk {
         let pointer: JSONPointer
         let owned: Bool
 
+        /// Drops the reference a full walk made (nothing for a borrowed node).
         func release() {
             if owned { json_decref(pointer) }
         }
