@@ -13,9 +13,12 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
         .systemLibrary(name: "CGatewireABI"),
-        .target(name: "Gatewire", dependencies: ["CCurl", "CJansson", "CGatewireABI"]),
+        // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
+        // symbol hidden, so nothing leaks into the .so's exports).
+        .target(name: "CGatewireArena", dependencies: ["CJansson"]),
+        .target(name: "Gatewire", dependencies: ["CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson", "CCurl"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

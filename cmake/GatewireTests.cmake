@@ -54,6 +54,21 @@ add_test(NAME c_mapping_cases
                  ${CMAKE_SOURCE_DIR}/Tests/cases/mapping_cases.json)
 set_tests_properties(c_mapping_cases PROPERTIES TIMEOUT 300 LABELS "c;server;mapping")
 
+# ---- jansson_sharing_*: an application using Jansson beside Gatewire (arena allocator rules)
+add_executable(test_jansson_sharing_c Tests/c/test_jansson_sharing.c)
+set_target_properties(test_jansson_sharing_c PROPERTIES C_STANDARD 11 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_compile_options(test_jansson_sharing_c PRIVATE -Wall -Wextra -pedantic)
+if(TARGET PkgConfig::GW_JANSSON)
+    target_link_libraries(test_jansson_sharing_c PRIVATE Gatewire::Gatewire PkgConfig::GW_JANSSON)
+else()
+    target_link_libraries(test_jansson_sharing_c PRIVATE Gatewire::Gatewire jansson)
+endif()
+foreach(mode shared own-allocator)
+    add_test(NAME jansson_sharing_${mode}
+             COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_jansson_sharing_c> ${mode})
+    set_tests_properties(jansson_sharing_${mode} PROPERTIES TIMEOUT 120 LABELS "c;server;mapping")
+endforeach()
+
 # ---- exports_match_header: gw_* prototypes == gw_* exports, nothing else leaks -------------
 add_test(NAME exports_match_header
          COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_exports.py

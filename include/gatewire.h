@@ -24,6 +24,12 @@
  *    observers run on the client's event-loop thread (one per client) and must not block;
  *    a blocking gw_call() from inside one returns GW_ERROR_WOULD_DEADLOCK.
  *  - Times are seconds as double.
+ *  - Jansson: an application may use the same libjansson.so. Gatewire replaces Jansson's
+ *    allocator (json_set_alloc_funcs) on its first response body of 16 KiB or more, only
+ *    if it is still malloc/free, so that it can build those bodies' trees in arenas; every
+ *    allocation made on the application's threads stays plain malloc/free (json_dumps text
+ *    is still freed with free()). An application that installs its own allocator must do
+ *    so before creating its first client; Gatewire then keeps it.
  */
 #ifndef GATEWIRE_H
 #define GATEWIRE_H

@@ -60,7 +60,10 @@ def header_functions(header: Path, cc: str) -> set[str]:
 
 
 def library_symbols(library: Path, nm: str) -> list[tuple[str, str]]:
-    """(type, name) of every dynamic symbol the library defines."""
+    """(type, name) of every dynamic symbol the library exports: defined and global or weak.
+    Local ones (lower-case type, e.g. "b") are in the dynamic symbol table only for the
+    library's own relocations (an initial-exec thread-local variable's offset is one); no
+    other object can bind to them, so they are not exports."""
     out = subprocess.run([nm, "-D", "--defined-only", str(library)], check=True,
                          capture_output=True, text=True, timeout=60).stdout
     symbols = []
@@ -69,6 +72,8 @@ def library_symbols(library: Path, nm: str) -> list[tuple[str, str]]:
         if len(fields) < 2:
             continue
         kind, name = fields[-2], fields[-1]
+        if kind.islower() and kind not in ("u", "v", "w"):  # u/v/w: unique-global and weak
+            continue
         symbols.append((kind, name.split("@")[0]))  # drop a version suffix (name@@VER)
     return symbols
 

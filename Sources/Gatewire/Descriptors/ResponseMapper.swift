@@ -1,3 +1,5 @@
+import CJansson
+
 /// The one place that decides what a response means: status gate, body parsing, descriptor
 /// selection and mapping (RestKit's `RKObjectRequestOperation` + `RKResponseMapperOperation`,
 /// with the ambiguities of the reference pinned as below).
@@ -46,8 +48,12 @@ public struct ResponseMapper: Sendable {
     public init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is
-    /// in the outcome.
+    /// in the outcome. A large body's trees are built in a ``JSONArena`` scope.
     public func map(_ response: MappableResponse) -> MappingOutcome {
+        JSONArena.scope(bodyBytes: response.body.count) { decide(response) }
+    }
+
+    private func decide(_ response: MappableResponse) -> MappingOutcome {
         let status = response.status
         let failure = status >= 400
         let responseMatches = matches(catalog.responseDescriptors, response)
@@ -155,7 +161,10 @@ public struct ResponseMapper: Sendable {
 
     /// `null` or an array of only `null`s: "not found", as RestKit.
     static func isNothing(_ node: JSONNode) -> Bool {
-        node.isNull || (node.kind == .array && node.count > 0 && node.elements.allSatisfy(\.isNull))
+        if node.isNull { return true }
+        guard node.kind == .array else { return false }
+        let count = json_array_size(node.pointer)
+        return count > 0 && (0..<count).allSatisfy { json_array_get(node.pointer, $0).type == JSON_NULL }
     }
 
     /// 0 bytes or only spaces, tabs, CR and LF.

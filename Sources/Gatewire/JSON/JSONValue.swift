@@ -1,5 +1,5 @@
+import CGatewireArena
 import CJansson
-import Glibc
 
 /// One JSON value held in Jansson's tree (`json_t`), owned by this object.
 ///
@@ -38,6 +38,7 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     deinit {
         if let home, home.pool.release(pointer, home: home.worker) { return }
         json_decref(pointer)
+        gw_arena_flush()  // an arena tree's slots go back to the pool now (see JSONArena)
     }
 
     /// A view of the root for walking the tree (it keeps this value alive).
@@ -79,12 +80,7 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// - Parameter significantDigits: digits of real numbers, 1...17; the default 17 writes
     ///   every double so that it reads back exactly (so 0.1 reads `0.10000000000000001`).
     public func serialized(pretty: Bool = false, significantDigits: Int = 17) -> String {
-        let flags = gw_json_dump_flags(pretty ? 2 : 0, Int32(min(17, max(1, significantDigits))))
-        guard let text = json_dumps(pointer, flags) else {
-            return "null"  // only on allocation failure
-        }
-        defer { free(text) }
-        return String(cString: text)
+        pointer.serialized(flags: gw_json_dump_flags(pretty ? 2 : 0, Int32(min(17, max(1, significantDigits)))))
     }
 
     public var description: String { serialized() }

@@ -68,14 +68,15 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     ///
     /// A plain path returns the node itself (shared, not copied); a path through an array
     /// returns a new array of the elements' sub-values.
-    /// - Parameter at: the path of `node` from the body's root, used in error messages.
+    /// - Parameter at: the path of `node` from the body's root, used in error messages (and
+    ///   evaluated only when the walk leaves plain objects).
     /// - Throws: ``MappingError`` when the path runs into a string, number or boolean.
-    public func value(in node: JSONNode, at base: String = "") throws(MappingError) -> JSONValue? {
+    public func value(in node: JSONNode, at base: @autoclosure () -> String = "") throws(MappingError) -> JSONValue? {
         // The common case, objects all the way down, needs no path strings (they are only for
         // error messages); anything else (an array, null, a scalar) takes the full walk.
         var current = node.pointer
         for key in components {
-            guard gw_json_typeof(current) == JSON_OBJECT else { return try walk(node, from: 0, path: base) }
+            guard gw_json_typeof(current) == JSON_OBJECT else { return try walk(node, from: 0, path: base()) }
             guard let child = key.withCString({ json_object_get(current, $0) }) else { return nil }
             current = child
         }

@@ -1,3 +1,4 @@
+import CJansson
 import Glibc
 
 /// The destination type of an attribute, with strict coercion from the source value.
@@ -36,34 +37,47 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     public func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: @autoclosure () -> String)
         throws(MappingError) -> JSONValue
     {
-        func fail(_ why: String) -> MappingError {
-            MappingError("\(Coercion.show(node)) \(why)", keyPath: keyPath())
+        do {
+            return JSONValue(taking: try coerce(raw: node.pointer, dateFormat: dateFormat))
+        } catch {
+            throw MappingError(error.message, keyPath: keyPath())
         }
+    }
+
+    /// Coerces the borrowed node `value` (which is not `null`) to this type: the mapper's
+    /// form, with no Swift object made on success.
+    /// - Returns: a new reference (the same node when no conversion is needed, shared).
+    /// - Throws: ``CoercionFailure`` (the caller adds the key path) when the value cannot be
+    ///   converted exactly.
+    func coerce(raw value: JSONPointer, dateFormat: DateFormat) throws(CoercionFailure) -> JSONPointer {
+        func fail(_ why: String) -> CoercionFailure { CoercionFailure(value, why) }
+        let type = value.type
         switch self {
         case .json:
-            return node.retained()
+            return value.newReference()
         case .string:
-            switch node.kind {
-            case .string: return node.retained()
-            case .integer: return .string(String(node.integer!))
-            case .real: return .string(Coercion.text(of: node.number!))
-            case .bool: return .string(node.bool! ? "true" : "false")
+            switch type {
+            case JSON_STRING: return value.newReference()
+            case JSON_INTEGER: return newJSONString(String(json_integer_value(value)))
+            case JSON_REAL: return newJSONString(Coercion.text(of: json_real_value(value)))
+            case JSON_TRUE: return newJSONString("true")
+            case JSON_FALSE: return newJSONString("false")
             default: throw fail("is not a string")
             }
         case .integer:
-            switch node.kind {
-            case .integer:
-                return node.retained()
-            case .real:
-                let value = node.number!
-                guard value.rounded() == value else { throw fail("is not an integer (it has a fraction)") }
-                guard value >= -9_223_372_036_854_775_808.0, value < 9_223_372_036_854_775_808.0 else {
+            switch type {
+            case JSON_INTEGER:
+                return value.newReference()
+            case JSON_REAL:
+                let number = json_real_value(value)
+                guard number.rounded() == number else { throw fail("is not an integer (it has a fraction)") }
+                guard number >= -9_223_372_036_854_775_808.0, number < 9_223_372_036_854_775_808.0 else {
                     throw fail("is beyond the 64-bit integer range")
                 }
-                return .integer(Int64(value))
-            case .string:
-                switch Coercion.integer(node.string!) {
-                case .value(let value): return .integer(value)
+                return json_integer(Int64(number))
+            case JSON_STRING:
+                switch Coercion.integer(value.stringBytes) {
+                case .value(let number): return json_integer(number)
                 case .overflow: throw fail("is beyond the 64-bit integer range")
                 case .invalid: throw fail("is not an integer")
                 }
@@ -71,139 +85,44 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
                 throw fail("is not an integer")
             }
         case .number:
-            switch node.kind {
-            case .integer, .real:
-                return node.retained()
-            case .string:
-                let text = node.string!
-                guard Coercion.isJSONNumber(text) else { throw fail("is not a number") }
-                if case .value(let value) = Coercion.integer(text) { return .integer(value) }
-                let value = text.withCString { strtod($0, nil) }
-                guard value.isFinite else { throw fail("is beyond the range of a number") }
-                return .number(value)
+            switch type {
+            case JSON_INTEGER, JSON_REAL:
+                return value.newReference()
+            case JSON_STRING:
+                let bytes = value.stringBytes
+                guard Coercion.isJSONNumber(bytes) else { throw fail("is not a number") }
+                if case .value(let number) = Coercion.integer(bytes) { return json_integer(number) }
+                // A JSON number has no U+0000, so the C string is the whole text.
+                let number = strtod(json_string_value(value), nil)
+                guard number.isFinite else { throw fail("is beyond the range of a number") }
+                return json_real(number)
             default:
                 throw fail("is not a number")
             }
         case .boolean:
-            switch node.kind {
-            case .bool: return node.retained()
-            case .integer where node.integer == 0 || node.integer == 1: return .bool(node.integer == 1)
-            case .string where node.string == "true" || node.string == "false": return .bool(node.string == "true")
+            switch type {
+            case JSON_TRUE, JSON_FALSE: return value.newReference()
+            case JSON_INTEGER where json_integer_value(value) == 0: return json_false()
+            case JSON_INTEGER where json_integer_value(value) == 1: return json_true()
+            case JSON_STRING where value.stringEquals("true"): return json_true()
+            case JSON_STRING where value.stringEquals("false"): return json_false()
             default: throw fail("is not a boolean (expected true, false, \"true\", \"false\", 1 or 0)")
             }
         case .date:
-            return .string(try Coercion.date(node, format: dateFormat, keyPath: keyPath()).iso8601)
+            let date = try Coercion.date(value, format: dateFormat)
+            return date.withISO8601 { newJSONString(validUTF8: $0) }
         }
     }
 }
 
-/// The parsing helpers behind ``AttributeType``.
-enum Coercion {
-    enum IntegerParse { case value(Int64), overflow, invalid }
+/// Why a value could not be coerced, without where it is (the caller knows the key path and
+/// makes the ``MappingError``): the coercions run per value, and a path is built only on failure.
+struct CoercionFailure: Error {
+    /// The value shown and the reason, e.g. `"12abc" is not an integer`.
+    let message: String
 
-    /// A string that is entirely `-?[0-9]+`, exactly.
-    static func integer(_ text: String) -> IntegerParse {
-        var bytes = Substring(text).utf8[...]
-        let negative = bytes.first == UInt8(ascii: "-")
-        if negative { bytes = bytes.dropFirst() }
-        guard !bytes.isEmpty, bytes.allSatisfy({ $0 >= 48 && $0 <= 57 }) else { return .invalid }
-        var value: Int64 = 0
-        for byte in bytes {
-            let digit = Int64(byte - 48)
-            let (times10, o1) = value.multipliedReportingOverflow(by: 10)
-            let (next, o2) = negative ? times10.subtractingReportingOverflow(digit) : times10.addingReportingOverflow(digit)
-            if o1 || o2 { return .overflow }
-            value = next
-        }
-        return .value(value)
-    }
-
-    /// Whether `text` is entirely a number in JSON's grammar (RFC 8259 section 6).
-    static func isJSONNumber(_ text: String) -> Bool {
-        let b = Array(text.utf8)
-        var i = 0
-        func isDigit(_ i: Int) -> Bool { i < b.count && b[i] >= 48 && b[i] <= 57 }
-        if i < b.count, b[i] == UInt8(ascii: "-") { i += 1 }
-        guard isDigit(i) else { return false }
-        if b[i] == 48 { i += 1 } else { while isDigit(i) { i += 1 } }
-        if i < b.count, b[i] == UInt8(ascii: ".") {
-            i += 1
-            guard isDigit(i) else { return false }
-            while isDigit(i) { i += 1 }
-        }
-        if i < b.count, b[i] == UInt8(ascii: "e") || b[i] == UInt8(ascii: "E") {
-            i += 1
-            if i < b.count, b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") { i += 1 }
-            guard isDigit(i) else { return false }
-            while isDigit(i) { i += 1 }
-        }
-        return i == b.count
-    }
-
-    /// A real's text: whole values below 1e15 without a fraction (`1.0` -> `"1"`, as
-    /// `NSNumber.stringValue`), others Swift's shortest round-trip text.
-    static func text(of value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
-    }
-
-    /// A short rendering of a value for error messages (strings quoted, long text cut).
-    static func show(_ node: JSONNode) -> String {
-        switch node.kind {
-        case .object: return "an object"
-        case .array: return "an array"
-        default:
-            let text = node.serialized()
-            return text.count > 60 ? String(text.prefix(57)) + "..." : text
-        }
-    }
-
-    static func date(_ node: JSONNode, format: DateFormat, keyPath: @autoclosure () -> String) throws(MappingError)
-        -> GatewireDate
-    {
-        func fail(_ why: String) -> MappingError { MappingError("\(show(node)) \(why)", keyPath: keyPath()) }
-        func epoch(_ scale: Double) throws(MappingError) -> GatewireDate {
-            let unit = scale == 1 ? "seconds" : "milliseconds"
-            if node.kind == .integer, scale == 1000 {
-                guard let date = GatewireDate(millisecondsSince1970: node.integer!) else {
-                    throw fail("is out of the date range (years 0001-9999)")
-                }
-                return date
-            }
-            var value: Double
-            if let number = node.number {
-                value = number
-            } else if let text = node.string, isJSONNumber(text) {
-                if case .value(let ms) = integer(text), scale == 1000 {
-                    guard let date = GatewireDate(millisecondsSince1970: ms) else {
-                        throw fail("is out of the date range (years 0001-9999)")
-                    }
-                    return date
-                }
-                value = text.withCString { strtod($0, nil) }
-            } else {
-                throw fail("is not a number of \(unit) since 1970")
-            }
-            value /= scale
-            guard let date = GatewireDate(secondsSince1970: value) else {
-                throw fail("is out of the date range (years 0001-9999)")
-            }
-            return date
-        }
-        switch format {
-        case .epochSeconds: return try epoch(1)
-        case .epochMilliseconds: return try epoch(1000)
-        case .iso8601:
-            guard let text = node.string, let date = GatewireDate(iso8601: text) else {
-                throw fail("is not an ISO 8601 date")
-            }
-            return date
-        case .automatic:
-            if node.kind == .integer || node.kind == .real { return try epoch(1) }
-            guard let text = node.string, let date = GatewireDate(parsing: text) else {
-                throw fail("is not a date (expected ISO 8601, an HTTP-date, or seconds since 1970)")
-            }
-            return date
-        }
+    /// A failure of the borrowed `value` (shown as ``Coercion/show(_:)`` renders it).
+    init(_ value: JSONPointer, _ why: String) {
+        message = "\(Coercion.show(value)) \(why)"
     }
 }

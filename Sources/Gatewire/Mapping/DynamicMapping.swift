@@ -35,11 +35,10 @@ public struct DynamicMapping: Sendable, Hashable {
     public var mappingNames: [String] { (Array(mappings.values) + (defaultMapping.map { [$0] } ?? [])).sorted() }
 
     /// The mapping name for `node`.
-    /// - Parameter path: `node`'s key path from the body's root, for errors.
+    /// - Parameter path: `node`'s key path from the body's root, for errors (called only on failure).
     /// - Throws: ``MappingError`` at the discriminator's key path when no mapping fits.
-    func pick(for node: JSONNode, at path: String) throws(MappingError) -> String {
-        let where_ = keyPath.appended(to: path)
-        let value = node.kind == .object ? try keyPath.value(in: node, at: path) : nil
+    func pick(for node: JSONNode, at path: () -> String) throws(MappingError) -> String {
+        let value = node.kind == .object ? try keyPath.value(in: node, at: path()) : nil
         var text: String?
         switch value?.node.kind {
         case .string?: text = value?.node.string
@@ -50,8 +49,10 @@ public struct DynamicMapping: Sendable, Hashable {
         if let defaultMapping { return defaultMapping }
         let known = mappings.keys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
         if let text {
-            throw MappingError("no mapping for discriminator \"\(text)\" (known: \(known); no default)", keyPath: where_)
+            throw MappingError("no mapping for discriminator \"\(text)\" (known: \(known); no default)",
+                               keyPath: keyPath.appended(to: path()))
         }
-        throw MappingError("the discriminator is missing (known values: \(known); no default)", keyPath: where_)
+        throw MappingError("the discriminator is missing (known values: \(known); no default)",
+                           keyPath: keyPath.appended(to: path()))
     }
 }

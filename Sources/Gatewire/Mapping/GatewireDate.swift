@@ -39,29 +39,75 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
     /// exactly (the day name must be a valid name; it is not checked against the date).
     /// Returns nil for anything else, or for out-of-range fields (month 13, 31 April, hour 24).
     public init?(parsing text: String) {
-        if let ms = GatewireDate.parseISO8601(Array(text.utf8)) ?? GatewireDate.parseHTTPDate(Array(text.utf8)) {
-            self.init(millisecondsSince1970: ms)
-        } else {
-            return nil
-        }
+        var text = text
+        guard let date = text.withUTF8({ GatewireDate(parsing: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Parses an ISO 8601 date-time or an HTTP-date from UTF-8 bytes (see ``init(parsing:)``);
+    /// the bytes are only read during the call.
+    init?(parsing bytes: UnsafeBufferPointer<UInt8>) {
+        guard let ms = GatewireDate.parseISO8601(bytes) ?? GatewireDate.parseHTTPDate(bytes) else { return nil }
+        self.init(millisecondsSince1970: ms)
     }
 
     /// Parses only ISO 8601 (see ``init(parsing:)``).
     public init?(iso8601 text: String) {
-        guard let ms = GatewireDate.parseISO8601(Array(text.utf8)) else { return nil }
+        var text = text
+        guard let date = text.withUTF8({ GatewireDate(iso8601: $0) }) else { return nil }
+        self = date
+    }
+
+    /// Parses only ISO 8601, from UTF-8 bytes read during the call.
+    init?(iso8601 bytes: UnsafeBufferPointer<UInt8>) {
+        guard let ms = GatewireDate.parseISO8601(bytes) else { return nil }
         self.init(millisecondsSince1970: ms)
     }
 
     /// ISO 8601 in UTC with milliseconds, `2017-10-10T16:00:00.000Z` (RestKit's request
     /// serialization format, `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`).
     public var iso8601: String {
+        withISO8601 { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with ``iso8601``'s text as its 24 ASCII bytes (the year always has 4
+    /// digits) in a temporary stack buffer (valid only during the call; not NUL-terminated),
+    /// without making a `String`.
+    func withISO8601<R, E: Error>(_ body: (UnsafeBufferPointer<UInt8>) throws(E) -> R) throws(E) -> R {
         let ms = millisecondsSince1970
         let days = floorDiv(ms, 86_400_000)
         let msOfDay = ms - days * 86_400_000
         let (year, month, day) = GatewireDate.civil(fromDays: days)
         let hour = msOfDay / 3_600_000, minute = msOfDay / 60_000 % 60
         let second = msOfDay / 1000 % 60, milli = msOfDay % 1000
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(milli, 3))Z"
+        // yyyy-MM-ddTHH:mm:ss.SSSZ, each field's digits at its offset (unrolled: this runs
+        // once per mapped date).
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        return try withUnsafeMutableBytes(of: &text) { raw throws(E) -> R in
+            let b = raw.bindMemory(to: UInt8.self)
+            func digit(_ value: Int64) -> UInt8 { UInt8(truncatingIfNeeded: 48 + value) }
+            func two(_ value: Int64, at offset: Int) {
+                b[offset] = digit(value / 10)
+                b[offset + 1] = digit(value % 10)
+            }
+            two(year / 100, at: 0)
+            two(year % 100, at: 2)
+            b[4] = UInt8(ascii: "-")
+            two(month, at: 5)
+            b[7] = UInt8(ascii: "-")
+            two(day, at: 8)
+            b[10] = UInt8(ascii: "T")
+            two(hour, at: 11)
+            b[13] = UInt8(ascii: ":")
+            two(minute, at: 14)
+            b[16] = UInt8(ascii: ":")
+            two(second, at: 17)
+            b[19] = UInt8(ascii: ".")
+            b[20] = digit(milli / 100)
+            two(milli % 100, at: 21)
+            b[23] = UInt8(ascii: "Z")
+            return try body(UnsafeBufferPointer(b))
+        }
     }
 
     /// The ISO 8601 text, as ``iso8601``.
@@ -136,7 +182,7 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
     // MARK: Parsers (bytes of UTF-8 text)
 
     /// `count` ASCII digits at `index` as a number, or nil.
-    private static func digits(_ b: [UInt8], _ index: Int, _ count: Int) -> Int64? {
+    private static func digits(_ b: UnsafeBufferPointer<UInt8>, _ index: Int, _ count: Int) -> Int64? {
         guard index + count <= b.count else { return nil }
         var value: Int64 = 0
         for i in index..<(index + count) {
@@ -146,14 +192,15 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
         return value
     }
 
-    static func parseISO8601(_ b: [UInt8]) -> Int64? {
+    /// Milliseconds since 1970 of an ISO 8601 text (see ``init(parsing:)``), or nil.
+    static func parseISO8601(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard let year = digits(b, 0, 4), b.count >= 10, b[4] == UInt8(ascii: "-"),
               let month = digits(b, 5, 2), b[7] == UInt8(ascii: "-"), let day = digits(b, 8, 2)
         else { return nil }
         if b.count == 10 {
             return milliseconds(year: year, month: month, day: day, hour: 0, minute: 0, second: 0, milli: 0)
         }
-        guard b.count >= 19, [UInt8(ascii: "T"), UInt8(ascii: "t"), UInt8(ascii: " ")].contains(b[10]),
+        guard b.count >= 19, b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t") || b[10] == UInt8(ascii: " "),
               let hour = digits(b, 11, 2), b[13] == UInt8(ascii: ":"), let minute = digits(b, 14, 2),
               b[16] == UInt8(ascii: ":"), let second = digits(b, 17, 2)
         else { return nil }
@@ -203,7 +250,7 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT` (29 bytes).
-    static func parseHTTPDate(_ b: [UInt8]) -> Int64? {
+    static func parseHTTPDate(_ b: UnsafeBufferPointer<UInt8>) -> Int64? {
         guard b.count == 29 else { return nil }
         let text = String(decoding: b, as: UTF8.self)
         let chars = Array(text)
@@ -223,10 +270,4 @@ public struct GatewireDate: Decodable, Sendable, Hashable, Comparable, CustomStr
 func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
     let q = a / b
     return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-}
-
-/// Zero-padded decimal text of a non-negative number.
-private func pad(_ value: Int64, _ width: Int) -> String {
-    let text = String(value)
-    return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
 }

@@ -1,3 +1,4 @@
+import CGatewireArena
 import CJansson
 import Glibc
 
@@ -219,6 +220,7 @@ private final class PoolState: @unchecked Sendable {
                 releases[index].removeAll(keepingCapacity: true)
                 pthread_mutex_unlock(mutex)
                 for tree in batch { json_decref(tree) }
+                gw_arena_flush()  // arena slots freed here go back to the pool now
                 pthread_mutex_lock(mutex)
                 continue
             }
