@@ -5,15 +5,6 @@ import Testing
 /// Config mistakes `gatewire check` used to let through: empty or repeated path parameters,
 /// a retry maxDelay below its initialDelay (a warning), and built-in plugins named by a string.
 @Suite struct ConfigValidationTests {
-    func configError(_ json: String) -> ConfigError? {
-        do {
-            _ = try GatewayConfig(json: json)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func emptyAndRepeatedPathParametersAreErrorsNamingTheField() {
         let base = #""baseURL": "http://127.0.0.1:1""#
         let empty = configError(#"{\#(base), "routes": {"r": {"method": "GET", "pathPattern": "/x/:"}}}"#)

@@ -18,15 +18,6 @@ import Testing
         return try #require(JSONValue.parse(response.http.text).node["count"]?.integer)
     }
 
-    func configError(_ json: String) -> ConfigError? {
-        do {
-            _ = try GatewayConfig(json: json)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
     @Test func theRuleFollowsRFC9110() {
         #expect(HTTPHeaders.fieldProblem(name: "X-Ok_1!#$%&'*+-.^`|~", value: "any text, even \"quoted\" \t") == nil)
         #expect(HTTPHeaders.fieldProblem(name: "X-Empty", value: "") == nil)
