@@ -281,8 +281,16 @@ const char *gw_result_headers_json(const gw_result *result);
 const char *gw_result_mapped_json(const gw_result *result);
 /* The error objects the error descriptors mapped (a JSON array), or NULL. */
 const char *gw_result_error_objects_json(const gw_result *result);
+/* Times in JSON. Every time in the documents about attempts, timings and events
+ * (gw_result_attempts_json, gw_event_json, gw_client_metrics_json) is in seconds, as a JSON
+ * number with at most 11 significant digits ("%.11g", exponent without "+" or leading zeros:
+ * 0.25, 0.001234, 6.72e-6, 86399.999999): whole microseconds stay exact up to a day (libcurl
+ * measures in microseconds); finer digits are rounding noise. Absent times are null. Mapped
+ * objects, error objects and metadata are user data and keep every double's 17 digits. */
+
 /* The attempt history as a JSON array of {"attempt", "start", "duration", "status", "error",
- * "curl_code", "message", "timings": {...}, "bytes_sent", "delay", "decision"}. */
+ * "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
+ * "bytes_sent", "delay", "decision"}; times as "Times in JSON" above. */
 const char *gw_result_attempts_json(const gw_result *result);
 /* The number of attempts made (0 when the call failed before sending). */
 int32_t gw_result_attempt_count(const gw_result *result);
@@ -409,7 +417,8 @@ uint64_t gw_event_call_id(const gw_event *event); /* the same for every event of
 int32_t gw_event_attempt(const gw_event *event);  /* 0 for call_started */
 int32_t gw_event_status(const gw_event *event);   /* 0 when none */
 /* {"event", "call_id", "method", "path", "attempt", "elapsed", "status", "error", "delay",
- * "timings": {"dns", "connect", "tls", "first_byte", "total"} or null}. Valid during the callback. */
+ * "timings": {"dns", "connect", "tls", "first_byte", "total"} or null}; times as "Times in JSON"
+ * (gw_result_attempts_json). Valid during the callback. */
 const char *gw_event_json(const gw_event *event);
 
 /* ---- Log lines and contained errors -------------------------------------------------------
@@ -421,8 +430,8 @@ int32_t gw_set_log_sink(gw_log_fn sink, void *user_data);
 
 /* The "metrics" plugin's counters as JSON ({"calls", "failures", "attempts", "retries",
  * "transport_errors", "status_classes": {"2xx": n}, "attempt_time", "first_byte_time",
- * "max_attempt_time"}), freed with gw_string_free; NULL (and GW_ERROR_INVALID_ARGUMENT) when
- * the client has no metrics plugin. */
+ * "max_attempt_time"}; times as "Times in JSON" at gw_result_attempts_json), freed with
+ * gw_string_free; NULL (and GW_ERROR_INVALID_ARGUMENT) when the client has no metrics plugin. */
 int32_t gw_client_metrics_json(gw_client *client, char **out_json);
 
 /* ---- Refreshing credentials ---------------------------------------------------------------

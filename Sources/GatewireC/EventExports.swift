@@ -59,5 +59,5 @@ public func gw_event_status(_ event: OpaquePointer?) -> Int32 { Int32(view(event
 @_cdecl("gw_event_json")
 public func gw_event_json(_ event: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let view = view(event) else { return nil }
-    return view.strings.string("json") { view.event.json.serialized() }
+    return view.strings.string("json") { view.event.serializedJSON() }
 }

@@ -49,6 +49,6 @@ public func gw_client_metrics_json(_ client: OpaquePointer?, _ outJSON: UnsafeMu
     guard let metrics = unbox(client, as: ClientBox.self).client.plugins.lazy.compactMap({ $0 as? MetricsPlugin }).first else {
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "the client has no metrics plugin (add {\"name\": \"metrics\"} to the config's plugins)")
     }
-    outJSON.pointee = strdup(metrics.json.serialized())
+    outJSON.pointee = strdup(metrics.serializedJSON())
     return GW_OK
 }

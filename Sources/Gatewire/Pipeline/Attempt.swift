@@ -51,9 +51,27 @@ extension [Attempt] {
         return array
     }
 
-    /// The history as JSON text, times written with 9 significant digits (nanoseconds for
-    /// any call under a second; libcurl measures in microseconds).
+    /// The history as JSON text in the time format (``JSONValue/timeSignificantDigits``);
+    /// `gw_result_attempts_json`.
     public func serializedJSON(pretty: Bool = false) -> String {
-        json.serialized(pretty: pretty, significantDigits: 9)
+        json.serializedTimes(pretty: pretty)
+    }
+}
+
+extension JSONValue {
+    /// Significant digits of every real number in the JSON documents Gatewire writes about
+    /// time: the attempt history (``Attempt/json``, with its ``TransferTimings/json``), call
+    /// events (``CallEvent/json``) and the metrics plugin's counters (``MetricsPlugin/json``),
+    /// that is `gw_result_attempts_json`, `gw_event_json` and `gw_client_metrics_json`.
+    /// Times are seconds as JSON numbers written `%.11g`-style (Jansson's
+    /// `JSON_REAL_PRECISION(11)`, exponent without `+` or leading zeros: `0.25`, `1.5e-5`,
+    /// `86399.999999`): 11 is the fewest digits that keep every whole microsecond exact for
+    /// times up to a day (`86399.999999` has 11), and libcurl measures in microseconds.
+    /// Mapped objects, bodies and other user data keep the full 17 digits.
+    public static let timeSignificantDigits = 11
+
+    /// The value as JSON text in the time format (``timeSignificantDigits``).
+    public func serializedTimes(pretty: Bool = false) -> String {
+        serialized(pretty: pretty, significantDigits: Self.timeSignificantDigits)
     }
 }

@@ -51,6 +51,12 @@ public struct CallEvent: Sendable {
         object.set("timings", record?.timings.json ?? .null())
         return object
     }
+
+    /// ``json`` as JSON text in the time format (``JSONValue/timeSignificantDigits``);
+    /// `gw_event_json`.
+    public func serializedJSON(pretty: Bool = false) -> String {
+        json.serializedTimes(pretty: pretty)
+    }
 }
 
 /// Sees every ``CallEvent`` of a client. Runs on the event-loop thread and must not block;

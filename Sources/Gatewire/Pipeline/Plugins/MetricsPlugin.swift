@@ -53,6 +53,12 @@ public final class MetricsPlugin: Plugin, Sendable {
         return object
     }
 
+    /// ``json`` as JSON text in the time format (``JSONValue/timeSignificantDigits``);
+    /// `gw_client_metrics_json`.
+    public func serializedJSON(pretty: Bool = false) -> String {
+        json.serializedTimes(pretty: pretty)
+    }
+
     public func didReceive(_ attempt: Attempt, response: HTTPResponse?, context: PluginContext) {
         state.withLock { counters in
             counters.attempts += 1
