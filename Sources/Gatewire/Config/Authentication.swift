@@ -7,18 +7,18 @@ public enum Authentication: Sendable, Equatable {
 
     /// Parses the `auth` field.
     /// - Throws: ``ConfigError`` naming the field (unknown type, missing username, a
-    ///   credential that ``usernameProblem(_:)``, ``passwordProblem(_:)`` or
-    ///   ``HTTPHeaders/valueProblem(_:)`` rejects, ...).
+    ///   credential that ``usernameProblem(_:)``, ``passwordProblem(_:)`` or (a token: it is
+    ///   sent in a header value) ``HTTPHeaders/valueProblem(_:)`` rejects, ...).
     public init(config: ConfigNode) throws(ConfigError) {
         let typeNode = try config.required("type")
         switch try typeNode.string() {
         case "basic":
             try config.rejectUnknownKeys(["type", "username", "password"])
-            self = .basic(username: try Self.username(config.required("username")),
-                          password: try config.optional("password").map(Self.password) ?? "")
+            self = .basic(username: try config.required("username").string(checkedBy: Self.usernameProblem),
+                          password: try config.optional("password")?.string(checkedBy: Self.passwordProblem) ?? "")
         case "bearer":
             try config.rejectUnknownKeys(["type", "token"])
-            self = .bearer(token: try Self.token(config.required("token")))
+            self = .bearer(token: try config.required("token").string(checkedBy: HTTPHeaders.valueProblem))
         default:
             throw typeNode.error("unknown auth type (expected \"basic\" or \"bearer\")")
         }
@@ -40,28 +40,6 @@ public enum Authentication: Sendable, Equatable {
     private static func controlProblem(_ text: String, what: String) -> String? {
         guard let offset = Array(text.utf8).firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }
         return "\(what) contains a control character at byte \(offset) (RFC 7617 section 2 forbids them)"
-    }
-
-    /// A config node's string as a Basic user-id. - Throws: ``ConfigError`` naming the node.
-    static func username(_ node: ConfigNode) throws(ConfigError) -> String {
-        let text = try node.string()
-        if let problem = usernameProblem(text) { throw node.error(problem) }
-        return text
-    }
-
-    /// A config node's string as a Basic password. - Throws: ``ConfigError`` naming the node.
-    static func password(_ node: ConfigNode) throws(ConfigError) -> String {
-        let text = try node.string()
-        if let problem = passwordProblem(text) { throw node.error(problem) }
-        return text
-    }
-
-    /// A config node's string as a token sent in a header value (bearer, API key).
-    /// - Throws: ``ConfigError`` naming the node for CR, LF or NUL (RFC 9110 section 5.5).
-    static func token(_ node: ConfigNode) throws(ConfigError) -> String {
-        let text = try node.string()
-        if let problem = HTTPHeaders.valueProblem(text) { throw node.error(problem) }
-        return text
     }
 
     /// The plugin that sets the `Authorization` header.

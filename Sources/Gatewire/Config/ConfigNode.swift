@@ -44,6 +44,15 @@ public struct ConfigNode {
         return value
     }
 
+    /// This node's string value, which `problem` must accept (it returns why a text is not
+    /// allowed, or nil: ``HTTPHeaders/nameProblem(_:)``, ``Authentication/usernameProblem(_:)``).
+    /// - Throws: ``ConfigError`` naming this node, with `problem`'s reason.
+    public func string(checkedBy problem: (String) -> String?) throws(ConfigError) -> String {
+        let value = try string()
+        if let why = problem(value) { throw error(why) }
+        return value
+    }
+
     /// This node's number, which must lie in `range` (seconds, counts, factors: the caller says).
     public func number(in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         throws(ConfigError) -> Double

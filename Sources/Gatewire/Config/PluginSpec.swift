@@ -74,7 +74,7 @@ public struct PluginSpec: Sendable {
             make = { LoggingPlugin(redactor: redactor, logHeaders: logHeaders) }
         case "requestId":
             try node.rejectUnknownKeys(["name", "header"])
-            let header = try node.optional("header").map(headerName) ?? "X-Request-ID"
+            let header = try node.optional("header")?.string(checkedBy: HTTPHeaders.nameProblem) ?? "X-Request-ID"
             make = { RequestIDPlugin(header: header) }
         case "headers":
             try node.rejectUnknownKeys(["name", "headers"])
@@ -82,24 +82,24 @@ public struct PluginSpec: Sendable {
             make = { StaticHeadersPlugin(headers: fixed) }
         case "bearer":
             try node.rejectUnknownKeys(["name", "token"])
-            let token = try Authentication.token(node.required("token"))
+            let token = try node.required("token").string(checkedBy: HTTPHeaders.valueProblem)
             make = { BearerPlugin(token: token) }
         case "basic":
             try node.rejectUnknownKeys(["name", "username", "password"])
-            let username = try Authentication.username(node.required("username"))
-            let password = try node.optional("password").map(Authentication.password) ?? ""
+            let username = try node.required("username").string(checkedBy: Authentication.usernameProblem)
+            let password = try node.optional("password")?.string(checkedBy: Authentication.passwordProblem) ?? ""
             make = { BasicAuthPlugin(username: username, password: password) }
         case "apiKey":
             try node.rejectUnknownKeys(["name", "header", "query", "value"])
             let valueNode = try node.required("value")
             let value = try valueNode.string()
             let placement: APIKeyPlugin.Placement
-            switch (try node.optional("header").map(headerName), try node.optional("query")?.string()) {
+            switch (try node.optional("header")?.string(checkedBy: HTTPHeaders.nameProblem), try node.optional("query")?.string()) {
             case (let header?, nil): placement = .header(header)
             case (nil, let query?): placement = .query(query)
             default: throw node.error("an apiKey plugin needs exactly one of \"header\" and \"query\"")
             }
-            if case .header = placement { _ = try Authentication.token(valueNode) }  // a query value is percent-encoded
+            if case .header = placement { _ = try valueNode.string(checkedBy: HTTPHeaders.valueProblem) }  // a query value is percent-encoded
             make = { APIKeyPlugin(placement, value: value) }
         case "metrics":
             try node.rejectUnknownKeys(["name"])
@@ -108,14 +108,6 @@ public struct PluginSpec: Sendable {
             throw nameNode.error("unknown plugin \"\(name)\" (built-in: log, requestId, headers, bearer, basic, apiKey, metrics; or {\"path\", \"symbol\"} for a shared object)")
         }
         return (name, make)
-    }
-
-    /// A config node's string as a header name. - Throws: ``ConfigError`` naming the node
-    /// unless it is a token (RFC 9110 section 5.1).
-    private static func headerName(_ node: ConfigNode) throws(ConfigError) -> String {
-        let text = try node.string()
-        if let problem = HTTPHeaders.nameProblem(text) { throw node.error(problem) }
-        return text
     }
 
     private static func sharedObject(_ node: ConfigNode, baseDirectory: String?) throws(ConfigError)
