@@ -5,10 +5,10 @@ pages. nginx runs with its own config under a temp dir on a free port and is sto
 from __future__ import annotations
 
 import os
-import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Iterator
@@ -17,13 +17,8 @@ import pytest
 
 import gatewire
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "support"))
+from private_nginx import command, free_port, write_config  # noqa: E402  (Tests/support)
 
 
 @pytest.fixture(scope="module")
@@ -32,31 +27,16 @@ def nginx(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     /dead proxies to a closed port."""
     root: Path = tmp_path_factory.mktemp("nginx")
     port, dead = free_port(), free_port()
-    temp = "".join(f"{name}_temp_path {root}/{name};\n    " for name in
-                   ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
     (root / "ok.txt").write_text("ok\n")  # static content: limit_req runs before it (not before `return`)
-    # As root, nginx's workers would switch to "nobody", who cannot read pytest's 0700 temp dir.
-    user = "user root;" if os.geteuid() == 0 else ""
-    (root / "nginx.conf").write_text(f"""
-{user}
-worker_processes 1;
-pid {root}/nginx.pid;
-error_log {root}/error.log;
-events {{ worker_connections 64; }}
-http {{
-    access_log off;
-    {temp}
+    write_config(root, http=f"""
     limit_req_zone $uri zone=perpath:1m rate=1r/m;
     server {{
         listen 127.0.0.1:{port};
         location /limited503 {{ limit_req zone=perpath nodelay; limit_req_status 503; alias {root}/ok.txt; }}
         location /limited429 {{ limit_req zone=perpath nodelay; limit_req_status 429; alias {root}/ok.txt; }}
         location /dead {{ proxy_pass http://127.0.0.1:{dead}; proxy_connect_timeout 2s; }}
-    }}
-}}
-""")
-    process = subprocess.Popen([NGINX, "-p", str(root), "-c", str(root / "nginx.conf"), "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    }}""")
+    process = subprocess.Popen(command(root), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 15
         while True:

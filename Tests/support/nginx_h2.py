@@ -17,7 +17,6 @@ Endpoints:
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import socket
@@ -27,13 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from private_nginx import command, free_port, write_config
+from testserver import self_signed_files
 
 
 def accepts(port: int) -> bool:
@@ -46,23 +40,9 @@ def accepts(port: int) -> bool:
 
 def main() -> int:
     root = Path(tempfile.mkdtemp(prefix="gw-nginx-h2-"))
-    cert, key = root / "cert.pem", root / "key.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
+    cert, key = self_signed_files(str(root))
     port = free_port()
-    temp = "".join(f"{name}_temp_path {root}/{name};\n    "
-                   for name in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi"))
-    user = "user root;" if os.geteuid() == 0 else ""  # workers must read the 0700 temp dir
-    (root / "nginx.conf").write_text(f"""
-{user}
-worker_processes 1;
-pid {root}/nginx.pid;
-error_log {root}/error.log;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-    {temp}
+    write_config(root, worker_connections=256, http=f"""
     server {{
         listen 127.0.0.1:{port} ssl http2;
         ssl_certificate {cert};
@@ -70,11 +50,8 @@ http {{
         default_type application/json;
         location = /protocol {{ return 200 '{{"protocol": "$server_protocol"}}'; }}
         location /echo {{ return 200 '{{"protocol": "$server_protocol", "uri": "$uri"}}'; }}
-    }}
-}}
-""")
-    nginx = subprocess.Popen([NGINX, "-p", str(root), "-c", str(root / "nginx.conf"), "-g", "daemon off;"],
-                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    }}""")
+    nginx = subprocess.Popen(command(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     # SIGTERM/SIGINT are taken with sigwait, not a handler: a handler that waits for nginx
     # while the main thread is itself inside Popen.wait would deadlock on Popen's wait lock.

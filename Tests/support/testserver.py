@@ -446,13 +446,20 @@ class Handler(BaseHTTPRequestHandler):
             pass
 
 
-def self_signed_context() -> ssl.SSLContext:
-    """A TLS server context with a new self-signed certificate (no CA trusts it)."""
-    folder = tempfile.mkdtemp(prefix="gw-tls-")
+def self_signed_files(folder: str) -> tuple[str, str]:
+    """Makes a new self-signed certificate for 127.0.0.1 (valid one day; openssl) in
+    `folder`: returns the paths of the certificate and its key (PEM). No CA trusts it; a
+    client can trust exactly it by using the certificate as its CA file."""
     cert, key = f"{folder}/cert.pem", f"{folder}/key.pem"
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                     "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
                     "-keyout", key, "-out", cert], check=True, capture_output=True, timeout=60)
+    return cert, key
+
+
+def self_signed_context() -> ssl.SSLContext:
+    """A TLS server context with a new self-signed certificate (no CA trusts it)."""
+    cert, key = self_signed_files(tempfile.mkdtemp(prefix="gw-tls-"))
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert, key)
     return context
