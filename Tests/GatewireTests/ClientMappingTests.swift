@@ -82,13 +82,25 @@ import Testing
         #expect(error?.bodyPreview.contains("502 Bad Gateway") == true)
     }
 
-    @Test func invalidJSONOnSuccessIsAMappingErrorWithItsPlace() async throws {
-        let error = await #expect(throws: GatewireError.self) {
-            try await client.send(.get("/fixture/nginx-502-bad-gateway.html", parameters: ["content_type": "application/json"]))
-        }
+    @Test func invalidJSONWithoutADescriptorSucceedsAndReadingItAsJSONSaysWhere() async throws {
+        // No descriptor maps this path: nothing to map, so no mapping error (the case file
+        // has the same body with a descriptor: a mapping error). Read as JSON, it throws.
+        let response = try await client.send(.get("/fixture/nginx-502-bad-gateway.html",
+                                                   parameters: ["content_type": "application/json"]))
+        #expect(response.status == 200)
+        #expect(response.http.text.hasPrefix("<html>"))
+        #expect(response.body == nil)
+        let error = #expect(throws: GatewireError.self) { try response.jsonBody() }
         #expect(error?.kind == .mapping)
         #expect(error?.status == 200)
-        #expect(error?.message.contains("line 1") == true)
+        #expect(error?.message.hasPrefix("invalid JSON at line 1, column 1: ") == true)
+        #expect(error?.attempts.count == 1)
+        // A valid unmapped JSON body is parsed on the first read, once: copies share the tree.
+        let valid = try await client.send(.get("/fixture/github-repository.json"))
+        let copy = valid
+        let first = try #require(try valid.jsonBody())
+        #expect(first.node["name"]?.string == "hello-world")
+        #expect(try copy.jsonBody()?.pointer == first.pointer)
     }
 
     @Test func decodingFailureIsAMappingFailureSeenOnceByObservers() async throws {

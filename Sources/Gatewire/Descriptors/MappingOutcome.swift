@@ -20,20 +20,24 @@ public struct MappingOutcome: Sendable {
     public var pathParameters: [String: String]
     /// Why a body on the success path could not be parsed or mapped.
     public var error: MappingError?
-    /// The parsed body, when it was parsed.
-    public var body: JSONValue?
+    /// The body as JSON (see ``ResponseJSON``): the tree the descriptors were mapped from,
+    /// or, on the success path with no matching descriptor, the body left to be parsed on
+    /// first read. nil when there is neither.
+    public var json: ResponseJSON?
+    /// The parsed body, nil when there is none or it is not valid JSON; reading it parses a
+    /// deferred body (see ``json``).
+    public var body: JSONValue? { try? json?.value() }
     /// The response metadata (see ``MappingContext``), when descriptors matched a parsed body.
     public var metadata: JSONValue?
 
     /// An outcome; everything but `accepted` defaults to empty.
     public init(accepted: Bool, mapped: JSONValue? = nil, errorObjects: JSONValue? = nil,
-                pathParameters: [String: String] = [:], error: MappingError? = nil, body: JSONValue? = nil) {
+                pathParameters: [String: String] = [:], error: MappingError? = nil) {
         self.accepted = accepted
         self.mapped = mapped
         self.errorObjects = errorObjects
         self.pathParameters = pathParameters
         self.error = error
-        self.body = body
     }
 
     /// The outcome with its trees released on `home`'s worker (see ``WorkerPool``).
@@ -41,7 +45,7 @@ public struct MappingOutcome: Sendable {
         var outcome = self
         outcome.mapped = mapped.map { JSONValue($0, home: home) }
         outcome.errorObjects = errorObjects.map { JSONValue($0, home: home) }
-        outcome.body = body.map { JSONValue($0, home: home) }
+        outcome.json = json?.homed(home)
         outcome.metadata = metadata.map { JSONValue($0, home: home) }
         return outcome
     }

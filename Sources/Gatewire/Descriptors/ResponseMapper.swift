@@ -18,8 +18,13 @@ import CJansson
 ///    parsed: on the success path with a matching descriptor that is a mapping error
 ///    (RestKit's -1016), without one a plain success; on the failure path the HTTP failure
 ///    stays as it is (the nginx HTML 502 page: no error objects, no parse error).
-/// 4. **Parse errors.** Invalid JSON on the success path is a ``MappingError`` with Jansson's
-///    line and column. On the failure path it is ignored: the HTTP failure is the error.
+///    A response that no descriptor matches is not parsed here at all: its JSON body is
+///    parsed when first read (``Response/json()``; ``ResponseJSON`` says why).
+/// 4. **Parse errors.** Invalid JSON on the success path with a matching descriptor is a
+///    ``MappingError`` with Jansson's line and column. On the failure path it is ignored:
+///    the HTTP failure is the error. Without a matching descriptor there is nothing to map,
+///    so no mapping error: the call succeeds and ``Response/json()`` throws the same error
+///    (line and column) when the caller reads the body as JSON.
 /// 5. **Success path.** Every matching response descriptor applies. For one key path, the
 ///    descriptor with the most specific ``PathPattern`` wins (a descriptor without a pattern
 ///    ranks below any pattern), and on a tie the later registration (as RestKit). The result
@@ -32,7 +37,7 @@ import CJansson
 ///    headers, the captured path parameters of the descriptors that applied, and the query
 ///    parameters), the whole body as `@root`, and a nested object's holder as `@parent`
 ///    (see ``MappingContext``).
-/// 7. **Speed.** The body is parsed once (Jansson); mapping walks that tree through
+/// 7. **Speed.** The body is parsed at most once (Jansson); mapping walks that tree through
 ///    ``JSONNode`` views and builds only the mapped output: unmapped parts are never copied,
 ///    `json` attributes and key paths share the parsed subtrees, and ``Response/body`` and the
 ///    paginator reuse the same tree.
@@ -48,12 +53,31 @@ public struct ResponseMapper: Sendable {
     public init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is
-    /// in the outcome. A large body's trees are built in a ``JSONArena`` scope.
+    /// in the outcome. The same as ``mapBody(of:)`` of ``triage(_:)`` when that needs a parse.
     public func map(_ response: MappableResponse) -> MappingOutcome {
-        JSONArena.scope(bodyBytes: response.body.count) { decide(response) }
+        let triage = triage(response)
+        return triage.needsParse ? mapBody(of: triage) : triage.outcome
     }
 
-    private func decide(_ response: MappableResponse) -> MappingOutcome {
+    /// What the mapper decides before any parse: rules 1, 2 and 3 and the matching
+    /// descriptors. Cheap (no parse, no allocation of trees), so the event loop runs it and
+    /// hands ``mapBody(of:)`` of a large body to a worker.
+    public struct Triage: Sendable {
+        /// The response.
+        public let response: MappableResponse
+        /// The outcome when ``needsParse`` is false; else what ``mapBody(of:)`` starts from.
+        public let outcome: MappingOutcome
+        /// Whether descriptors need the body parsed: ``mapBody(of:)`` gives the outcome.
+        public let needsParse: Bool
+        let candidates: [(ResponseDescriptor, [String: String])]
+        let failure: Bool
+    }
+
+    /// Rules 1 to 3 and the descriptors that match `response` (see ``Triage``). With no
+    /// matching descriptor nothing is parsed: a JSON body is left for ``Response/json()``
+    /// to parse on first read (``ResponseJSON``), so such a call never fails with a mapping
+    /// error (rule 4 applies to bodies that descriptors map).
+    public func triage(_ response: MappableResponse) -> Triage {
         let status = response.status
         let failure = status >= 400
         let responseMatches = matches(catalog.responseDescriptors, response)
@@ -66,19 +90,35 @@ public struct ResponseMapper: Sendable {
             candidates = accepted ? responseMatches : []
         }
         var outcome = MappingOutcome(accepted: accepted)
-
-        if response.method == .head || [204, 205, 304].contains(status) || ResponseMapper.isBlank(response.body) {
-            return outcome
+        func decided() -> Triage {
+            Triage(response: response, outcome: outcome, needsParse: false, candidates: candidates, failure: failure)
         }
+        guard !candidates.isEmpty else {
+            if accepted { outcome.json = ResponseJSON(deferred: response) }
+            return decided()
+        }
+        if ResponseMapper.hasNoBody(response) { return decided() }
         let kind = ResponseMapper.mediaType(response.contentType)
         let declaredJSON = kind == "application/json" || kind.hasSuffix("+json")
         let sniffable = kind.isEmpty || kind == "text/plain"
-        guard declaredJSON || (sniffable && !candidates.isEmpty) else {
-            if accepted, !candidates.isEmpty {
-                outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)")
-            }
-            return outcome
+        guard declaredJSON || sniffable else {
+            if accepted { outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)") }
+            return decided()
         }
+        return Triage(response: response, outcome: outcome, needsParse: true, candidates: candidates, failure: failure)
+    }
+
+    /// Parses the body of a ``Triage`` that needs it and maps it with the matching
+    /// descriptors (rules 4 to 8). Never throws: every problem is in the outcome. A large
+    /// body's trees are built in a ``JSONArena`` scope. Runs on any thread (the event loop,
+    /// or a ``WorkerPool`` worker for a large body).
+    public func mapBody(of triage: Triage) -> MappingOutcome {
+        JSONArena.scope(bodyBytes: triage.response.body.count) { mapParsed(triage) }
+    }
+
+    private func mapParsed(_ triage: Triage) -> MappingOutcome {
+        let response = triage.response
+        var outcome = triage.outcome
         let parsed = response.body.withUnsafeBytes { bytes in
             Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
         }
@@ -87,20 +127,19 @@ public struct ResponseMapper: Sendable {
         case .success(let value):
             body = value
         case .failure(let error):
-            if accepted, declaredJSON || !candidates.isEmpty { outcome.error = MappingError(parse: error) }
+            if outcome.accepted { outcome.error = MappingError(parse: error) }
             return outcome
         }
-        outcome.body = body
-        guard !candidates.isEmpty else { return outcome }
+        outcome.json = ResponseJSON(parsed: body)
 
-        let winners = ResponseMapper.winners(candidates)
+        let winners = ResponseMapper.winners(triage.candidates)
         for (_, parameters) in winners {
             outcome.pathParameters.merge(parameters) { _, new in new }
         }
         let metadata = response.metadata(pathParameters: outcome.pathParameters)
         outcome.metadata = metadata
         let context = MappingContext(root: body, metadata: metadata)
-        if failure {
+        if triage.failure {
             let objects = JSONValue.array()
             for (descriptor, _) in winners {
                 guard let found = try? descriptor.keyPath.value(in: body.node), !ResponseMapper.isNothing(found.node) else { continue }
@@ -165,6 +204,11 @@ public struct ResponseMapper: Sendable {
         guard node.kind == .array else { return false }
         let count = json_array_size(node.pointer)
         return count > 0 && (0..<count).allSatisfy { json_array_get(node.pointer, $0).type == JSON_NULL }
+    }
+
+    /// Rule 2: HEAD, 204, 205 and 304 have no body to parse, nor has a blank one.
+    static func hasNoBody(_ response: MappableResponse) -> Bool {
+        response.method == .head || [204, 205, 304].contains(response.status) || isBlank(response.body)
     }
 
     /// 0 bytes or only spaces, tabs, CR and LF.

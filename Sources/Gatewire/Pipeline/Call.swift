@@ -307,10 +307,13 @@ final class Call: @unchecked Sendable {
             method: prepared.method, path: prepared.path, status: response.status,
             contentType: response.headers["Content-Type"], body: response.body,
             headers: response.headers, url: prepared.url)
+        let mapper = core.catalog.responseMapper
+        let triage = mapper.triage(mappable)
+        guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
-            return mapOnWorker(mappable, response: response)
+            return mapOnWorker(triage, response: response)
         }
-        finish(response, outcome: core.catalog.map(mappable))
+        finish(response, outcome: mapper.mapBody(of: triage))
     }
 
     /// Parses and maps a large body on the ``WorkerPool`` while the loop runs other calls;
@@ -322,16 +325,16 @@ final class Call: @unchecked Sendable {
     /// refresh): `stop` (cancel, the deadline) ends the call at once, and a closing loop
     /// fires the timer, so the call completes `cancelled` if the outcome cannot come back.
     /// Whichever comes first completes the call; the other finds it finished.
-    private func mapOnWorker(_ mappable: MappableResponse, response: HTTPResponse) {
+    private func mapOnWorker(_ triage: ResponseMapper.Triage, response: HTTPResponse) {
         lastResponse = response  // what a cancelled or timed-out call reports
         delayTimer = core.loop.schedule(after: 366 * 86_400) { [self] fired in
             delayTimer = nil
             stop(fired ? .deadline : .cancelled)
         }
-        let catalog = core.catalog
+        let mapper = core.catalog.responseMapper
         let loop = core.loop
         loop.offload { [self] home in
-            let outcome = catalog.map(mappable).homed(home)
+            let outcome = mapper.mapBody(of: triage).homed(home)
             // Refused once the loop is closing; its drain then fires the stand-in timer.
             loop.execute { [self] in mappingFinished(outcome, response: response) }
         }
@@ -356,7 +359,7 @@ final class Call: @unchecked Sendable {
         }
         complete(.success(Response(method: prepared.method, path: prepared.path, http: response,
                                    mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                   attempts: attempts, body: outcome.body, metadata: outcome.metadata)))
+                                   attempts: attempts, json: outcome.json, metadata: outcome.metadata)))
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,

@@ -47,12 +47,13 @@ public final class Paginator: Sendable {
     public var pageCount: Int { state.withLock { $0.pages } }
 
     /// Fetches the next page, blocking the calling thread; nil when the walk has ended.
-    /// - Throws: the page's ``GatewireError`` (the walk then ends).
+    /// - Throws: the page's ``GatewireError``, or one of kind `mapping` when a page or cursor
+    ///   pagination cannot read the page's body as JSON (the walk then ends).
     public func next() throws(GatewireError) -> Response? {
         guard let request = take() else { return nil }
         do {
             let response = try client.sendAndWait(request)
-            advance(after: response, request: request)
+            try advance(after: response, request: request)
             return response
         } catch {
             state.withLock { $0.next = nil }
@@ -61,12 +62,13 @@ public final class Paginator: Sendable {
     }
 
     /// Fetches the next page asynchronously; nil when the walk has ended.
-    /// - Throws: the page's ``GatewireError`` (the walk then ends).
+    /// - Throws: the page's ``GatewireError``, or one of kind `mapping` when a page or cursor
+    ///   pagination cannot read the page's body as JSON (the walk then ends).
     public func nextPage() async throws(GatewireError) -> Response? {
         guard let request = take() else { return nil }
         do {
             let response = try await client.send(request)
-            advance(after: response, request: request)
+            try advance(after: response, request: request)
             return response
         } catch {
             state.withLock { $0.next = nil }
@@ -87,8 +89,8 @@ public final class Paginator: Sendable {
         }
     }
 
-    private func advance(after response: Response, request: Request) {
-        let following = Self.following(after: response, request: request, pagination: pagination,
+    private func advance(after response: Response, request: Request) throws(GatewireError) {
+        let following = try Self.following(after: response, request: request, pagination: pagination,
                                        page: state.withLock { $0.page }, baseURL: client.config.baseURL)
         state.withLock { state in
             state.next = following
@@ -97,11 +99,14 @@ public final class Paginator: Sendable {
     }
 
     /// The request of the page after `response`, or nil at the end.
+    /// - Throws: ``GatewireError`` of kind `mapping` when a page or cursor pagination must
+    ///   read a body that is declared JSON but is not (``Response/jsonBody()``).
     static func following(after response: Response, request: Request, pagination: Pagination, page: Int,
-                          baseURL: String) -> Request? {
+                          baseURL: String) throws(GatewireError) -> Request? {
         switch pagination.style {
         case .page:
-            guard let total = try? response.body.flatMap({ try pagination.totalKeyPath.value(in: $0.node) }),
+            let body = try response.jsonBody()
+            guard let total = try? body.flatMap({ try pagination.totalKeyPath.value(in: $0.node) }),
                   let count = total.node.integer ?? total.node.string.flatMap({ Int64($0) }),
                   Int64(page - pagination.firstPage + 1) * Int64(pagination.perPage) < count
             else { return nil }
@@ -109,7 +114,8 @@ public final class Paginator: Sendable {
             next.parameters[pagination.pageParameter] = String(page + 1)
             return next
         case .cursor:
-            guard let found = try? response.body.flatMap({ try pagination.cursorKeyPath.value(in: $0.node) }) else { return nil }
+            let body = try response.jsonBody()
+            guard let found = try? body.flatMap({ try pagination.cursorKeyPath.value(in: $0.node) }) else { return nil }
             let cursor: String
             switch found.node.kind {
             case .string: cursor = found.node.string ?? ""

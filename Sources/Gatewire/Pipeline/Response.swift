@@ -14,14 +14,35 @@ public struct Response: Sendable {
     public let pathParameters: [String: String]
     /// Every attempt, oldest first.
     public let attempts: [Attempt]
-    /// The parsed body (parsed once; the mapper walked this tree), nil when not parsed.
-    public internal(set) var body: JSONValue? = nil
+    /// The body as JSON: the mapper's tree, or, when no descriptor needed the body, the
+    /// bytes parsed on first read (see ``ResponseJSON``); nil when there is no JSON body.
+    let json: ResponseJSON?
     /// The response metadata the mappings saw as `@metadata` (see ``MappingContext``), nil
     /// when no descriptor matched.
-    public internal(set) var metadata: JSONValue? = nil
+    public let metadata: JSONValue?
 
     /// The status code.
     public var status: Int { http.status }
+
+    /// The body parsed as JSON (Jansson), or nil when it is not JSON: HEAD, 204, 205, 304,
+    /// a blank body, or a content type other than `application/json` and `+json` that no
+    /// descriptor parsed (the rules of ``ResponseMapper``). A body that descriptors mapped
+    /// is the tree they walked. Any other is parsed on the first call, once, on the calling
+    /// thread (any thread; copies of this response share the result): a call no descriptor
+    /// maps does not pay for a parse its caller may never need.
+    /// - Throws: ``GatewireError`` of kind `mapping` with this response (status, attempts),
+    ///   whose message gives Jansson's line and column, when the body is declared JSON but
+    ///   is not valid JSON. (With a matching descriptor such a call fails instead.)
+    public func jsonBody() throws(GatewireError) -> JSONValue? {
+        do {
+            return try json?.value()
+        } catch {
+            throw mappingError(MappingError(parse: error).description)
+        }
+    }
+
+    /// ``jsonBody()``, or nil when the body is not valid JSON.
+    public var body: JSONValue? { try? jsonBody() }
 
     /// Decodes the mapped object at `keyPath` (a descriptor's key path; `""` for the root)
     /// into `T`, straight from Jansson's tree.
