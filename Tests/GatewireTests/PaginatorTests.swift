@@ -53,6 +53,23 @@ import Testing
         #expect(count == 2)
     }
 
+    @Test func aCursorPageThatIsNotValidJSONEndsTheWalkWithAMappingError() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = Client(config: try Self.config(server.baseURL))
+        defer { client.close() }
+        // No descriptor maps this path, so the call itself succeeds; the cursor must be read
+        // from the body, and that read is what fails (with Jansson's line and column).
+        let request = Request.get("/fixture/nginx-502-bad-gateway.html", parameters: ["content_type": "application/json"])
+        let paginator = try client.paginator(request, pagination: .cursor(at: "next"))
+        let error = #expect(throws: GatewireError.self) { try paginator.next() }
+        #expect(error?.kind == .mapping)
+        #expect(error?.status == 200)
+        #expect(error?.message.hasPrefix("invalid JSON at line 1, column 1: ") == true)
+        #expect(try paginator.next() == nil)
+        #expect(paginator.pageCount == 1)
+    }
+
     @Test func aRouteWithoutPaginationIsAnInvalidArgument() async throws {
         let client = Client(config: try Self.config("http://127.0.0.1:1"))
         defer { client.close() }
