@@ -6,8 +6,25 @@ public struct MappableResponse: Sendable {
     public var path: String
     /// The HTTP status code.
     public var status: Int
-    /// The `Content-Type` header's value, if any (e.g. `application/json; charset=utf-8`).
-    public var contentType: String?
+    /// The `Content-Type` header's value, if any (e.g. `application/json; charset=utf-8`):
+    /// the one given to the initializer, or, for a response made by
+    /// ``init(method:path:status:headers:body:url:)``, the field of ``headers``, looked up
+    /// when read (the mapper reads it only when a descriptor matches or the body is read as
+    /// JSON; the lookup splits the raw header block).
+    public var contentType: String? {
+        get {
+            switch contentTypeSource {
+            case .given(let value): return value
+            case .headers: return headers["Content-Type"]
+            }
+        }
+        set { contentTypeSource = .given(newValue) }
+    }
+    private var contentTypeSource: ContentTypeSource
+    private enum ContentTypeSource: Sendable {
+        case given(String?)
+        case headers
+    }
     /// The body bytes as received.
     public var body: [UInt8]
     /// The response's header fields (for `@metadata.headers`); empty when not known.
@@ -20,8 +37,19 @@ public struct MappableResponse: Sendable {
         self.method = method
         self.path = path
         self.status = status
-        self.contentType = contentType
+        contentTypeSource = .given(contentType)
         self.body = body
+    }
+
+    /// A received response whose ``contentType`` is its `Content-Type` field in `headers`.
+    init(method: HTTPMethod, path: String, status: Int, headers: HTTPHeaders, body: [UInt8], url: String) {
+        self.method = method
+        self.path = path
+        self.status = status
+        contentTypeSource = .headers
+        self.body = body
+        self.headers = headers
+        self.url = url
     }
 
     /// A response with its headers and URL, for `@metadata` sources (see ``MappingContext``).

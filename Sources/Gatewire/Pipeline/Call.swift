@@ -303,10 +303,8 @@ final class Call: @unchecked Sendable {
             let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message)
         }
-        let mappable = MappableResponse(
-            method: prepared.method, path: prepared.path, status: response.status,
-            contentType: response.headers["Content-Type"], body: response.body,
-            headers: response.headers, url: prepared.url)
+        let mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
+                                        headers: response.headers, body: response.body, url: prepared.url)
         let mapper = core.catalog.responseMapper
         let triage = mapper.triage(mappable)
         guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
