@@ -51,15 +51,15 @@ final class Call: @unchecked Sendable {
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
-        let route = prepared.resolved?.route
-        policy = options.retryPolicy ?? route?.retryPolicy ?? core.retryPolicy
+        let route = prepared.resolved  // the shared route, not a copy of its `Route`
+        policy = options.retryPolicy ?? route?.route.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
-        let budgetPolicy = options.retryBudget ?? route?.retryBudget ?? core.config.retryBudget
-        let breakerPolicy = options.circuitBreaker ?? route?.circuitBreaker ?? core.config.circuitBreaker
+        let budgetPolicy = options.retryBudget ?? route?.route.retryBudget ?? core.config.retryBudget
+        let breakerPolicy = options.circuitBreaker ?? route?.route.circuitBreaker ?? core.config.circuitBreaker
         if budgetPolicy.isEnabled || breakerPolicy.isEnabled {
             let host = ResilienceState.host(of: prepared.url)
             budget = core.resilience.budget(host: host, budgetPolicy)
@@ -195,7 +195,7 @@ final class Call: @unchecked Sendable {
         if attempt.status == 401, !authReplayed, let credential = core.credential {
             return awaitCredential(credential, attempt: attempt, result: result)
         }
-        let failed = error != nil || (result.response?.status ?? 0) >= 400
+        let failed = error != nil || attempt.status >= 400
         guard failed else {
             attempts.append(attempt)
             return finish(result)
@@ -368,19 +368,24 @@ final class Call: @unchecked Sendable {
         complete(.failure(error))
     }
 
-    private func complete(_ result: Result<Response, GatewireError>) {
+    private func complete(_ result: consuming Result<Response, GatewireError>) {
         guard !finished else { return }
         finished = true
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        var result = result
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
-        let failure: GatewireError? = if case .failure(let error) = result { error } else { nil }
-        core.events.emit(event(.callFinished, attempt: attempts.count,
-                               status: (try? result.get())?.status ?? failure?.status ?? 0, errorKind: failure?.kind))
-        if let failure { core.observers.notify(failure) }
+        core.events.emit(finishedEvent(result))
+        if case .failure(let failure) = result { core.observers.notify(failure) }
         completion(result)
+    }
+
+    /// The `callFinished` event of the call's final `result` (built only for event monitors).
+    private func finishedEvent(_ result: borrowing Result<Response, GatewireError>) -> CallEvent {
+        switch result {
+        case .success(let response): event(.callFinished, attempt: attempts.count, status: response.status)
+        case .failure(let failure): event(.callFinished, attempt: attempts.count, status: failure.status, errorKind: failure.kind)
+        }
     }
 }
