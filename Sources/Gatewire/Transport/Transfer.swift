@@ -78,7 +78,7 @@ final class Transfer: @unchecked Sendable {
         var failed: CURLcode = CURLE_OK
         func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
 
-        check(gw_easy_setopt_str(easy, CURLOPT_URL, request.url))
+        check(request.url.withCString { gw_easy_setopt_str(easy, CURLOPT_URL, $0) })  // libcurl copies it
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         // The last guard against header injection: nothing with CR, LF or NUL, or a name that
