@@ -47,6 +47,8 @@ final class EventLoop: Sendable {
         @exclusivity(unchecked) var key: TransferOptions?
         /// The slot's index in `LoopState.active` while a transfer is in flight.
         @exclusivity(unchecked) var activeIndex = 0
+        /// The handle's error buffer and header fields, lent to each transfer on it.
+        let buffers = HandleBuffers()
 
         init(_ easy: UnsafeMutableRawPointer) { self.easy = easy }
     }
@@ -115,7 +117,7 @@ final class EventLoop: Sendable {
             slot.key = nil
             curl_easy_reset(slot.easy)
         }
-        if let failure = transfer.configure(slot.easy, reused: reused) {
+        if let failure = transfer.configure(slot.easy, buffers: slot.buffers, reused: reused) {
             slot.key = nil
             recycle(slot)
             return transfer.complete(failure: failure)
