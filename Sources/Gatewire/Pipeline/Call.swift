@@ -173,16 +173,17 @@ final class Call: @unchecked Sendable {
 
     private func attemptFinished(_ result: TransferResult, number: Int, offset: Double, context: PluginContext) {
         transfer = nil
+        let response = result.response  // one copy for every use below
         var error = result.error
         if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline {
             error?.kind = .deadline  // the attempt was cut short by the call's deadline
         }
         var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
-                              status: result.response?.status ?? 0, errorKind: error?.kind,
+                              status: response?.status ?? 0, errorKind: error?.kind,
                               curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
                               bytesSent: result.bytesSent, delayAfter: nil, decision: "")
         for plugin in core.plugins.reversed() {
-            plugin.didReceive(attempt, response: result.response, context: context)
+            plugin.didReceive(attempt, response: response, context: context)
         }
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
                                record: attempt))
@@ -190,7 +191,7 @@ final class Call: @unchecked Sendable {
         if let stopKind {
             attempt.decision = Self.stopMessage(stopKind)
             attempts.append(attempt)
-            return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: result.response)
+            return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: response)
         }
         if attempt.status == 401, !authReplayed, let credential = core.credential {
             return awaitCredential(credential, attempt: attempt, result: result)
@@ -201,7 +202,7 @@ final class Call: @unchecked Sendable {
             return finish(result)
         }
         let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
-                                     headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
+                                     headers: response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         var jitter = generator ?? SeededGenerator()
         var (decision, cause) = policy.decideWithCause(
@@ -218,14 +219,14 @@ final class Call: @unchecked Sendable {
             attempt.decision = reason
             attempts.append(attempt)
             let message = "the call's deadline would pass before the next attempt (\(reason))"
-            return fail(kind: .deadline, status: attempt.status, message: message, response: result.response)
+            return fail(kind: .deadline, status: attempt.status, message: message, response: response)
         }
         switch decision {
         case .retry(let delay, let reason):
             attempt.delayAfter = delay
             attempt.decision = reason
             attempts.append(attempt)
-            lastResponse = result.response
+            lastResponse = response
             core.events.emit(event(.retryScheduled, attempt: number, status: attempt.status,
                                    errorKind: attempt.errorKind, delay: delay))
             delayTimer = core.loop.schedule(after: delay) { [self] fired in
