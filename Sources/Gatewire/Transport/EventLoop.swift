@@ -112,7 +112,7 @@ final class EventLoop: Sendable {
         // A handle last set up for the same body-less GET options keeps them: only the
         // per-transfer options are set again. Any other request resets the handle first.
         let key = transfer.reuseKey
-        let reused = key != nil && slot.key == key
+        let reused = if let key, let last = slot.key { last == key } else { false }
         if !reused, slot.key != nil {
             slot.key = nil
             curl_easy_reset(slot.easy)
@@ -123,7 +123,7 @@ final class EventLoop: Sendable {
             return transfer.complete(failure: failure)
         }
         _ = gw_easy_setopt_ptr(slot.easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
-        slot.key = key
+        if !reused { slot.key = key }  // a reused handle has it already
         activate(slot, transfer)
         let code = curl_multi_add_handle(handle.multi, slot.easy)
         if code != CURLM_OK {
