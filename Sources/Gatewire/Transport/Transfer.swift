@@ -30,9 +30,10 @@ final class Transfer: @unchecked Sendable {
 
     deinit { curl_slist_free_all(headerList) }
 
-    /// What a handle configured by ``configure(_:buffers:reused:)`` keeps between transfers when it is
-    /// not reset: a body-less GET with the same ``TransferOptions`` needs only the per-transfer
-    /// options set again. Nil for any other request (the handle is reset and set up in full).
+    /// What a handle configured by ``configure(_:buffers:reused:)`` keeps between transfers
+    /// when it is not reset: a body-less GET with the same ``TransferOptions`` needs only the
+    /// per-transfer options set again. Nil for any other request (the handle is reset and set
+    /// up in full).
     var reuseKey: TransferOptions? {
         request.method == .get && request.body == nil ? options : nil
     }
