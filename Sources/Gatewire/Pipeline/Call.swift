@@ -51,15 +51,15 @@ final class Call: @unchecked Sendable {
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
-        let route = prepared.resolved?.route
-        policy = options.retryPolicy ?? route?.retryPolicy ?? core.retryPolicy
+        let route = prepared.resolved  // the shared route, not a copy of its `Route`
+        policy = options.retryPolicy ?? route?.route.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
-        let budgetPolicy = options.retryBudget ?? route?.retryBudget ?? core.config.retryBudget
-        let breakerPolicy = options.circuitBreaker ?? route?.circuitBreaker ?? core.config.circuitBreaker
+        let budgetPolicy = options.retryBudget ?? route?.route.retryBudget ?? core.config.retryBudget
+        let breakerPolicy = options.circuitBreaker ?? route?.route.circuitBreaker ?? core.config.circuitBreaker
         if budgetPolicy.isEnabled || breakerPolicy.isEnabled {
             let host = ResilienceState.host(of: prepared.url)
             budget = core.resilience.budget(host: host, budgetPolicy)
@@ -173,16 +173,17 @@ final class Call: @unchecked Sendable {
 
     private func attemptFinished(_ result: TransferResult, number: Int, offset: Double, context: PluginContext) {
         transfer = nil
+        let response = result.response  // one copy for every use below
         var error = result.error
         if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline {
             error?.kind = .deadline  // the attempt was cut short by the call's deadline
         }
         var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
-                              status: result.response?.status ?? 0, errorKind: error?.kind,
+                              status: response?.status ?? 0, errorKind: error?.kind,
                               curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
                               bytesSent: result.bytesSent, delayAfter: nil, decision: "")
         for plugin in core.plugins.reversed() {
-            plugin.didReceive(attempt, response: result.response, context: context)
+            plugin.didReceive(attempt, response: response, context: context)
         }
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
                                record: attempt))
@@ -190,18 +191,18 @@ final class Call: @unchecked Sendable {
         if let stopKind {
             attempt.decision = Self.stopMessage(stopKind)
             attempts.append(attempt)
-            return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: result.response)
+            return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: response)
         }
         if attempt.status == 401, !authReplayed, let credential = core.credential {
             return awaitCredential(credential, attempt: attempt, result: result)
         }
-        let failed = error != nil || (result.response?.status ?? 0) >= 400
+        let failed = error != nil || attempt.status >= 400
         guard failed else {
             attempts.append(attempt)
             return finish(result)
         }
         let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
-                                     headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
+                                     headers: response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         var jitter = generator ?? SeededGenerator()
         var (decision, cause) = policy.decideWithCause(
@@ -218,14 +219,14 @@ final class Call: @unchecked Sendable {
             attempt.decision = reason
             attempts.append(attempt)
             let message = "the call's deadline would pass before the next attempt (\(reason))"
-            return fail(kind: .deadline, status: attempt.status, message: message, response: result.response)
+            return fail(kind: .deadline, status: attempt.status, message: message, response: response)
         }
         switch decision {
         case .retry(let delay, let reason):
             attempt.delayAfter = delay
             attempt.decision = reason
             attempts.append(attempt)
-            lastResponse = result.response
+            lastResponse = response
             core.events.emit(event(.retryScheduled, attempt: number, status: attempt.status,
                                    errorKind: attempt.errorKind, delay: delay))
             delayTimer = core.loop.schedule(after: delay) { [self] fired in
@@ -369,19 +370,24 @@ final class Call: @unchecked Sendable {
         complete(.failure(error))
     }
 
-    private func complete(_ result: Result<Response, GatewireError>) {
+    private func complete(_ result: consuming Result<Response, GatewireError>) {
         guard !finished else { return }
         finished = true
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        var result = result
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
-        let failure: GatewireError? = if case .failure(let error) = result { error } else { nil }
-        core.events.emit(event(.callFinished, attempt: attempts.count,
-                               status: (try? result.get())?.status ?? failure?.status ?? 0, errorKind: failure?.kind))
-        if let failure { core.observers.notify(failure) }
+        core.events.emit(finishedEvent(result))
+        if case .failure(let failure) = result { core.observers.notify(failure) }
         completion(result)
+    }
+
+    /// The `callFinished` event of the call's final `result` (built only for event monitors).
+    private func finishedEvent(_ result: borrowing Result<Response, GatewireError>) -> CallEvent {
+        switch result {
+        case .success(let response): event(.callFinished, attempt: attempts.count, status: response.status)
+        case .failure(let failure): event(.callFinished, attempt: attempts.count, status: failure.status, errorKind: failure.kind)
+        }
     }
 }

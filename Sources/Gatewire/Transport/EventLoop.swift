@@ -15,6 +15,13 @@ final class EventLoop: Sendable {
     /// A delayed job; `fired` is false when the loop shut down before its time.
     typealias TimerAction = (_ fired: Bool) -> Void
 
+    /// A queued job. The closure sits in a struct so that the job arrays keep it as it is:
+    /// an array of bare closures stores each behind a reabstraction thunk (one allocation
+    /// per job).
+    private struct Job {
+        let run: @Sendable () -> Void
+    }
+
     /// State only the loop thread touches (so not checked for exclusive access at run time:
     /// `@exclusivity(unchecked)`, as ``Call`` and ``Transfer``).
     private final class LoopState: @unchecked Sendable {
@@ -23,7 +30,7 @@ final class EventLoop: Sendable {
         /// Handles kept for the next transfers (at most ``EventLoop/idleHandleLimit``).
         @exclusivity(unchecked) var idle: [Slot] = []
         /// An empty job array with storage, swapped with the inbox's by `runJobs`.
-        @exclusivity(unchecked) var spareJobs: [@Sendable () -> Void] = []
+        @exclusivity(unchecked) var spareJobs: [Job] = []
         @exclusivity(unchecked) var timers: [(due: Double, id: Int, action: TimerAction)] = []
         @exclusivity(unchecked) var nextTimerID = 1
         /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
@@ -40,13 +47,15 @@ final class EventLoop: Sendable {
         @exclusivity(unchecked) var key: TransferOptions?
         /// The slot's index in `LoopState.active` while a transfer is in flight.
         @exclusivity(unchecked) var activeIndex = 0
+        /// The handle's error buffer and header fields, lent to each transfer on it.
+        let buffers = HandleBuffers()
 
         init(_ easy: UnsafeMutableRawPointer) { self.easy = easy }
     }
 
     private let handle: Handle
     private let state = LoopState()
-    private let inbox = Lock<(jobs: [@Sendable () -> Void], closed: Bool)>(([], false))
+    private let inbox = Lock<(jobs: [Job], closed: Bool)>(([], false))
     private let stopping = Atomic<Bool>(false)
     private let thread = Lock<pthread_t?>(nil)
     private let threadID = Atomic<UInt>(0)
@@ -85,7 +94,7 @@ final class EventLoop: Sendable {
     func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
         let (accepted, first) = inbox.withLock { box -> (Bool, Bool) in
             guard !box.closed else { return (false, false) }
-            box.jobs.append(job)
+            box.jobs.append(Job(run: job))
             return (true, box.jobs.count == 1)
         }
         if first, !isCurrentThread { curl_multi_wakeup(handle.multi) }
@@ -103,18 +112,18 @@ final class EventLoop: Sendable {
         // A handle last set up for the same body-less GET options keeps them: only the
         // per-transfer options are set again. Any other request resets the handle first.
         let key = transfer.reuseKey
-        let reused = key != nil && slot.key == key
+        let reused = if let key, let last = slot.key { last == key } else { false }
         if !reused, slot.key != nil {
             slot.key = nil
             curl_easy_reset(slot.easy)
         }
-        if let failure = transfer.configure(slot.easy, reused: reused) {
+        if let failure = transfer.configure(slot.easy, buffers: slot.buffers, reused: reused) {
             slot.key = nil
             recycle(slot)
             return transfer.complete(failure: failure)
         }
         _ = gw_easy_setopt_ptr(slot.easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
-        slot.key = key
+        if !reused { slot.key = key }  // a reused handle has it already
         activate(slot, transfer)
         let code = curl_multi_add_handle(handle.multi, slot.easy)
         if code != CURLM_OK {
@@ -221,10 +230,10 @@ final class EventLoop: Sendable {
     /// Runs every queued job. The queue's array is swapped with an empty spare (both keep
     /// their storage), so taking the jobs allocates nothing.
     private func runJobs() {
-        var jobs: [@Sendable () -> Void] = []
+        var jobs: [Job] = []
         swap(&jobs, &state.spareJobs)
         inbox.withLock { box in swap(&box.jobs, &jobs) }
-        for job in jobs { job() }
+        for job in jobs { job.run() }
         jobs.removeAll(keepingCapacity: true)
         state.spareJobs = jobs
     }

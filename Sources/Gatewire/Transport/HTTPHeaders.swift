@@ -58,6 +58,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(_ name: String) -> String? {
         if let raw { return raw.value(named: name) }
+        guard !list.isEmpty else { return nil }  // no need to lower-case `name`
         let key = name.lowercased()
         return list.first { $0.name.lowercased() == key }?.value
     }

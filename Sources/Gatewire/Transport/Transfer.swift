@@ -14,12 +14,11 @@ final class Transfer: @unchecked Sendable {
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
     @exclusivity(unchecked) private var body: [UInt8] = []
-    /// The last response's header fields so far, from libcurl's header callback.
-    @exclusivity(unchecked) private var headerBlock = RawHeaderBlock.Builder()
+    /// The handle's error buffer and header fields, lent by ``configure(_:buffers:reused:)``.
+    @exclusivity(unchecked) private var buffers: HandleBuffers?
     /// Whether the header callback is between a status line and the blank line after it.
     @exclusivity(unchecked) private var readingHeaders = false
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
-    private let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
     @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var completed = false
 
@@ -27,20 +26,14 @@ final class Transfer: @unchecked Sendable {
         self.request = request
         self.options = options
         self.completion = completion
-        errorBuffer[0] = 0
     }
 
-    deinit {
-        curl_slist_free_all(headerList)
-        errorBuffer.deallocate()
-        headerBlock.deallocate()
-    }
+    deinit { curl_slist_free_all(headerList) }
 
-    /// Configures `easy` for this request. Returns a transport error when libcurl rejects
-    /// an option (a malformed URL is only detected when the transfer starts).
-    /// What a handle configured by ``configure(_:reused:)`` keeps between transfers when it is
-    /// not reset: a body-less GET with the same ``TransferOptions`` needs only the per-transfer
-    /// options set again. Nil for any other request (the handle is reset and set up in full).
+    /// What a handle configured by ``configure(_:buffers:reused:)`` keeps between transfers
+    /// when it is not reset: a body-less GET with the same ``TransferOptions`` needs only the
+    /// per-transfer options set again. Nil for any other request (the handle is reset and set
+    /// up in full).
     var reuseKey: TransferOptions? {
         request.method == .get && request.body == nil ? options : nil
     }
@@ -68,18 +61,20 @@ final class Transfer: @unchecked Sendable {
         return headerList
     }
 
-    /// Configures `easy` for this request. `reused`: the handle was not reset since a transfer
-    /// with the same ``reuseKey`` configured it, so only the per-transfer options are set.
+    /// Configures `easy` for this request. `buffers`: the handle's own (emptied here; read by
+    /// ``finish(_:)``). `reused`: the handle was not reset since a transfer with the same
+    /// ``reuseKey`` configured it, so only the per-transfer options are set.
     /// Returns a transport error when libcurl rejects an option (a malformed URL is only
     /// detected when the transfer starts), or of kind `invalidArgument` for a header field
     /// that ``HTTPHeaders/fieldProblem(name:value:)`` rejects (nothing is sent).
-    func configure(_ easy: UnsafeMutableRawPointer, reused: Bool = false) -> TransportError? {
+    func configure(_ easy: UnsafeMutableRawPointer, buffers: HandleBuffers, reused: Bool = false) -> TransportError? {
         self.easy = easy
+        self.buffers = buffers
+        buffers.clear()
         var failed: CURLcode = CURLE_OK
         func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
 
-        check(gw_easy_setopt_str(easy, CURLOPT_URL, request.url))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, errorBuffer))
+        check(request.url.withCString { gw_easy_setopt_str(easy, CURLOPT_URL, $0) })  // libcurl copies it
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         // The last guard against header injection: nothing with CR, LF or NUL, or a name that
         // is not a token, reaches libcurl's list (RFC 9110 sections 5.1 and 5.5).
@@ -93,6 +88,7 @@ final class Transfer: @unchecked Sendable {
             return nil
         }
 
+        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))  // the handle's, kept
         check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
@@ -125,7 +121,7 @@ final class Transfer: @unchecked Sendable {
             check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count)))
             payload.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    check(gw_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(errorBuffer))))
+                    check(gw_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(buffers.errorBuffer))))
                 }
             }
         } else if request.method == .post {
@@ -150,7 +146,9 @@ final class Transfer: @unchecked Sendable {
 
     /// Reads the outcome from the handle after libcurl reported it done with `code`.
     func finish(_ code: CURLcode) {
-        guard let easy else { return complete(failure: TransportError(kind: .network, curlCode: 0, message: "transfer was never started")) }
+        guard let easy, let buffers else {
+            return complete(failure: TransportError(kind: .network, curlCode: 0, message: "transfer was never started"))
+        }
         var timings = TransferTimings()
         timings.dns = Self.seconds(easy, CURLINFO_NAMELOOKUP_TIME_T)
         timings.connect = Self.seconds(easy, CURLINFO_CONNECT_TIME_T)
@@ -172,11 +170,13 @@ final class Transfer: @unchecked Sendable {
             _ = gw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &url)
             var version = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
-            result.response = HTTPResponse(status: status, headers: responseHeaders, body: body,
+            // The final response's fields, as strings only when read (``RawHeaderBlock``).
+            let headers = buffers.headers.build().map(HTTPHeaders.init) ?? HTTPHeaders()
+            result.response = HTTPResponse(status: status, headers: headers, body: body,
                                            effectiveURL: url.map { effectiveURL(UnsafePointer($0)) } ?? request.url,
                                            httpVersion: Self.versionName(version))
         } else {
-            let detail = errorBuffer[0] == 0 ? nil : String(cString: errorBuffer)
+            let detail = buffers.errorBuffer[0] == 0 ? nil : String(cString: buffers.errorBuffer)
             var error = Self.error(for: code, detail: detail)
             if code == CURLE_OPERATION_TIMEDOUT, timings.connect == 0, timings.tls == 0 {
                 error.kind = .connect  // the connect timeout passed: no connection was made
@@ -216,19 +216,16 @@ final class Transfer: @unchecked Sendable {
     private func received(headerLine line: UnsafeBufferPointer<UInt8>) {
         if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
-            headerBlock.removeAll()
+            buffers?.headers.removeAll()
             readingHeaders = true
         } else if readingHeaders {
             if let first = line.first, first == 13 || first == 10 {
                 readingHeaders = false  // the blank line: the header section is over
             } else {
-                headerBlock.append(line: line)
+                buffers?.headers.append(line: line)
             }
         }
     }
-
-    /// The final response's header fields, as strings only when read (``RawHeaderBlock``).
-    private var responseHeaders: HTTPHeaders { headerBlock.build().map(HTTPHeaders.init) ?? HTTPHeaders() }
 
     private static func seconds(_ easy: UnsafeMutableRawPointer, _ info: CURLINFO) -> Double {
         var micros: curl_off_t = 0
