@@ -251,7 +251,9 @@ class HTTPStatusError(CallError):
 
 
 class MappingError(CallError):
-    """The response body could not be parsed or mapped."""
+    """The response body that a matching response descriptor maps (or a paginator reads) could
+    not be parsed (the message gives the line and column) or mapped (it names the key path).
+    A body that no descriptor maps is not parsed by the call: :meth:`Result.json` parses it."""
 
 
 class Cancelled(CallError, concurrent.futures.CancelledError):
