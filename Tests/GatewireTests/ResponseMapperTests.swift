@@ -155,6 +155,39 @@ let githubConfig = #"""
         #expect(outcome.mapped?.serialized() == "{}")
     }
 
+    @Test func aBodyNoDescriptorMapsIsParsedOnFirstReadIntoOneTreeForAllReaders() async throws {
+        let outcome = mapper.map(response("/users/1", fixture: "github-repository.json"))
+        let json = try #require(outcome.json)
+        // Sixteen readers at once on the cooperative pool: one parse wins, all get its tree.
+        let trees = await withTaskGroup(of: UInt.self) { group in
+            for _ in 0..<16 {
+                group.addTask { ((try? json.value()) ?? nil).map { UInt(bitPattern: $0.pointer) } ?? 0 }
+            }
+            return await group.reduce(into: Set<UInt>()) { $0.insert($1) }
+        }
+        #expect(trees.count == 1 && !trees.contains(0))
+        #expect(try json.value()?.node["name"]?.string == "hello-world")
+    }
+
+    @Test func aDeferredBodyFollowsTheBodyAndContentTypeRules() throws {
+        let value = { (response: MappableResponse) throws(JSONParseError) -> JSONValue? in
+            try self.mapper.map(response).json?.value()
+        }
+        #expect(try value(response("/users/1", status: 204, text: "{}")) == nil)
+        #expect(try value(response("/users/1", .head, text: "{}")) == nil)
+        #expect(try value(response("/users/1", text: " \r\n")) == nil)
+        #expect(try value(response("/users/1", type: "text/html", fixture: "nginx-502-bad-gateway.html")) == nil)
+        #expect(try value(response("/users/1", type: nil, text: "{}")) == nil)  // sniffed only for descriptors
+        #expect(try value(response("/users/1", type: "application/problem+json", text: #"{"a": 1}"#))?.node["a"]?.integer == 1)
+        let error = #expect(throws: JSONParseError.self) { try value(response("/users/1", text: "{\n  \"a\": }")) }
+        #expect(error?.line == 2 && error?.column == 8)
+        // A failure that no error descriptor maps keeps no body to read (the error carries the
+        // raw bytes); with one (this config's "Message" for every 4xx/5xx) it is the parsed tree.
+        let bare = ResponseMapper(catalog: try catalog("{}"))
+        #expect(bare.map(response("/users/1", status: 500, text: "{}")).json == nil)
+        #expect(try mapper.map(response("/users/1", status: 500, text: #"{"message": "x"}"#)).json?.value()?.node["message"]?.string == "x")
+    }
+
     @Test func mappingErrorOn2xx() throws {
         let outcome = mapper.map(response("/repos/o/r/issues", text: #"[{"number": 1, "user": {"login": "a"}}, {"number": "12abc"}]"#))
         #expect(outcome.accepted)
