@@ -59,9 +59,9 @@ extern "C" {
 #define GW_KIND_TIMEOUT 4          /* the attempt timed out after connecting */
 #define GW_KIND_NETWORK 5          /* reset, send/receive error, empty or partial reply */
 #define GW_KIND_HTTP_STATUS 6      /* a response whose status is not accepted (every 4xx, 5xx) */
-#define GW_KIND_MAPPING 7          /* a body a matching descriptor maps (or a paginator reads)
-                                      could not be parsed or mapped; a body no descriptor maps
-                                      is not parsed, so it never gives this kind */
+#define GW_KIND_MAPPING 7          /* a body that a matching descriptor maps, or that a page or
+                                      cursor paginator reads, could not be parsed or mapped;
+                                      other bodies are not parsed by the call */
 #define GW_KIND_CANCELLED 8        /* cancelled by the caller, or the client was freed */
 #define GW_KIND_DEADLINE 9         /* the call's overall deadline passed */
 #define GW_KIND_INVALID_ARGUMENT 10 /* the call could not be built (route, parameter, body) */

@@ -58,16 +58,24 @@ import Testing
         defer { server.stop() }
         let client = Client(config: try Self.config(server.baseURL))
         defer { client.close() }
-        // No descriptor maps this path, so the call itself succeeds; the cursor must be read
-        // from the body, and that read is what fails (with Jansson's line and column).
-        let request = Request.get("/fixture/nginx-502-bad-gateway.html", parameters: ["content_type": "application/json"])
+        let seen = Lock<[GatewireError]>([])
+        client.addFailureObserver { error in seen.withLock { $0.append(error) } }
+        // No descriptor maps this path, but the cursor is read from the body, so the call
+        // parses it and fails like a mapped one: Jansson's line and column, the query's
+        // secret redacted, the failure observers told once.
+        let request = Request.get("/fixture/nginx-502-bad-gateway.html",
+                                  parameters: ["content_type": "application/json", "api_key": "s3cret"])
         let paginator = try client.paginator(request, pagination: .cursor(at: "next"))
         let error = #expect(throws: GatewireError.self) { try paginator.next() }
         #expect(error?.kind == .mapping)
         #expect(error?.status == 200)
         #expect(error?.message.hasPrefix("invalid JSON at line 1, column 1: ") == true)
+        #expect(error?.path.contains("s3cret") == false)
+        #expect(seen.withLock { $0.map(\.kind) } == [.mapping])
         #expect(try paginator.next() == nil)
         #expect(paginator.pageCount == 1)
+        // The same call outside a paginator has nothing to map: it succeeds.
+        #expect(try client.sendAndWait(request).status == 200)
     }
 
     @Test func aRouteWithoutPaginationIsAnInvalidArgument() async throws {

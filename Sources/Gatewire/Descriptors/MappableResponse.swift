@@ -7,10 +7,9 @@ public struct MappableResponse: Sendable {
     /// The HTTP status code.
     public var status: Int
     /// The `Content-Type` header's value, if any (e.g. `application/json; charset=utf-8`):
-    /// the one given to the initializer, or, for a response made by
-    /// ``init(method:path:status:headers:body:url:)``, the field of ``headers``, looked up
-    /// when read (the mapper reads it only when a descriptor matches or the body is read as
-    /// JSON; the lookup splits the raw header block).
+    /// the one given to the initializer, or, for a response the client received, the field
+    /// of ``headers``, looked up when read (the mapper reads it only when a descriptor
+    /// matches or the body is read as JSON; the lookup splits the raw header block).
     public var contentType: String? {
         get {
             switch contentTypeSource {

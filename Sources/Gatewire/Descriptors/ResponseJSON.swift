@@ -55,9 +55,7 @@ public final class ResponseJSON: Sendable {
     }
 
     private static func parse(_ response: MappableResponse) -> Result<JSONValue?, JSONParseError> {
-        guard !ResponseMapper.hasNoBody(response) else { return .success(nil) }
-        let kind = ResponseMapper.mediaType(response.contentType)
-        guard kind == "application/json" || kind.hasSuffix("+json") else { return .success(nil) }
+        guard !ResponseMapper.hasNoBody(response), ResponseMapper.isJSON(response.contentType) else { return .success(nil) }
         return JSONArena.scope(bodyBytes: response.body.count) {
             response.body.withUnsafeBytes { bytes in
                 Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }

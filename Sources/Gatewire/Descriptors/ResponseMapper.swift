@@ -19,11 +19,12 @@ import CJansson
 ///    (RestKit's -1016), without one a plain success; on the failure path the HTTP failure
 ///    stays as it is (the nginx HTML 502 page: no error objects, no parse error).
 ///    A response that no descriptor matches is not parsed here at all: its JSON body is
-///    parsed when first read (``Response/json()``; ``ResponseJSON`` says why).
+///    parsed when first read (``Response/jsonBody()``; ``ResponseJSON`` says why), except
+///    for a page or cursor ``Paginator``, which needs it (see ``triage(_:readingJSONBody:)``).
 /// 4. **Parse errors.** Invalid JSON on the success path with a matching descriptor is a
 ///    ``MappingError`` with Jansson's line and column. On the failure path it is ignored:
 ///    the HTTP failure is the error. Without a matching descriptor there is nothing to map,
-///    so no mapping error: the call succeeds and ``Response/json()`` throws the same error
+///    so no mapping error: the call succeeds and ``Response/jsonBody()`` throws the same error
 ///    (line and column) when the caller reads the body as JSON.
 /// 5. **Success path.** Every matching response descriptor applies. For one key path, the
 ///    descriptor with the most specific ``PathPattern`` wins (a descriptor without a pattern
@@ -74,10 +75,12 @@ public struct ResponseMapper: Sendable {
     }
 
     /// Rules 1 to 3 and the descriptors that match `response` (see ``Triage``). With no
-    /// matching descriptor nothing is parsed: a JSON body is left for ``Response/json()``
+    /// matching descriptor nothing is parsed: a JSON body is left for ``Response/jsonBody()``
     /// to parse on first read (``ResponseJSON``), so such a call never fails with a mapping
-    /// error (rule 4 applies to bodies that descriptors map).
-    public func triage(_ response: MappableResponse) -> Triage {
+    /// error (rule 4 applies to bodies that descriptors map) — unless `readingJSONBody`: the
+    /// caller reads the body itself (a page or cursor ``Paginator``), so an accepted JSON body
+    /// is parsed as if a descriptor matched, and invalid JSON is a mapping error of the call.
+    public func triage(_ response: MappableResponse, readingJSONBody: Bool = false) -> Triage {
         let status = response.status
         let failure = status >= 400
         let responseMatches = matches(catalog.responseDescriptors, response)
@@ -94,12 +97,16 @@ public struct ResponseMapper: Sendable {
             Triage(response: response, outcome: outcome, needsParse: false, candidates: candidates, failure: failure)
         }
         guard !candidates.isEmpty else {
-            if accepted { outcome.json = ResponseJSON(deferred: response) }
+            guard accepted else { return decided() }
+            if readingJSONBody, !ResponseMapper.hasNoBody(response), ResponseMapper.isJSON(response.contentType) {
+                return Triage(response: response, outcome: outcome, needsParse: true, candidates: [], failure: false)
+            }
+            outcome.json = ResponseJSON(deferred: response)
             return decided()
         }
         if ResponseMapper.hasNoBody(response) { return decided() }
         let kind = ResponseMapper.mediaType(response.contentType)
-        let declaredJSON = kind == "application/json" || kind.hasSuffix("+json")
+        let declaredJSON = ResponseMapper.isJSONMediaType(kind)
         let sniffable = kind.isEmpty || kind == "text/plain"
         guard declaredJSON || sniffable else {
             if accepted { outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)") }
@@ -131,6 +138,7 @@ public struct ResponseMapper: Sendable {
             return outcome
         }
         outcome.json = ResponseJSON(parsed: body)
+        guard !triage.candidates.isEmpty else { return outcome }  // parsed for a paginator only
 
         let winners = ResponseMapper.winners(triage.candidates)
         for (_, parameters) in winners {
@@ -214,6 +222,16 @@ public struct ResponseMapper: Sendable {
     /// 0 bytes or only spaces, tabs, CR and LF.
     static func isBlank(_ body: [UInt8]) -> Bool {
         body.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    /// Rule 3: a body declared JSON, `application/json` or any `+json` type.
+    static func isJSON(_ contentType: String?) -> Bool {
+        isJSONMediaType(mediaType(contentType))
+    }
+
+    /// Whether a ``mediaType(_:)`` is `application/json` or a `+json` type.
+    static func isJSONMediaType(_ kind: String) -> Bool {
+        kind == "application/json" || kind.hasSuffix("+json")
     }
 
     /// `application/problem+json` from `Application/Problem+JSON; charset=utf-8`; "" when absent.

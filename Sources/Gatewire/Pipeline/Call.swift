@@ -307,7 +307,7 @@ final class Call: @unchecked Sendable {
         let mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
                                         headers: response.headers, body: response.body, url: prepared.url)
         let mapper = core.catalog.responseMapper
-        let triage = mapper.triage(mappable)
+        let triage = mapper.triage(mappable, readingJSONBody: prepared.readsJSONBody)
         guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
             return mapOnWorker(triage, response: response)

@@ -147,7 +147,7 @@ final class ClientCore: Sendable {
             // A route without `:name` parameters called without parameters: its path and URL
             // were built once (objectAttributes only fill `:name` segments, never the query).
             return PreparedRequest(method: method, path: path, url: url, headers: headers, body: body,
-                                   route: request.route, resolved: resolved)
+                                   route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)
         }
         let path: String
         do {
@@ -157,6 +157,6 @@ final class ClientCore: Sendable {
             throw invalid(error.message)
         }
         return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body,
-                               route: request.route, resolved: resolved)
+                               route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)
     }
 }

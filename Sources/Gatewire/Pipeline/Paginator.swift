@@ -36,6 +36,7 @@ public final class Paginator: Sendable {
         self.client = client
         self.pagination = pagination
         var first = request
+        first.readsJSONBody = pagination.style != .link
         if pagination.style == .page {
             first.parameters[pagination.pageParameter] = String(pagination.firstPage)
             first.parameters[pagination.perPageParameter] = String(pagination.perPage)
@@ -47,13 +48,13 @@ public final class Paginator: Sendable {
     public var pageCount: Int { state.withLock { $0.pages } }
 
     /// Fetches the next page, blocking the calling thread; nil when the walk has ended.
-    /// - Throws: the page's ``GatewireError``, or one of kind `mapping` when a page or cursor
-    ///   pagination cannot read the page's body as JSON (the walk then ends).
+    /// - Throws: the page's ``GatewireError`` (the walk then ends); a page or cursor page whose
+    ///   body is declared JSON but is not valid JSON fails with kind `mapping`.
     public func next() throws(GatewireError) -> Response? {
         guard let request = take() else { return nil }
         do {
             let response = try client.sendAndWait(request)
-            try advance(after: response, request: request)
+            advance(after: response, request: request)
             return response
         } catch {
             state.withLock { $0.next = nil }
@@ -62,13 +63,13 @@ public final class Paginator: Sendable {
     }
 
     /// Fetches the next page asynchronously; nil when the walk has ended.
-    /// - Throws: the page's ``GatewireError``, or one of kind `mapping` when a page or cursor
-    ///   pagination cannot read the page's body as JSON (the walk then ends).
+    /// - Throws: the page's ``GatewireError`` (the walk then ends); a page or cursor page whose
+    ///   body is declared JSON but is not valid JSON fails with kind `mapping`.
     public func nextPage() async throws(GatewireError) -> Response? {
         guard let request = take() else { return nil }
         do {
             let response = try await client.send(request)
-            try advance(after: response, request: request)
+            advance(after: response, request: request)
             return response
         } catch {
             state.withLock { $0.next = nil }
@@ -89,8 +90,8 @@ public final class Paginator: Sendable {
         }
     }
 
-    private func advance(after response: Response, request: Request) throws(GatewireError) {
-        let following = try Self.following(after: response, request: request, pagination: pagination,
+    private func advance(after response: Response, request: Request) {
+        let following = Self.following(after: response, request: request, pagination: pagination,
                                        page: state.withLock { $0.page }, baseURL: client.config.baseURL)
         state.withLock { state in
             state.next = following
@@ -98,15 +99,13 @@ public final class Paginator: Sendable {
         }
     }
 
-    /// The request of the page after `response`, or nil at the end.
-    /// - Throws: ``GatewireError`` of kind `mapping` when a page or cursor pagination must
-    ///   read a body that is declared JSON but is not (``Response/jsonBody()``).
+    /// The request of the page after `response`, or nil at the end. A page or cursor
+    /// pagination reads the body the call parsed (``Request/readsJSONBody``).
     static func following(after response: Response, request: Request, pagination: Pagination, page: Int,
-                          baseURL: String) throws(GatewireError) -> Request? {
+                          baseURL: String) -> Request? {
         switch pagination.style {
         case .page:
-            let body = try response.jsonBody()
-            guard let total = try? body.flatMap({ try pagination.totalKeyPath.value(in: $0.node) }),
+            guard let total = try? response.body.flatMap({ try pagination.totalKeyPath.value(in: $0.node) }),
                   let count = total.node.integer ?? total.node.string.flatMap({ Int64($0) }),
                   Int64(page - pagination.firstPage + 1) * Int64(pagination.perPage) < count
             else { return nil }
@@ -114,8 +113,7 @@ public final class Paginator: Sendable {
             next.parameters[pagination.pageParameter] = String(page + 1)
             return next
         case .cursor:
-            let body = try response.jsonBody()
-            guard let found = try? body.flatMap({ try pagination.cursorKeyPath.value(in: $0.node) }) else { return nil }
+            guard let found = try? response.body.flatMap({ try pagination.cursorKeyPath.value(in: $0.node) }) else { return nil }
             let cursor: String
             switch found.node.kind {
             case .string: cursor = found.node.string ?? ""

@@ -10,4 +10,6 @@ struct PreparedRequest: Sendable {
     var route: String?
     /// The configured route of `route` (its policies), nil for a call by path.
     var resolved: ResolvedRoute?
+    /// ``Request/readsJSONBody``.
+    var readsJSONBody = false
 }

@@ -19,6 +19,11 @@ public struct Request: Sendable {
     public var body: Body?
     /// Per-call overrides of the client's policies.
     public var options: CallOptions
+    /// Whether the caller reads the response body as JSON itself (set by a page or cursor
+    /// ``Paginator``): the call then parses an accepted JSON body even when no descriptor
+    /// maps it, so invalid JSON fails the call (kind `mapping`) with the call's redaction,
+    /// observers and events (see ``ResponseMapper/triage(_:readingJSONBody:)``).
+    var readsJSONBody = false
 
     /// What a call sends as its body.
     public enum Body: Sendable {

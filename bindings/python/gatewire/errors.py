@@ -251,9 +251,10 @@ class HTTPStatusError(CallError):
 
 
 class MappingError(CallError):
-    """The response body that a matching response descriptor maps (or a paginator reads) could
-    not be parsed (the message gives the line and column) or mapped (it names the key path).
-    A body that no descriptor maps is not parsed by the call: :meth:`Result.json` parses it."""
+    """The response body that a matching response descriptor maps, or that a page or cursor
+    paginator reads, could not be parsed (the message gives the line and column) or mapped
+    (it names the key path). Other bodies are not parsed by the call: :meth:`Result.json`
+    parses one when asked."""
 
 
 class Cancelled(CallError, concurrent.futures.CancelledError):
