@@ -14,7 +14,7 @@ Set ``GATEWIRE_LIB`` to the library's path if it is not found automatically.
 from __future__ import annotations
 
 from .auth import RefreshingCredential
-from .client import CallFuture, Client, FailureObserver, check_config, version
+from .client import Client, FailureObserver, check_config, version
 from .errors import (
     CallError,
     Cancelled,
@@ -34,6 +34,7 @@ from .errors import (
     VersionError,
     WouldDeadlock,
 )
+from .futures import CallFuture
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
 from .pagination import Pages
 from .result import Attempt, Result

@@ -1,356 +1,54 @@
-"""The :class:`Client`, :class:`CallFuture` and :func:`check_config`.
+"""The :class:`Client`, :func:`check_config` and :func:`version`.
 
-Callback lifetime: ctypes callbacks handed to the library are module-level ``CFUNCTYPE``
-objects that live as long as the process, so the library can never call freed thunk code.
-What differs per call, observer or plugin is the Python object behind it, kept in a
-registry keyed by a small integer passed as ``user_data``; it is dropped when the library
-is done with it (completion fired, observer removed, client freed).
-
-Every registry entry of a client's callbacks (:class:`_PendingCall`, :class:`_Hook`) also
-names the client's :class:`_NativeClient`, so each callback records the client's loop
-thread first (:meth:`_NativeClient.entered`): a blocking call made on that thread raises
-:class:`WouldDeadlock` instead of waiting for a completion only that thread could run.
+The client's native handle and the registry keys it owns are kept in a :class:`_NativeClient`.
+The ctypes callbacks and the registry behind their ``user_data`` are in
+:mod:`gatewire._callbacks`; :class:`CallFuture` is in :mod:`gatewire.futures` (re-exported
+here); turning call options and configs into the library's JSON is in
+:mod:`gatewire._encoding`.
 """
 
 from __future__ import annotations
 
-import concurrent.futures
 import ctypes
-import itertools
 import json as _json
-import logging
 import os
 import threading
 import weakref
-from typing import Any, Callable, Iterable, Iterator, Mapping, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from . import _native
-from .errors import CallError, Cancelled, ErrorKind, GatewireError, InvalidArgument
+from ._callbacks import (
+    _COMPLETION,
+    _DESTROY,
+    _DID_RECEIVE,
+    _EVENT,
+    _FAILURE_OBSERVER,
+    _PREPARE,
+    _PROCESS,
+    _RETRY_TEST,
+    _WILL_SEND,
+    _Hook,
+    _install_log_sink,
+    _overrides,
+    _PendingCall,
+    _plugin_name,
+    _registry,
+)
+from ._encoding import Config, _config_text, _encode, _filter_json, _headers_json, _params_json
+from .errors import CallError, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
-from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
+from .futures import CallFuture
+from .hooks import RetryTest
 from .pagination import Pages
-from .result import Result, call_error_from_borrowed, outcome_from_queued, result_from_native
+from .result import Result, outcome_from_queued
 
 __all__ = ["Client", "CallFuture", "check_config", "FailureObserver"]
-
-logger = logging.getLogger("gatewire")
 
 #: ``observer(error)``: called once per failed call, on the loop thread (see
 #: :meth:`Client.add_failure_observer`).
 FailureObserver = Callable[[CallError], None]
 
-Config = Union[Mapping[str, Any], str]
-
 _UNSET: Any = object()  # "no JSON body" (None means a JSON null body)
-
-
-# ---- Registry of Python objects behind user_data ---------------------------------------
-class _Registry:
-    """Thread-safe ``int -> object`` map; ids start at 1 (0 would arrive as NULL)."""
-
-    def __init__(self) -> None:
-        self._items: dict[int, Any] = {}
-        self._ids = itertools.count(1)
-        self._lock = threading.Lock()
-
-    def add(self, item: Any) -> int:
-        with self._lock:
-            key = next(self._ids)
-            self._items[key] = item
-            return key
-
-    def get(self, key: int | None) -> Any:
-        with self._lock:
-            return self._items.get(key or 0)
-
-    def pop(self, key: int | None) -> Any:
-        with self._lock:
-            return self._items.pop(key or 0, None)
-
-
-_registry = _Registry()
-
-
-def _log_hook_error(what: str) -> None:
-    logger.exception("gatewire: exception in %s (contained; not propagated into the library)", what)
-
-
-# ---- Module-level thunks (live for the whole process) -----------------------------------
-def _on_completion(result: int | None, user_data: int | None) -> None:
-    pending: _PendingCall | None = _registry.pop(user_data)
-    if pending is not None:
-        pending.native.entered()
-    try:
-        outcome = result_from_native(result) if result else None  # takes ownership of result
-    except BaseException as error:  # noqa: BLE001 - must not reach C
-        _log_hook_error("completion (converting the result)")
-        outcome = GatewireError(f"could not read the call's result: {error!r}")
-    if pending is None:
-        return  # not expected: the library runs a completion only for a started call
-    try:
-        if pending.retry_key:
-            _registry.pop(pending.retry_key)
-        if outcome is None:
-            outcome = GatewireError("the library completed a call without a result")
-        pending.future._resolve(outcome)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error("completion")
-
-
-def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> int:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return _native.GW_RETRY_USE_POLICY
-    hook.native.entered()
-    test: RetryTest = hook.target
-    info: AttemptInfo | None = None
-    try:
-        info = AttemptInfo(attempt)
-        verdict, seconds = retry_verdict(test(info))
-        if seconds >= 0 and delay:
-            delay[0] = seconds
-        return verdict
-    except BaseException:  # noqa: BLE001
-        _log_hook_error("retry test")
-        return _native.GW_RETRY_USE_POLICY
-    finally:
-        if info is not None:
-            info._invalidate()
-
-
-def _on_failure(failure: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return
-    hook.native.entered()
-    observer: FailureObserver = hook.target
-    if not failure:
-        return
-    try:
-        error = call_error_from_borrowed(failure)  # copies everything: usable after the callback
-        observer(error)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error("failure observer")
-
-
-def _on_destroy(user_data: int | None) -> None:
-    # Not a loop-thread marker: the library may run it on the thread that removes the
-    # observer or frees the client.
-    try:
-        _registry.pop(user_data)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error("destroy")
-
-
-def _on_prepare(request: int | None, user_data: int | None) -> int:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return 0
-    hook.native.entered()
-    plugin = hook.target
-    view = PreparedRequest(request)
-    try:
-        plugin.prepare(view)
-        return 0
-    except BaseException as error:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (the call fails)")
-        try:  # the reason reaches the PluginError: "plugin NAME failed: RuntimeError: ..."
-            _native.lib.gw_request_fail(request, f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
-        except BaseException:  # noqa: BLE001 - must not reach C
-            _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (reporting its failure)")
-        return 1
-    finally:
-        view._invalidate()
-
-
-def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return
-    hook.native.entered()
-    plugin = hook.target
-    info: AttemptInfo | None = None
-    try:
-        info = AttemptInfo(attempt)
-        plugin.did_receive(info)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(plugin)}.did_receive")
-    finally:
-        if info is not None:
-            info._invalidate()
-
-
-def _on_will_send(request: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return
-    hook.native.entered()
-    view = PreparedRequest(request)
-    try:
-        hook.target.will_send(view)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(hook.target)}.will_send")
-    finally:
-        view._invalidate()
-
-
-def _on_process(process: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return
-    hook.native.entered()
-    view = FinalResult(process)
-    try:
-        hook.target.process(view)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(hook.target)}.process")
-    finally:
-        view._invalidate()
-
-
-def _on_event(event: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None or not event:
-        return
-    hook.native.entered()
-    try:
-        hook.target(_json.loads(_native.decode(_native.lib.gw_event_json(event)) or "{}"))
-    except BaseException:  # noqa: BLE001
-        _log_hook_error("event monitor")
-
-
-def _on_log(line: bytes | None, user_data: int | None) -> None:
-    try:
-        logger.info("%s", (line or b"").decode("utf-8", "replace"))
-    except BaseException:  # noqa: BLE001
-        pass
-
-
-_WILL_SEND = _native.WILL_SEND_FN(_on_will_send)
-_PROCESS = _native.PROCESS_FN(_on_process)
-_EVENT = _native.EVENT_FN(_on_event)
-_LOG = _native.LOG_FN(_on_log)
-_log_sink_installed = False
-
-
-def _install_log_sink() -> None:
-    """Route the library's log lines (the "log" plugin, contained errors) to the ``gatewire``
-    logger at INFO, once per process."""
-    global _log_sink_installed
-    if not _log_sink_installed:
-        _native.lib.gw_set_log_sink(_LOG, None)
-        _log_sink_installed = True
-
-
-_COMPLETION = _native.COMPLETION_FN(_on_completion)
-_RETRY_TEST = _native.RETRY_TEST_FN(_on_retry_test)
-_FAILURE_OBSERVER = _native.FAILURE_OBSERVER_FN(_on_failure)
-_DESTROY = _native.DESTROY_FN(_on_destroy)
-_PREPARE = _native.PREPARE_FN(_on_prepare)
-_DID_RECEIVE = _native.DID_RECEIVE_FN(_on_did_receive)
-
-
-def _plugin_name(plugin: Any) -> str:
-    return getattr(plugin, "name", None) or type(plugin).__name__
-
-
-def _overrides(plugin: Any, method: str) -> bool:
-    implementation = getattr(type(plugin), method, None)
-    return callable(implementation) and implementation is not getattr(Plugin, method)
-
-
-# ---- Futures -----------------------------------------------------------------------------
-class CallFuture(concurrent.futures.Future):  # type: ignore[type-arg]
-    """The future of :meth:`Client.call_async`: resolves to a :class:`Result`, or raises the
-    call's :class:`CallError` from :meth:`result`.
-
-    It is resolved on the client's event-loop thread, so callbacks added with
-    :meth:`add_done_callback` before completion run there too (and must not block: a
-    blocking :meth:`Client.call` from one raises :class:`WouldDeadlock`).
-
-    :meth:`cancel` cancels the native call: the request in flight or the retry delay stops at
-    once and the future resolves with :class:`Cancelled` (a
-    ``concurrent.futures.CancelledError``). After that, :meth:`cancelled` is True and
-    :meth:`result` raises the :class:`Cancelled` error, which carries the call's details.
-    """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._native_lock = threading.Lock()
-        self._handle: int | None = None
-        self._completed = False
-
-    def _attach(self, handle: int | None) -> None:
-        with self._native_lock:
-            if self._completed or not handle:
-                if handle:
-                    _native.lib.gw_call_handle_free(handle)
-                return
-            self._handle = handle
-
-    def _resolve(self, outcome: Result | BaseException) -> None:
-        with self._native_lock:
-            self._completed = True
-            handle, self._handle = self._handle, None
-            if handle:
-                _native.lib.gw_call_handle_free(handle)
-        if self.done():
-            return
-        try:
-            if isinstance(outcome, BaseException):
-                self.set_exception(outcome)
-            else:
-                self.set_result(outcome)
-        except concurrent.futures.InvalidStateError:
-            pass  # resolved concurrently (e.g. by the binding after a failed start)
-
-    def cancel(self) -> bool:
-        """Cancel the call. Returns at once (does not wait for the completion).
-
-        Returns:
-            True if the call was still running and has been asked to stop (the future then
-            resolves shortly with :class:`Cancelled`, or with the call's own outcome if it
-            finished at the same moment); False if it had already completed.
-        """
-        with self._native_lock:
-            if self._completed:
-                return False
-            if self._handle:
-                _native.lib.gw_call_cancel(self._handle)
-                return True
-        return False  # not started yet or without a handle: nothing to cancel
-
-    def cancelled(self) -> bool:
-        """True if the call ended as cancelled (by :meth:`cancel` or by closing the client)."""
-        if super().cancelled():
-            return True
-        if not self.done():
-            return False
-        return isinstance(self.exception(timeout=0), Cancelled)
-
-    def __del__(self) -> None:
-        handle, self._handle = getattr(self, "_handle", None), None
-        if handle:
-            _native.lib.gw_call_handle_free(handle)
-
-
-class _PendingCall:
-    __slots__ = ("future", "retry_key", "native")
-
-    def __init__(self, future: CallFuture, retry_key: int, native: _NativeClient) -> None:
-        self.future = future
-        self.retry_key = retry_key
-        self.native = native
-
-
-class _Hook:
-    """A registry entry for a retry test, failure observer or plugin of one client."""
-
-    __slots__ = ("target", "native")
-
-    def __init__(self, target: Any, native: _NativeClient) -> None:
-        self.target = target
-        self.native = native
 
 
 # ---- Client ----------------------------------------------------------------------------
@@ -413,38 +111,6 @@ _WOULD_DEADLOCK_MESSAGE = (
     "a blocking call on the client's event-loop thread (in a completion, failure observer, "
     "plugin hook or retry test), where waiting would deadlock; use call_async"
 )
-
-
-def _config_text(config: Config) -> str:
-    if isinstance(config, str):
-        return config
-    if isinstance(config, Mapping):
-        return _json.dumps(config)
-    raise TypeError(f"config must be a dict or a JSON string, not {type(config).__name__}")
-
-
-def _encode(text: str | None) -> bytes | None:
-    return None if text is None else text.encode("utf-8")
-
-
-def _params_json(params: Mapping[str, Any] | None) -> bytes | None:
-    if params is None:
-        return None
-    values: dict[str, str] = {}
-    for name, value in params.items():
-        if isinstance(value, bool):
-            values[str(name)] = "true" if value else "false"
-        elif isinstance(value, (str, int, float)):
-            values[str(name)] = str(value)
-        else:
-            raise TypeError(f"parameter {name!r} must be a str, int, float or bool, not {type(value).__name__}")
-    return _json.dumps(values).encode("utf-8")
-
-
-def _headers_json(headers: Mapping[str, str] | None) -> bytes | None:
-    if headers is None:
-        return None
-    return _json.dumps({str(k): str(v) for k, v in headers.items()}).encode("utf-8")
 
 
 _CALL_DEFAULTS: dict[str, Any] = {
@@ -1065,21 +731,6 @@ class Client:
             return _json.loads(_native.take_string(out.value) or "{}")
         finally:
             self._native.release()
-
-
-def _filter_json(status: Any, no_response: bool, kinds: Any, path: str | None) -> bytes | None:
-    """The library's filter JSON for :meth:`Client.add_failure_observer`, or None for none."""
-    document: dict[str, Any] = {}
-    if status is not None:
-        items = [status] if isinstance(status, (int, str)) else list(status)
-        document["statusCodes"] = [str(item) if isinstance(item, str) else int(item) for item in items]
-    if no_response:
-        document["noResponse"] = True
-    if kinds is not None:
-        document["kinds"] = [kind if isinstance(kind, str) else ErrorKind(kind).name for kind in kinds]
-    if path is not None:
-        document["pathPattern"] = path
-    return _json.dumps(document).encode("utf-8") if document else None
 
 
 def check_config(config: Config) -> list[str]:

@@ -1,0 +1,272 @@
+"""The native-callback machinery of :class:`gatewire.Client` (private).
+
+Callback lifetime: ctypes callbacks handed to the library are module-level ``CFUNCTYPE``
+objects that live as long as the process, so the library can never call freed thunk code.
+What differs per call, observer or plugin is the Python object behind it, kept in a
+registry keyed by a small integer passed as ``user_data``; it is dropped when the library
+is done with it (completion fired, observer removed, client freed).
+
+Every registry entry of a client's callbacks (:class:`_PendingCall`, :class:`_Hook`) also
+names the client's :class:`gatewire.client._NativeClient`, so each callback records the
+client's loop thread first (``_NativeClient.entered``): a blocking call made on that thread
+raises :class:`WouldDeadlock` instead of waiting for a completion only that thread could run.
+
+Exceptions raised by user code in a callback are logged to the ``gatewire`` logger and
+contained: none reaches the library. This module depends only on :mod:`gatewire._native`,
+:mod:`gatewire.errors`, :mod:`gatewire.hooks`, :mod:`gatewire.result` and
+:mod:`gatewire.futures`; :mod:`gatewire.client` imports it, never the other way round.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json as _json
+import logging
+import threading
+from typing import TYPE_CHECKING, Any
+
+from . import _native
+from .errors import GatewireError
+from .futures import CallFuture
+from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
+from .result import call_error_from_borrowed, result_from_native
+
+if TYPE_CHECKING:
+    from .client import FailureObserver, _NativeClient
+
+logger = logging.getLogger("gatewire")
+
+
+# ---- Registry of Python objects behind user_data ---------------------------------------
+class _Registry:
+    """Thread-safe ``int -> object`` map; ids start at 1 (0 would arrive as NULL)."""
+
+    def __init__(self) -> None:
+        self._items: dict[int, Any] = {}
+        self._ids = itertools.count(1)
+        self._lock = threading.Lock()
+
+    def add(self, item: Any) -> int:
+        with self._lock:
+            key = next(self._ids)
+            self._items[key] = item
+            return key
+
+    def get(self, key: int | None) -> Any:
+        with self._lock:
+            return self._items.get(key or 0)
+
+    def pop(self, key: int | None) -> Any:
+        with self._lock:
+            return self._items.pop(key or 0, None)
+
+
+_registry = _Registry()
+
+
+def _log_hook_error(what: str) -> None:
+    logger.exception("gatewire: exception in %s (contained; not propagated into the library)", what)
+
+
+# ---- Module-level thunks (live for the whole process) -----------------------------------
+def _on_completion(result: int | None, user_data: int | None) -> None:
+    pending: _PendingCall | None = _registry.pop(user_data)
+    if pending is not None:
+        pending.native.entered()
+    try:
+        outcome = result_from_native(result) if result else None  # takes ownership of result
+    except BaseException as error:  # noqa: BLE001 - must not reach C
+        _log_hook_error("completion (converting the result)")
+        outcome = GatewireError(f"could not read the call's result: {error!r}")
+    if pending is None:
+        return  # not expected: the library runs a completion only for a started call
+    try:
+        if pending.retry_key:
+            _registry.pop(pending.retry_key)
+        if outcome is None:
+            outcome = GatewireError("the library completed a call without a result")
+        pending.future._resolve(outcome)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("completion")
+
+
+def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> int:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return _native.GW_RETRY_USE_POLICY
+    hook.native.entered()
+    test: RetryTest = hook.target
+    info: AttemptInfo | None = None
+    try:
+        info = AttemptInfo(attempt)
+        verdict, seconds = retry_verdict(test(info))
+        if seconds >= 0 and delay:
+            delay[0] = seconds
+        return verdict
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("retry test")
+        return _native.GW_RETRY_USE_POLICY
+    finally:
+        if info is not None:
+            info._invalidate()
+
+
+def _on_failure(failure: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    observer: FailureObserver = hook.target
+    if not failure:
+        return
+    try:
+        error = call_error_from_borrowed(failure)  # copies everything: usable after the callback
+        observer(error)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("failure observer")
+
+
+def _on_destroy(user_data: int | None) -> None:
+    # Not a loop-thread marker: the library may run it on the thread that removes the
+    # observer or frees the client.
+    try:
+        _registry.pop(user_data)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("destroy")
+
+
+def _on_prepare(request: int | None, user_data: int | None) -> int:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return 0
+    hook.native.entered()
+    plugin = hook.target
+    view = PreparedRequest(request)
+    try:
+        plugin.prepare(view)
+        return 0
+    except BaseException as error:  # noqa: BLE001
+        _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (the call fails)")
+        try:  # the reason reaches the PluginError: "plugin NAME failed: RuntimeError: ..."
+            _native.lib.gw_request_fail(request, f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
+        except BaseException:  # noqa: BLE001 - must not reach C
+            _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (reporting its failure)")
+        return 1
+    finally:
+        view._invalidate()
+
+
+def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    plugin = hook.target
+    info: AttemptInfo | None = None
+    try:
+        info = AttemptInfo(attempt)
+        plugin.did_receive(info)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error(f"plugin {_plugin_name(plugin)}.did_receive")
+    finally:
+        if info is not None:
+            info._invalidate()
+
+
+def _on_will_send(request: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    view = PreparedRequest(request)
+    try:
+        hook.target.will_send(view)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error(f"plugin {_plugin_name(hook.target)}.will_send")
+    finally:
+        view._invalidate()
+
+
+def _on_process(process: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None:
+        return
+    hook.native.entered()
+    view = FinalResult(process)
+    try:
+        hook.target.process(view)
+    except BaseException:  # noqa: BLE001
+        _log_hook_error(f"plugin {_plugin_name(hook.target)}.process")
+    finally:
+        view._invalidate()
+
+
+def _on_event(event: int | None, user_data: int | None) -> None:
+    hook: _Hook | None = _registry.get(user_data)
+    if hook is None or not event:
+        return
+    hook.native.entered()
+    try:
+        hook.target(_json.loads(_native.decode(_native.lib.gw_event_json(event)) or "{}"))
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("event monitor")
+
+
+def _on_log(line: bytes | None, user_data: int | None) -> None:
+    try:
+        logger.info("%s", (line or b"").decode("utf-8", "replace"))
+    except BaseException:  # noqa: BLE001
+        pass
+
+
+_WILL_SEND = _native.WILL_SEND_FN(_on_will_send)
+_PROCESS = _native.PROCESS_FN(_on_process)
+_EVENT = _native.EVENT_FN(_on_event)
+_LOG = _native.LOG_FN(_on_log)
+_log_sink_installed = False
+
+
+def _install_log_sink() -> None:
+    """Route the library's log lines (the "log" plugin, contained errors) to the ``gatewire``
+    logger at INFO, once per process."""
+    global _log_sink_installed
+    if not _log_sink_installed:
+        _native.lib.gw_set_log_sink(_LOG, None)
+        _log_sink_installed = True
+
+
+_COMPLETION = _native.COMPLETION_FN(_on_completion)
+_RETRY_TEST = _native.RETRY_TEST_FN(_on_retry_test)
+_FAILURE_OBSERVER = _native.FAILURE_OBSERVER_FN(_on_failure)
+_DESTROY = _native.DESTROY_FN(_on_destroy)
+_PREPARE = _native.PREPARE_FN(_on_prepare)
+_DID_RECEIVE = _native.DID_RECEIVE_FN(_on_did_receive)
+
+
+def _plugin_name(plugin: Any) -> str:
+    return getattr(plugin, "name", None) or type(plugin).__name__
+
+
+def _overrides(plugin: Any, method: str) -> bool:
+    implementation = getattr(type(plugin), method, None)
+    return callable(implementation) and implementation is not getattr(Plugin, method)
+
+
+# ---- Registry entries of a client's callbacks ---------------------------------------
+class _PendingCall:
+    __slots__ = ("future", "retry_key", "native")
+
+    def __init__(self, future: CallFuture, retry_key: int, native: _NativeClient) -> None:
+        self.future = future
+        self.retry_key = retry_key
+        self.native = native
+
+
+class _Hook:
+    """A registry entry for a retry test, failure observer or plugin of one client."""
+
+    __slots__ = ("target", "native")
+
+    def __init__(self, target: Any, native: _NativeClient) -> None:
+        self.target = target
+        self.native = native

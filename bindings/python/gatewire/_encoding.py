@@ -1,0 +1,63 @@
+"""Request encoding for :class:`gatewire.Client` (private): Python values (a config, call
+options, a failure-observer filter) to the UTF-8 text and JSON the C ABI takes.
+
+Pure functions: no native calls, no state; only :class:`Client` and :func:`check_config`
+use them.
+"""
+
+from __future__ import annotations
+
+import json as _json
+from typing import Any, Mapping, Union
+
+from .errors import ErrorKind
+
+#: A gateway config: a dict or JSON text.
+Config = Union[Mapping[str, Any], str]
+
+
+def _config_text(config: Config) -> str:
+    if isinstance(config, str):
+        return config
+    if isinstance(config, Mapping):
+        return _json.dumps(config)
+    raise TypeError(f"config must be a dict or a JSON string, not {type(config).__name__}")
+
+
+def _encode(text: str | None) -> bytes | None:
+    return None if text is None else text.encode("utf-8")
+
+
+def _params_json(params: Mapping[str, Any] | None) -> bytes | None:
+    if params is None:
+        return None
+    values: dict[str, str] = {}
+    for name, value in params.items():
+        if isinstance(value, bool):
+            values[str(name)] = "true" if value else "false"
+        elif isinstance(value, (str, int, float)):
+            values[str(name)] = str(value)
+        else:
+            raise TypeError(f"parameter {name!r} must be a str, int, float or bool, not {type(value).__name__}")
+    return _json.dumps(values).encode("utf-8")
+
+
+def _headers_json(headers: Mapping[str, str] | None) -> bytes | None:
+    if headers is None:
+        return None
+    return _json.dumps({str(k): str(v) for k, v in headers.items()}).encode("utf-8")
+
+
+def _filter_json(status: Any, no_response: bool, kinds: Any, path: str | None) -> bytes | None:
+    """The library's filter JSON for :meth:`Client.add_failure_observer`, or None for none."""
+    document: dict[str, Any] = {}
+    if status is not None:
+        items = [status] if isinstance(status, (int, str)) else list(status)
+        document["statusCodes"] = [str(item) if isinstance(item, str) else int(item) for item in items]
+    if no_response:
+        document["noResponse"] = True
+    if kinds is not None:
+        document["kinds"] = [kind if isinstance(kind, str) else ErrorKind(kind).name for kind in kinds]
+    if path is not None:
+        document["pathPattern"] = path
+    return _json.dumps(document).encode("utf-8") if document else None
