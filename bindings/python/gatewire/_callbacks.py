@@ -90,11 +90,19 @@ def _on_completion(result: int | None, user_data: int | None) -> None:
         _log_hook_error("completion")
 
 
-def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> int:
+def _entered(user_data: int | None) -> _Hook | None:
+    """The hook registered under a native callback's ``user_data``, with its client marked as
+    running this callback on its loop thread; None when it was removed meanwhile."""
     hook: _Hook | None = _registry.get(user_data)
+    if hook is not None:
+        hook.native.entered()
+    return hook
+
+
+def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> int:
+    hook = _entered(user_data)
     if hook is None:
         return _native.GW_RETRY_USE_POLICY
-    hook.native.entered()
     test: RetryTest = hook.target
     info: AttemptInfo | None = None
     try:
@@ -112,10 +120,9 @@ def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> in
 
 
 def _on_failure(failure: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
+    hook = _entered(user_data)
     if hook is None:
         return
-    hook.native.entered()
     observer: FailureObserver = hook.target
     if not failure:
         return
@@ -136,10 +143,9 @@ def _on_destroy(user_data: int | None) -> None:
 
 
 def _on_prepare(request: int | None, user_data: int | None) -> int:
-    hook: _Hook | None = _registry.get(user_data)
+    hook = _entered(user_data)
     if hook is None:
         return 0
-    hook.native.entered()
     plugin = hook.target
     view = PreparedRequest(request)
     try:
@@ -157,10 +163,9 @@ def _on_prepare(request: int | None, user_data: int | None) -> int:
 
 
 def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
+    hook = _entered(user_data)
     if hook is None:
         return
-    hook.native.entered()
     plugin = hook.target
     info: AttemptInfo | None = None
     try:
@@ -173,39 +178,34 @@ def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
             info._invalidate()
 
 
-def _on_will_send(request: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
+def _call_with_view(user_data: int | None, view_type: Any, pointer: int | None, method: str) -> None:
+    """Calls the registered plugin's ``method`` with a view of ``pointer`` that is valid only
+    during the call (invalidated after, whatever happens); an exception is logged, not raised
+    into the native caller."""
+    hook = _entered(user_data)
     if hook is None:
         return
-    hook.native.entered()
-    view = PreparedRequest(request)
+    view = view_type(pointer)
     try:
-        hook.target.will_send(view)
+        getattr(hook.target, method)(view)
     except BaseException:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(hook.target)}.will_send")
+        _log_hook_error(f"plugin {_plugin_name(hook.target)}.{method}")
     finally:
         view._invalidate()
+
+
+def _on_will_send(request: int | None, user_data: int | None) -> None:
+    _call_with_view(user_data, PreparedRequest, request, "will_send")
 
 
 def _on_process(process: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is None:
-        return
-    hook.native.entered()
-    view = FinalResult(process)
-    try:
-        hook.target.process(view)
-    except BaseException:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(hook.target)}.process")
-    finally:
-        view._invalidate()
+    _call_with_view(user_data, FinalResult, process, "process")
 
 
 def _on_event(event: int | None, user_data: int | None) -> None:
-    hook: _Hook | None = _registry.get(user_data)
+    hook = _entered(user_data)
     if hook is None or not event:
         return
-    hook.native.entered()
     try:
         hook.target(_json.loads(_native.decode(_native.lib.gw_event_json(event)) or "{}"))
     except BaseException:  # noqa: BLE001
