@@ -83,6 +83,9 @@ import Testing
         defer { client.close() }
         let error = #expect(throws: GatewireError.self) { try client.paginator(Request(route: "plain")) }
         #expect(error?.kind == .invalidArgument)
+        // A route the config does not have is named as unknown, not as lacking a pagination.
+        let unknown = #expect(throws: GatewireError.self) { try client.paginator(Request(route: "nope")) }
+        #expect(unknown?.message == "unknown route \"nope\" (known: channels, issues, plain)")
         #expect(error?.message.contains("routes.plain.pagination") == true)
         var iterator = client.pages(Request(route: "plain")).makeAsyncIterator()
         await #expect(throws: GatewireError.self) { _ = try await iterator.next() }

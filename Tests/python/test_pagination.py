@@ -37,6 +37,8 @@ def test_base_url_replaces_the_config_files_base_url(server: str, library: str) 
 def test_a_route_without_pagination_raises_at_once(stripe_client: gatewire.Client) -> None:
     with pytest.raises(gatewire.InvalidArgument, match="pagination"):
         stripe_client.pages("charge")
+    with pytest.raises(gatewire.InvalidArgument, match='^unknown route "nope" \\(known: '):
+        stripe_client.pages("nope")
 
 
 def test_closing_early_stops_the_walk(stripe_client: gatewire.Client) -> None:

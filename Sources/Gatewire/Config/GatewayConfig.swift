@@ -33,6 +33,13 @@ public struct GatewayConfig: Sendable {
     public var circuitBreaker = CircuitBreakerPolicy.off
     /// Named routes.
     public var routes: [String: Route] = [:]
+
+    /// `unknown route "nope" (known: a, b)`, or `(the client has no routes)`: the message of a
+    /// call or paginator that names a route this config does not have.
+    func unknownRouteMessage(_ name: String) -> String {
+        let known = routes.isEmpty ? "the client has no routes" : "known: " + routes.keys.sorted().joined(separator: ", ")
+        return "unknown route \"\(name)\" (\(known))"
+    }
     /// Object mappings and request, response and error descriptors.
     public var catalog = MappingCatalog.empty
     /// Plugins named in the config's `plugins` array, in order (after `auth`, before the

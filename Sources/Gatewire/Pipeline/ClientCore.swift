@@ -75,9 +75,7 @@ final class ClientCore: Sendable {
         var resolved: ResolvedRoute?
         if let name = request.route {
             guard let entry = resolvedRoutes[name] else {
-                let known = config.routes.isEmpty ? "the client has no routes"
-                    : "known: " + config.routes.keys.sorted().joined(separator: ", ")
-                throw GatewireError(kind: .invalidArgument, message: "unknown route \"\(name)\" (\(known))",
+                throw GatewireError(kind: .invalidArgument, message: config.unknownRouteMessage(name),
                                     method: method, path: name)
             }
             resolved = entry

@@ -27,6 +27,10 @@ public final class Paginator: Sendable {
     /// A paginator for `request`, with `pagination` or, when nil, its route's.
     /// - Throws: ``GatewireError`` of kind `invalidArgument` when neither gives a pagination.
     public init(client: Client, request: Request, pagination: Pagination? = nil) throws(GatewireError) {
+        if let name = request.route, client.config.routes[name] == nil {
+            throw GatewireError(kind: .invalidArgument, message: client.config.unknownRouteMessage(name),
+                                method: request.method, path: name)
+        }
         guard let pagination = pagination ?? request.route.flatMap({ client.config.routes[$0]?.pagination }) else {
             throw GatewireError(kind: .invalidArgument,
                                 message: request.route.map { "route \"\($0)\" has no pagination: configure routes.\($0).pagination" }
