@@ -270,8 +270,11 @@ const char *gw_result_error_message(const gw_result *result);
 const char *gw_result_method(const gw_result *result);
 /* The path sent, relative to the base URL, with its query. */
 const char *gw_result_path(const gw_result *result);
-/* The final response body (decoded) and its length in bytes (out_length may be NULL);
- * NULL/0 without a response or with an empty body. */
+/* The final response body, decoded from its Content-Encoding (gzip, ...), and its length in
+ * bytes (out_length may be NULL); NULL/0 without a response or with an empty body. Not
+ * NUL-terminated: use the length. Exactly as received otherwise: a body that no descriptor
+ * maps is not parsed or checked, so invalid JSON on a 2xx without a descriptor is GW_OK
+ * here (with a matching descriptor it is GW_KIND_MAPPING). */
 const uint8_t *gw_result_body(const gw_result *result, size_t *out_length);
 /* The first value of a response header (case-insensitive name), or NULL. */
 const char *gw_result_header(const gw_result *result, const char *name);
@@ -279,7 +282,8 @@ const char *gw_result_header(const gw_result *result, const char *name);
  * ("[]" without a response). */
 const char *gw_result_headers_json(const gw_result *result);
 /* The mapped objects as JSON text: an object keyed by descriptor key path ("" for the root);
- * NULL when nothing was mapped. */
+ * NULL when no descriptor matched (or the body was empty), "{}" when descriptors matched but
+ * found nothing at their key paths. */
 const char *gw_result_mapped_json(const gw_result *result);
 /* The error objects the error descriptors mapped (a JSON array), or NULL. */
 const char *gw_result_error_objects_json(const gw_result *result);
@@ -292,7 +296,8 @@ const char *gw_result_error_objects_json(const gw_result *result);
 
 /* The attempt history as a JSON array of {"attempt", "start", "duration", "status", "error",
  * "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
- * "bytes_sent", "delay", "decision"}; times as "Times in JSON" above. */
+ * "bytes_sent", "delay", "decision"}; times as "Times in JSON" above: "start" counts from the
+ * call's start, "delay" is the wait before the next attempt (null after the last). */
 const char *gw_result_attempts_json(const gw_result *result);
 /* The number of attempts made (0 when the call failed before sending). */
 int32_t gw_result_attempt_count(const gw_result *result);
@@ -331,7 +336,9 @@ int32_t gw_paginator_new(gw_client *client, const gw_call_options *options, gw_p
 /* Fetches the next page, blocking. GW_OK: *out_result is the page (free it). GW_ERROR_CALL_FAILED:
  * *out_result is the failure (free it) and the walk ends. GW_DONE: the walk has ended (last
  * page, maxPages, or an earlier failure); *out_result is NULL. GW_ERROR_WOULD_DEADLOCK on the
- * client's event-loop thread. One thread at a time per paginator. */
+ * client's event-loop thread; GW_ERROR_INVALID_ARGUMENT for NULL arguments. Each page is one
+ * call: the options' retries, attempt timeout and deadline apply per page. One thread at a
+ * time per paginator. */
 int32_t gw_paginator_next(gw_paginator *paginator, gw_result **out_result);
 /* The number of pages fetched so far (failed ones included); 0 for NULL. */
 int32_t gw_paginator_page_count(const gw_paginator *paginator);

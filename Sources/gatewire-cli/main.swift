@@ -32,7 +32,8 @@ let help = usage + """
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
                               Needs a ROUTE (a config route's "pagination"), not METHOD PATH
-      Prints the mapped result as JSON (the raw body when no descriptor matched), exit 0;
+      Prints the mapped result as JSON (when no descriptor matched, the body: re-indented
+      when it parses as JSON, else as received), exit 0;
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
 
     gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous

@@ -69,11 +69,12 @@ _UNSET: Any = object()
 class Result:
     """The outcome of a successful call. Immutable; safe to share between threads.
 
-    Everything is copied out of the native result when the Result is made (the native result
-    is freed then), so a Result stays fully usable for as long as it is kept, on any thread.
-    What is copied is raw (the body, and the JSON texts of the headers, attempts, mapped
-    objects and metadata): each is decoded on first access, once, so a caller pays only for
-    what it reads.
+    A Result stays fully usable for as long as it is kept, on any thread. Those of
+    :meth:`Client.call` and :meth:`Client.call_async` copy everything out of the native result
+    when made (it is freed then); those of :meth:`Client.call_many` keep the native result
+    and read its texts on first access (the library's readers are thread-safe), freeing it
+    when the Result goes. Either way the texts (headers, attempts, mapped objects, metadata)
+    are decoded on first access, once, so a caller pays only for what it reads.
 
     Attributes:
         status: the final HTTP status (int).
@@ -81,7 +82,8 @@ class Result:
         method: the method sent, e.g. ``"GET"``.
         path: the path sent, relative to the base URL, with its query.
         mapped: the mapped objects keyed by descriptor key path (``""`` for the root), parsed
-            from ``gw_result_mapped_json``; None when nothing was mapped.
+            from ``gw_result_mapped_json``; None when no descriptor matched (or the body was
+            empty), ``{}`` when descriptors matched but found nothing at their key paths.
         attempts: the attempt history, oldest first (tuple of :class:`Attempt`).
         headers: every header field of the final response in received order, as a tuple of
             ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
@@ -199,10 +201,14 @@ class Result:
         return self.body.decode("utf-8", "replace")
 
     def json(self) -> Any:
-        """The body parsed as JSON.
+        """The body parsed as JSON with :func:`json.loads`, on every call, whatever its
+        Content-Type (as ``requests``' ``Response.json()``). The call itself parses a body only
+        for a matching response descriptor (or a page or cursor paginator), so a 2xx with
+        invalid JSON and no descriptor is a Result, and this is where it shows.
 
         Raises:
-            json.JSONDecodeError: the body is not JSON.
+            json.JSONDecodeError: the body is not JSON (a ``ValueError``; line and column in
+                its message).
         """
         return _json.loads(self.body)
 
