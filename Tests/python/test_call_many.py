@@ -109,8 +109,15 @@ def test_arguments_are_checked(client: gatewire.Client) -> None:
         list(client.call_many([{"method": "GET"}]))
     with pytest.raises(gatewire.InvalidArgument):
         list(client.call_many([{"method": "GET", "path": "/echo", "retry_test": lambda a: None}]))
-    with pytest.raises(gatewire.InvalidArgument):
+    with pytest.raises(gatewire.InvalidArgument, match=r"^max_retries must be 0\.\.\.100, got -1$"):
         list(client.call_many([{"method": "GET", "path": "/echo", "max_retries": -1}]))
+    # The library's upper bounds, in Python's words (not the C header's -1 and 0 sentinels).
+    with pytest.raises(gatewire.InvalidArgument, match=r"^max_retries must be 0\.\.\.100, got 101$"):
+        client.call("GET", "/echo", max_retries=101)
+    with pytest.raises(gatewire.InvalidArgument, match=r"^attempt_timeout must be 0\.001\.\.\.86400 seconds, got 0\.0001$"):
+        client.call("GET", "/echo", attempt_timeout=0.0001)
+    with pytest.raises(gatewire.InvalidArgument, match=r"^deadline must be 0\.001\.\.\.86400 seconds, got 0$"):
+        client.call("GET", "/echo", deadline=0)
     assert list(client.call_many([])) == []
 
 

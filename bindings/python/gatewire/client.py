@@ -266,17 +266,19 @@ class Client:
         options.headers_json = _headers_json(headers)
         options.body_json = None if json is _UNSET else _json.dumps(json).encode("utf-8")
         options.object_type = _encode(object_type)
+        # The library's ranges (gatewire.h, gw_call_options), checked here so that the message
+        # speaks of Python's None, not of the C header's -1 and 0.
         if max_retries is not None:
-            if max_retries < 0:
-                raise InvalidArgument(f"max_retries must be >= 0, got {max_retries}")
+            if not 0 <= max_retries <= 100:
+                raise InvalidArgument(f"max_retries must be 0...100, got {max_retries}")
             options.max_retries = max_retries
         if attempt_timeout is not None:
-            if not attempt_timeout > 0:
-                raise InvalidArgument(f"attempt_timeout must be > 0 seconds, got {attempt_timeout!r}")
+            if not 0.001 <= attempt_timeout <= 86400:
+                raise InvalidArgument(f"attempt_timeout must be 0.001...86400 seconds, got {attempt_timeout!r}")
             options.attempt_timeout = float(attempt_timeout)
         if deadline is not None:
-            if not deadline > 0:
-                raise InvalidArgument(f"deadline must be > 0 seconds, got {deadline!r}")
+            if not 0.001 <= deadline <= 86400:
+                raise InvalidArgument(f"deadline must be 0.001...86400 seconds, got {deadline!r}")
             options.deadline = float(deadline)
         if policy is not None:  # resilience (issue 4): {"retry", "retryBudget", "circuitBreaker"}
             options.policy_json = _json.dumps(dict(policy)).encode("utf-8")
@@ -318,13 +320,14 @@ class Client:
                 ``null``; omit for no body).
             object_type: map ``json`` through the request descriptor of the type of this
                 name; None (the default) sends ``json`` as is.
-            max_retries: retries after the first attempt, >= 0 (None = the client's policy).
+            max_retries: retries after the first attempt, 0...100 (None = the route's, else
+                the client's policy).
             policy: this call's resilience policies, with the gateway config's keys:
                 ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
                 False}``; absent ``retry`` fields keep the route's (else the client's) policy,
                 e.g. ``policy={"retry": {"idempotencyKey": True}}``. None keeps them all.
-            attempt_timeout: seconds per attempt, > 0 (None = the client's).
-            deadline: seconds for the whole call, delays included, > 0 (None = the
+            attempt_timeout: seconds per attempt, 0.001...86400 (None = the client's).
+            deadline: seconds for the whole call, delays included, 0.001...86400 (None = the
                 client's).
             retry_test: asked once per failed attempt, on the client's loop thread (see
                 :data:`gatewire.RetryTest`).
