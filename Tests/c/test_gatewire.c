@@ -269,6 +269,14 @@ static void begin(const char *name)
     fflush(stdout);
 }
 
+/* Appends entry, then separator, to the text in buffer (size bytes), cutting what does not
+ * fit. The caller holds whatever lock guards buffer. */
+static void append_entry(char *buffer, size_t size, const char *entry, const char *separator)
+{
+    strncat(buffer, entry, size - strlen(buffer) - 2);
+    strncat(buffer, separator, size - strlen(buffer) - 1);
+}
+
 /* ---- Library, arguments, NULL handles ------------------------------------------------- */
 
 static void test_version(void)
@@ -763,6 +771,36 @@ static int server_count(gw_client *client, const char *key)
     return count;
 }
 
+/* Makes a client from options, whose plugin refuses in prepare, and calls GET
+ * /sequence/KEY/200 with a fresh key prefixed key_prefix: the call must fail before anything
+ * is sent (kind plugin, no attempt, and the server, asked on a new client, saw nothing).
+ * Returns the failed result for the caller's checks of its message (free it), or NULL when
+ * the client could not be made. */
+static gw_result *call_refused_before_sending(const gw_client_options *options, const char *key_prefix)
+{
+    gw_client *client = NULL;
+    gw_result *result;
+    int32_t rc;
+    const char *key;
+    char path[128];
+    CHECK_INT(gw_client_create(options, &client), GW_OK);
+    if (client == NULL)
+        return NULL;
+    key = unique_key(key_prefix);
+    snprintf(path, sizeof path, "/sequence/%s/200", key);
+    result = call(client, "GET", path, &rc);
+    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_PLUGIN);
+    CHECK_INT(gw_result_attempt_count(result), 0);
+    gw_client_free(client);
+    client = new_client();
+    if (client != NULL) {
+        CHECK_INT(server_count(client, key), 0);
+        gw_client_free(client);
+    }
+    return result;
+}
+
 static void test_retry(void)
 {
     char *config = config_with_base("{\"baseURL\": \"%s\", " FAST_RETRY "}");
@@ -1082,8 +1120,6 @@ static void test_plugins(void)
     gw_result *result;
     int32_t rc;
     char *body;
-    const char *key;
-    char path[128];
     begin("plugins");
 
     options.base_url = base_url;
@@ -1112,26 +1148,13 @@ static void test_plugins(void)
     plugin.did_receive = NULL;
     plugin.destroy = NULL;
     plugin.user_data = &refuser;
-    client = NULL;
-    CHECK_INT(gw_client_create(&options, &client), GW_OK);
-    if (client == NULL)
+    result = call_refused_before_sending(&options, "plugin");
+    if (result == NULL)
         return;
-    key = unique_key("plugin");
-    snprintf(path, sizeof path, "/sequence/%s/200", key);
-    result = call(client, "GET", path, &rc);
-    CHECK_INT(rc, GW_ERROR_CALL_FAILED);
-    CHECK_INT(gw_result_error_kind(result), GW_KIND_PLUGIN);
-    CHECK_INT(gw_result_attempt_count(result), 0);
     CHECK_CONTAINS(gw_result_error_message(result), "signer");
     printf("   refusing plugin: \"%s\"\n", gw_result_error_message(result));
     gw_result_free(result);
     CHECK_INT(refuser.prepared, 1);
-    gw_client_free(client);
-    client = new_client();
-    if (client != NULL) {
-        CHECK_INT(server_count(client, key), 0);
-        gw_client_free(client);
-    }
 }
 
 /* ---- Input validation: header injection, option ranges, messages, gw_request_fail ---------- */
@@ -1318,26 +1341,13 @@ static void test_validation(void)
         client_options.base_url = base_url;
         client_options.plugins = &plugin;
         client_options.plugin_count = 1;
-        client = NULL;
-        CHECK_INT(gw_client_create(&client_options, &client), GW_OK);
-        if (client == NULL)
+        result = call_refused_before_sending(&client_options, "request-fail");
+        if (result == NULL)
             return;
-        key = unique_key("request-fail");
-        snprintf(path, sizeof path, "/sequence/%s/200", key);
-        result = call(client, "GET", path, &rc);
-        CHECK_INT(rc, GW_ERROR_CALL_FAILED);
-        CHECK_INT(gw_result_error_kind(result), GW_KIND_PLUGIN);
         CHECK_STR(gw_result_error_message(result), "plugin signer failed: signer broke");
-        CHECK_INT(gw_result_attempt_count(result), 0);
         gw_result_free(result);
         CHECK_INT(gw_request_fail(NULL, "x"), GW_ERROR_INVALID_ARGUMENT);
         CHECK_STR(gw_last_error_message(), "gw_request_fail: request is NULL");
-        gw_client_free(client);
-        client = new_client();
-        if (client != NULL) {
-            CHECK_INT(server_count(client, key), 0);
-            gw_client_free(client);
-        }
     }
 
     /* Credentials: a header value with CR LF is refused at creation and at refresh. */
@@ -2073,8 +2083,7 @@ static char event_log[512];
 static void record_event(const gw_event *event, void *user_data)
 {
     (void)user_data;
-    strncat(event_log, gw_event_kind(event), sizeof event_log - strlen(event_log) - 2);
-    strncat(event_log, " ", sizeof event_log - strlen(event_log) - 1);
+    append_entry(event_log, sizeof event_log, gw_event_kind(event), " ");
     if (strcmp(gw_event_kind(event), "attempt_finished") == 0)
         CHECK_CONTAINS(gw_event_json(event), "\"first_byte\"");
 }
@@ -2086,8 +2095,7 @@ static void capture_log(const char *line, void *user_data)
 {
     (void)user_data;
     pthread_mutex_lock(&log_mutex);
-    strncat(log_lines, line, sizeof log_lines - strlen(log_lines) - 2);
-    strncat(log_lines, "\n", sizeof log_lines - strlen(log_lines) - 1);
+    append_entry(log_lines, sizeof log_lines, line, "\n");
     pthread_mutex_unlock(&log_mutex);
 }
 
@@ -2225,10 +2233,8 @@ static void record_time_event(const gw_event *event, void *user_data)
     pthread_mutex_lock(&time_events_mutex);
     if (!times_in_time_format(json, &time_event_reals, 1))
         time_events_bad++;
-    if (json != NULL) {
-        strncat(time_events, json, sizeof time_events - strlen(time_events) - 2);
-        strncat(time_events, "\n", sizeof time_events - strlen(time_events) - 1);
-    }
+    if (json != NULL)
+        append_entry(time_events, sizeof time_events, json, "\n");
     pthread_mutex_unlock(&time_events_mutex);
 }
 
