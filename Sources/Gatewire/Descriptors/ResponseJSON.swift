@@ -56,11 +56,7 @@ public final class ResponseJSON: Sendable {
 
     private static func parse(_ response: MappableResponse) -> Result<JSONValue?, JSONParseError> {
         guard !ResponseMapper.hasNoBody(response), ResponseMapper.isJSON(response.contentType) else { return .success(nil) }
-        return JSONArena.scope(bodyBytes: response.body.count) {
-            response.body.withUnsafeBytes { bytes in
-                Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
-            }
-        }
+        return JSONArena.scope(bodyBytes: response.body.count) { ResponseMapper.parseBody(response).map(Optional.some) }
     }
 
     /// This body with a parsed tree released on `home`'s worker (see ``WorkerPool``).

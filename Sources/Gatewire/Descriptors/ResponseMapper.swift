@@ -93,13 +93,13 @@ public struct ResponseMapper: Sendable {
             candidates = accepted ? responseMatches : []
         }
         var outcome = MappingOutcome(accepted: accepted)
-        func decided() -> Triage {
-            Triage(response: response, outcome: outcome, needsParse: false, candidates: candidates, failure: failure)
+        func decided(parsing: Bool = false) -> Triage {
+            Triage(response: response, outcome: outcome, needsParse: parsing, candidates: candidates, failure: failure)
         }
         guard !candidates.isEmpty else {
             guard accepted else { return decided() }
             if readingJSONBody, !ResponseMapper.hasNoBody(response), ResponseMapper.isJSON(response.contentType) {
-                return Triage(response: response, outcome: outcome, needsParse: true, candidates: [], failure: false)
+                return decided(parsing: true)
             }
             outcome.json = ResponseJSON(deferred: response)
             return decided()
@@ -112,7 +112,7 @@ public struct ResponseMapper: Sendable {
             if accepted { outcome.error = MappingError("expected a JSON body (application/json or +json), got content type \(kind)") }
             return decided()
         }
-        return Triage(response: response, outcome: outcome, needsParse: true, candidates: candidates, failure: failure)
+        return decided(parsing: true)
     }
 
     /// Parses the body of a ``Triage`` that needs it and maps it with the matching
@@ -126,11 +126,8 @@ public struct ResponseMapper: Sendable {
     private func mapParsed(_ triage: Triage) -> MappingOutcome {
         let response = triage.response
         var outcome = triage.outcome
-        let parsed = response.body.withUnsafeBytes { bytes in
-            Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
-        }
         let body: JSONValue
-        switch parsed {
+        switch ResponseMapper.parseBody(response) {
         case .success(let value):
             body = value
         case .failure(let error):
@@ -212,6 +209,13 @@ public struct ResponseMapper: Sendable {
         guard node.kind == .array else { return false }
         let count = json_array_size(node.pointer)
         return count > 0 && (0..<count).allSatisfy { json_array_get(node.pointer, $0).type == JSON_NULL }
+    }
+
+    /// The body parsed by Jansson (the caller sets up any ``JSONArena`` scope).
+    static func parseBody(_ response: MappableResponse) -> Result<JSONValue, JSONParseError> {
+        response.body.withUnsafeBytes { bytes in
+            Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }
+        }
     }
 
     /// Rule 2: HEAD, 204, 205 and 304 have no body to parse, nor has a blank one.
