@@ -69,6 +69,11 @@ extern "C" {
 #define GW_KIND_AUTH 12            /* a 401 and the refreshing credential could not be refreshed */
 #define GW_KIND_CIRCUIT_OPEN 13    /* the host's circuit breaker is open: nothing (more) was sent; the
                                       status is the last attempt's when a retry was refused, else 0 */
+#define GW_KIND_PROTOCOL 14        /* the reply broke HTTP (not HTTP at all, malformed status line or
+                                      header section); status 0 */
+#define GW_KIND_RESPONSE_TOO_LARGE 15 /* the body passed max_response_bytes (decoded); aborted there */
+#define GW_KIND_REDIRECT 16        /* a redirect the redirect policy refused (too many hops, https to
+                                      http, a body re-sent to another origin, following off) */
 
 /* ---- What a retry test answers -------------------------------------------------------- */
 #define GW_RETRY_USE_POLICY 0 /* let the client's retry policy decide */

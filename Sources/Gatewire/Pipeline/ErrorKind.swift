@@ -1,7 +1,7 @@
 /// Why a call failed. The same kinds, with the same numbers, are the C ABI's `GW_KIND_*`
 /// constants and the Python binding's `ErrorKind`.
 ///
-/// Transport kinds (`connect`, `dns`, `tls`, `timeout`, `network`) come with status 0:
+/// Transport kinds (`connect`, `dns`, `tls`, `timeout`, `network`, `protocol`) come with status 0:
 /// no HTTP response was received.
 public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// No connection could be made: refused, unreachable, or the connect timeout passed.
@@ -31,6 +31,16 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     /// The host's circuit breaker is open (too many recent failures): the call failed without
     /// sending (status 0), or the breaker refused a retry (the last attempt's status).
     case circuitOpen = 13
+    /// The server's reply broke HTTP: not an HTTP response (HTTP/0.9 or garbage), a malformed
+    /// status line or header section, or framing libcurl rejects. Status 0.
+    case protocolViolation = 14
+    /// The response body grew past the call's `maxResponseBytes` (decoded size); the transfer
+    /// was aborted when it crossed the limit.
+    case responseTooLarge = 15
+    /// A redirect the call's redirect policy does not follow: too many hops, a downgrade from
+    /// https to http, a body that would be re-sent to another origin, or any redirect when
+    /// following is off. The status is the redirect's.
+    case redirect = 16
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.
     public var name: String { staticName.description }
@@ -52,11 +62,14 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
         case .plugin: "plugin"
         case .auth: "auth"
         case .circuitOpen: "circuit_open"
+        case .protocolViolation: "protocol"
+        case .responseTooLarge: "response_too_large"
+        case .redirect: "redirect"
         }
     }
 
     /// Whether this kind means no HTTP response was received (status 0).
-    public var isTransport: Bool { [.connect, .dns, .tls, .timeout, .network].contains(self) }
+    public var isTransport: Bool { [.connect, .dns, .tls, .timeout, .network, .protocolViolation].contains(self) }
 
     public var description: String { name }
 }

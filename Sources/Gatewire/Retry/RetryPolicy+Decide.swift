@@ -138,7 +138,8 @@ extension RetryPolicy {
     }
 
     /// Kinds that end the call whatever the policy or the test say.
-    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen]
+    static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen,
+                                             .responseTooLarge, .redirect]
 
     private struct Refusal: Error { let text: String }
 
@@ -149,7 +150,7 @@ extension RetryPolicy {
         switch outcome.errorKind {
         case .connect?, .dns?:
             return .success("\(outcome.errorKind!.name) failed before the request was sent")
-        case .timeout?, .network?:
+        case .timeout?, .network?, .protocolViolation?:
             let kind = outcome.errorKind!.name
             if !outcome.requestSent { return .success("\(kind) before the request was sent") }
             if let refusal = methodRefusal(method, hasIdempotencyKey: hasIdempotencyKey, after: "\(kind) after sending") {
@@ -158,7 +159,7 @@ extension RetryPolicy {
             return .success("\(kind) after sending \(method) (\(safety(method, hasIdempotencyKey)))")
         case .tls?, .mapping?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) errors are not retried"))
-        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .auth?, .circuitOpen?:
+        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .auth?, .circuitOpen?, .responseTooLarge?, .redirect?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) is never retried"))
         case .httpStatus?, nil:
             guard outcome.status != 0 else { return .failure(Refusal(text: "no response and no error kind")) }

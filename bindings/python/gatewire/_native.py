@@ -95,6 +95,9 @@ GW_KIND_INVALID_ARGUMENT = 10
 GW_KIND_PLUGIN = 11
 GW_KIND_AUTH = 12
 GW_KIND_CIRCUIT_OPEN = 13
+GW_KIND_PROTOCOL = 14
+GW_KIND_RESPONSE_TOO_LARGE = 15
+GW_KIND_REDIRECT = 16
 
 # ---- What a retry test answers ---------------------------------------------------------
 GW_RETRY_USE_POLICY = 0

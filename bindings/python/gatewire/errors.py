@@ -9,13 +9,16 @@
     ├── VersionError               GW_ERROR_VERSION
     └── CallError                  GW_ERROR_CALL_FAILED: a call ran and failed; .kind says why
         ├── ConnectionFailed       kind connect, dns, network (no usable response)
-        │   └── TLSError           kind tls
+        │   ├── TLSError           kind tls
+        │   └── ProtocolError      kind protocol (the reply was not valid HTTP)
         ├── Timeout                kind timeout, deadline
         ├── HTTPStatusError        kind http_status (a 4xx/5xx the descriptors do not accept)
         ├── MappingError           kind mapping
         ├── Cancelled              kind cancelled (also a concurrent.futures.CancelledError)
         ├── PluginError            kind plugin
         ├── CircuitOpen            kind circuit_open (the host's circuit breaker is open)
+        ├── ResponseTooLarge       kind response_too_large (the body passed max_response_bytes)
+        ├── RedirectError          kind redirect (a redirect the redirect policy refused)
         └── InvalidRequest         kind invalid_argument (also an InvalidArgument)
 """
 
@@ -40,12 +43,15 @@ __all__ = [
     "CallError",
     "ConnectionFailed",
     "TLSError",
+    "ProtocolError",
     "Timeout",
     "HTTPStatusError",
     "MappingError",
     "Cancelled",
     "PluginError",
     "CircuitOpen",
+    "ResponseTooLarge",
+    "RedirectError",
     "AuthError",
     "InvalidRequest",
 ]
@@ -72,6 +78,9 @@ class ErrorKind(enum.IntEnum):
     plugin = _native.GW_KIND_PLUGIN
     circuit_open = _native.GW_KIND_CIRCUIT_OPEN
     auth = _native.GW_KIND_AUTH
+    protocol = _native.GW_KIND_PROTOCOL
+    response_too_large = _native.GW_KIND_RESPONSE_TOO_LARGE
+    redirect = _native.GW_KIND_REDIRECT
 
     # Aliases in PEP 8 constant style; `.name` stays the snake_case name above.
     NONE = _native.GW_KIND_NONE
@@ -88,6 +97,9 @@ class ErrorKind(enum.IntEnum):
     PLUGIN = _native.GW_KIND_PLUGIN
     CIRCUIT_OPEN = _native.GW_KIND_CIRCUIT_OPEN
     AUTH = _native.GW_KIND_AUTH
+    PROTOCOL = _native.GW_KIND_PROTOCOL
+    RESPONSE_TOO_LARGE = _native.GW_KIND_RESPONSE_TOO_LARGE
+    REDIRECT = _native.GW_KIND_REDIRECT
 
     def __str__(self) -> str:
         return self.name
@@ -240,6 +252,11 @@ class TLSError(ConnectionFailed):
     """The TLS handshake or certificate verification failed (kind ``tls``)."""
 
 
+class ProtocolError(ConnectionFailed):
+    """The server's reply broke HTTP (kind ``protocol``): not an HTTP response at all, or a
+    malformed status line or header section. ``status`` is 0."""
+
+
 class Timeout(CallError):
     """An attempt timed out after connecting (``timeout``), or the call's overall deadline
     passed (``deadline``)."""
@@ -270,6 +287,17 @@ class CircuitOpen(CallError):
     """The host's circuit breaker is open after too many recent failures (kind
     ``circuit_open``): nothing, or no further retry, was sent. ``status`` is 0, or the last
     attempt's status when the breaker refused a retry."""
+
+
+class ResponseTooLarge(CallError):
+    """The response body grew past the call's ``max_response_bytes`` (its decoded size; kind
+    ``response_too_large``): the transfer was aborted when it crossed the limit."""
+
+
+class RedirectError(CallError):
+    """A redirect the redirect policy refused (kind ``redirect``): too many hops, https to
+    http, a body that would be re-sent to another origin, or following is off. ``status`` is
+    the redirect's."""
 
 
 class AuthError(CallError):
@@ -303,6 +331,9 @@ _KIND_ERRORS: dict[int, type[CallError]] = {
     ErrorKind.plugin: PluginError,
     ErrorKind.circuit_open: CircuitOpen,
     ErrorKind.auth: AuthError,
+    ErrorKind.protocol: ProtocolError,
+    ErrorKind.response_too_large: ResponseTooLarge,
+    ErrorKind.redirect: RedirectError,
     ErrorKind.invalid_argument: InvalidRequest,
 }
 
