@@ -32,6 +32,11 @@ keep-alive works. Endpoints (any method unless stated):
                               partial         200 with Content-Length 100, 10 bytes, then close
                               stall<ms>       200 with 20 bytes: 10, a pause of <ms>, 10 more
                               delay<ms>       wait <ms> before the headers, then 200
+                              folded          the exact bytes `HTTP/1.1 200 OK\r\n  "id": 1\r\n\r\n`
+                                              (a first field line that starts with spaces:
+                                              obsolete line folding with nothing to fold onto)
+                              folded-lf       the same with bare LF line ends
+                              not-http        `{"id": 1}\r\n`, no status line (an HTTP/0.9-style reply)
                               +ra<v>          add "Retry-After: <v>" (v verbatim: seconds or text)
                               +radate<s>      add Retry-After as an IMF-fixdate <s> seconds ahead
                               +delay<ms>      wait <ms> before acting
@@ -74,6 +79,13 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_FIXTURES = REPO_ROOT / "Tests" / "fixtures" / "real"
 
 NO_BODY_STATUSES = {204, 304}
+
+# The /fault steps that answer with exact bytes instead of a well-formed response.
+RAW_REPLIES = {
+    "folded": b'HTTP/1.1 200 OK\r\n  "id": 1\r\n\r\n',
+    "folded-lf": b'HTTP/1.1 200 OK\n  "id": 1\n\n',
+    "not-http": b'{"id": 1}\r\n',
+}
 
 
 class Server(ThreadingHTTPServer):
@@ -402,6 +414,12 @@ class Handler(BaseHTTPRequestHandler):
                 return
             time.sleep(int(base[5:]) / 1000)
             self.wfile.write(b"abcdefghij")
+            return
+        raw = RAW_REPLIES.get(base)
+        if raw is not None:
+            self.wfile.write(raw)
+            self.wfile.flush()
+            self.close_connection = "Connection" in headers
             return
         if base.startswith("delay"):
             time.sleep(int(base[5:]) / 1000)

@@ -9,8 +9,22 @@ import Synchronization
 /// `curl_multi_wakeup` (the one libcurl call that is safe from any thread) interrupts
 /// `curl_multi_poll`. Backoff delays are ``schedule(after:_:)`` timers on the same loop,
 /// never sleeping threads. Connections are kept alive and reused by the multi handle.
+///
+/// Every transfer gets a new easy handle (`curl_easy_init`), cleaned up once it is done: an
+/// easy handle that already received a response is never used again. libcurl 7.88.1, as
+/// Debian 12 ships it, keeps a pointer to the previous response's last header field in the
+/// handle (curl_easy_reset does not clear it) and follows it when the next response's first
+/// field line starts with a space or tab (obsolete line folding): a use-after-free that any
+/// server can trigger (curl issue #11101, fixed in 8.1.0 by curl PR #11103). What the reuse
+/// saved stays where it lives: connections and the DNS cache in the multi handle, TLS
+/// sessions in a share (`CURL_LOCK_DATA_SSL_SESSION`) that every handle of the loop joins.
 final class EventLoop: Sendable {
-    private struct Handle: @unchecked Sendable { let multi: UnsafeMutableRawPointer }
+    private struct Handle: @unchecked Sendable {
+        let multi: UnsafeMutableRawPointer
+        /// TLS session IDs, shared by the loop's handles so a new connection can resume one.
+        /// The loop thread is its only user, so it needs no lock callbacks.
+        let share: UnsafeMutableRawPointer
+    }
 
     /// A delayed job; `fired` is false when the loop shut down before its time.
     typealias TimerAction = (_ fired: Bool) -> Void
@@ -25,9 +39,10 @@ final class EventLoop: Sendable {
     /// State only the loop thread touches (so not checked for exclusive access at run time:
     /// `@exclusivity(unchecked)`, as ``Call`` and ``Transfer``).
     private final class LoopState: @unchecked Sendable {
-        /// The handles with a transfer in flight (each knows its index here).
+        /// The slots with a transfer in flight (each knows its index here).
         @exclusivity(unchecked) var active: [Slot] = []
-        /// Handles kept for the next transfers (at most ``EventLoop/idleHandleLimit``).
+        /// Slots kept for the next transfers, with their buffers (at most
+        /// ``EventLoop/idleSlotLimit``).
         @exclusivity(unchecked) var idle: [Slot] = []
         /// An empty job array with storage, swapped with the inbox's by `runJobs`.
         @exclusivity(unchecked) var spareJobs: [Job] = []
@@ -37,20 +52,18 @@ final class EventLoop: Sendable {
         @exclusivity(unchecked) var pool: WorkerPool?
     }
 
-    /// One easy handle of the loop and what goes with it, found from the handle through
-    /// `CURLOPT_PRIVATE` (no lookup table). Loop thread only; kept while the handle is pooled.
+    /// One transfer in flight, its easy handle and its buffers, found from the handle through
+    /// `CURLOPT_PRIVATE` (no lookup table). Loop thread only. The slot (its buffers) is kept
+    /// for the next transfer; the handle is not (see the type's comment).
     private final class Slot {
-        let easy: UnsafeMutableRawPointer
-        /// The transfer in flight on the handle; nil while idle.
+        /// The easy handle of the transfer in flight; nil while idle.
+        @exclusivity(unchecked) var easy: UnsafeMutableRawPointer?
+        /// The transfer in flight; nil while idle.
         @exclusivity(unchecked) var transfer: Transfer?
-        /// The ``Transfer/reuseKey`` the handle was last configured with; nil once reset.
-        @exclusivity(unchecked) var key: TransferOptions?
         /// The slot's index in `LoopState.active` while a transfer is in flight.
         @exclusivity(unchecked) var activeIndex = 0
-        /// The handle's error buffer and header fields, lent to each transfer on it.
+        /// The error buffer and header fields, lent to each transfer in the slot.
         let buffers = HandleBuffers()
-
-        init(_ easy: UnsafeMutableRawPointer) { self.easy = easy }
     }
 
     private let handle: Handle
@@ -60,12 +73,13 @@ final class EventLoop: Sendable {
     private let thread = Lock<pthread_t?>(nil)
     private let threadID = Atomic<UInt>(0)
     private let finalJob = Lock<(@Sendable () -> Void)?>(nil)
-    private static let idleHandleLimit = 64
+    private static let idleSlotLimit = 64
 
     init() {
         _ = curlGlobalInit
-        handle = Handle(multi: curl_multi_init())
+        handle = Handle(multi: curl_multi_init(), share: curl_share_init())
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = gw_share_setopt_long(handle.share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let rc = pthread_create(&created, nil, { context in
@@ -77,7 +91,10 @@ final class EventLoop: Sendable {
         thread.withLock { $0 = created }
     }
 
-    deinit { curl_multi_cleanup(handle.multi) }
+    deinit {
+        curl_multi_cleanup(handle.multi)
+        curl_share_cleanup(handle.share)  // after every handle that joined it is cleaned up (drain)
+    }
 
     /// Whether the caller runs on this loop's thread (where blocking would deadlock).
     var isCurrentThread: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
@@ -108,24 +125,20 @@ final class EventLoop: Sendable {
         guard !isStopping else {
             return transfer.complete(failure: TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed"))
         }
-        let slot = state.idle.popLast() ?? Slot(curl_easy_init()!)
-        // A handle last set up for the same body-less GET options keeps them: only the
-        // per-transfer options are set again. Any other request resets the handle first.
-        let key = transfer.reuseKey
-        let reused = if let key, let last = slot.key { last == key } else { false }
-        if !reused, slot.key != nil {
-            slot.key = nil
-            curl_easy_reset(slot.easy)
+        guard let easy = curl_easy_init() else {
+            return transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
+                                                             message: "libcurl could not make an easy handle (out of memory)"))
         }
-        if let failure = transfer.configure(slot.easy, buffers: slot.buffers, reused: reused) {
-            slot.key = nil
+        let slot = state.idle.popLast() ?? Slot()
+        slot.easy = easy  // a new handle for every transfer (see the type's comment)
+        if let failure = transfer.configure(easy, buffers: slot.buffers) {
             recycle(slot)
             return transfer.complete(failure: failure)
         }
-        _ = gw_easy_setopt_ptr(slot.easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
-        if !reused { slot.key = key }  // a reused handle has it already
+        _ = gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
+        _ = gw_easy_setopt_ptr(easy, CURLOPT_SHARE, handle.share)
         activate(slot, transfer)
-        let code = curl_multi_add_handle(handle.multi, slot.easy)
+        let code = curl_multi_add_handle(handle.multi, easy)
         if code != CURLM_OK {
             deactivate(slot)
             recycle(slot)
@@ -269,14 +282,12 @@ final class EventLoop: Sendable {
         }
     }
 
+    /// Cleans up the slot's handle (its connection stays in the multi's cache) and keeps the
+    /// slot's buffers for a next transfer.
     private func recycle(_ slot: Slot) {
-        if state.idle.count < Self.idleHandleLimit {
-            // Reset on the next start unless that one can reuse the setup (`key`).
-            if slot.key == nil { curl_easy_reset(slot.easy) }
-            state.idle.append(slot)
-        } else {
-            curl_easy_cleanup(slot.easy)
-        }
+        if let easy = slot.easy { curl_easy_cleanup(easy) }
+        slot.easy = nil
+        if state.idle.count < Self.idleSlotLimit { state.idle.append(slot) }
     }
 
     /// Completes everything still pending exactly once, then frees the handles.
@@ -286,16 +297,16 @@ final class EventLoop: Sendable {
         let active = state.active
         state.active.removeAll()
         for slot in active {
-            curl_multi_remove_handle(handle.multi, slot.easy)
+            if let easy = slot.easy { curl_multi_remove_handle(handle.multi, easy) }
             let transfer = slot.transfer
             slot.transfer = nil
             transfer?.complete(failure: cancelled)
-            curl_easy_cleanup(slot.easy)
+            if let easy = slot.easy { curl_easy_cleanup(easy) }
+            slot.easy = nil
         }
         let timers = state.timers
         state.timers.removeAll()
         for timer in timers { timer.action(false) }
-        for slot in state.idle { curl_easy_cleanup(slot.easy) }
         state.idle.removeAll()
         // Every call has completed: a worker still mapping for this loop finds `execute`
         // refused. The last lease out stops the pool (joins its threads).

@@ -86,8 +86,9 @@ public struct TransferResult: Sendable {
     public var bytesSent: Int64
     /// Bytes of response body received, after decoding.
     public var bytesReceived: Int64
-
-    /// Whether any byte of the request reached the connection. A failure with nothing sent
-    /// (DNS, refused, connect timeout) is safe to retry for every method.
-    public var requestSent: Bool { bytesSent > 0 }
+    /// Whether the request may have reached the server: libcurl began sending it
+    /// (`CURLINFO_PRETRANSFER_TIME_T` > 0, on a new or a reused connection) or wrote some of
+    /// it. A failure with nothing sent (DNS, refused, connect timeout) is safe to retry for
+    /// every method; one after it only as the retry policy's method rule allows.
+    public var requestSent: Bool
 }

@@ -1,11 +1,10 @@
 import CCurl
 
-/// The scratch memory of one libcurl easy handle, kept with the handle while the event loop
-/// pools it and lent to each ``Transfer`` the handle runs: libcurl's error buffer
-/// (`CURLOPT_ERRORBUFFER`, set whenever the handle is set up in full) and the header fields
-/// of the response being received. Reused, so a transfer allocates neither.
+/// The scratch memory of one transfer, kept by the event loop between transfers and lent to
+/// each ``Transfer`` it starts: libcurl's error buffer (`CURLOPT_ERRORBUFFER`) and the header
+/// fields of the response being received. Reused, so a transfer allocates neither.
 ///
-/// Loop thread only, and used by one transfer at a time (the one in flight on the handle).
+/// Loop thread only, and used by one transfer at a time.
 final class HandleBuffers {
     /// libcurl's message for a failed transfer; empty (a NUL) until it writes one.
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))

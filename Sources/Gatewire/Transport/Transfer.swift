@@ -14,7 +14,7 @@ final class Transfer: @unchecked Sendable {
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
     @exclusivity(unchecked) private var body: [UInt8] = []
-    /// The handle's error buffer and header fields, lent by ``configure(_:buffers:reused:)``.
+    /// The error buffer and header fields the loop lends, given to ``configure(_:buffers:)``.
     @exclusivity(unchecked) private var buffers: HandleBuffers?
     /// Whether the header callback is between a status line and the blank line after it.
     @exclusivity(unchecked) private var readingHeaders = false
@@ -29,14 +29,6 @@ final class Transfer: @unchecked Sendable {
     }
 
     deinit { curl_slist_free_all(headerList) }
-
-    /// What a handle configured by ``configure(_:buffers:reused:)`` keeps between transfers
-    /// when it is not reset: a body-less GET with the same ``TransferOptions`` needs only the
-    /// per-transfer options set again. Nil for any other request (the handle is reset and set
-    /// up in full).
-    var reuseKey: TransferOptions? {
-        request.method == .get && request.body == nil ? options : nil
-    }
 
     /// Whether the request has a body to upload (libcurl adds `Expect: 100-continue` only then):
     /// a body, or a POST (sent with an empty one).
@@ -61,13 +53,12 @@ final class Transfer: @unchecked Sendable {
         return headerList
     }
 
-    /// Configures `easy` for this request. `buffers`: the handle's own (emptied here; read by
-    /// ``finish(_:)``). `reused`: the handle was not reset since a transfer with the same
-    /// ``reuseKey`` configured it, so only the per-transfer options are set.
+    /// Configures `easy`, a new handle, for this request. `buffers`: lent by the loop for this
+    /// transfer (emptied here; read by ``finish(_:)``).
     /// Returns a transport error when libcurl rejects an option (a malformed URL is only
     /// detected when the transfer starts), or of kind `invalidArgument` for a header field
     /// that ``HTTPHeaders/fieldProblem(name:value:)`` rejects (nothing is sent).
-    func configure(_ easy: UnsafeMutableRawPointer, buffers: HandleBuffers, reused: Bool = false) -> TransportError? {
+    func configure(_ easy: UnsafeMutableRawPointer, buffers: HandleBuffers) -> TransportError? {
         self.easy = easy
         self.buffers = buffers
         buffers.clear()
@@ -83,12 +74,7 @@ final class Transfer: @unchecked Sendable {
         }
         check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
         check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
-        if reused {
-            guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
-            return nil
-        }
-
-        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))  // the handle's, kept
+        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))
         check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
@@ -160,9 +146,13 @@ final class Transfer: @unchecked Sendable {
         var uploaded: curl_off_t = 0
         _ = gw_easy_getinfo_off(easy, CURLINFO_SIZE_UPLOAD_T, &uploaded)
         let sent = Int64(requestSize) + Int64(uploaded)
+        // libcurl reached the point of sending the request (`PRETRANSFER`), or wrote some of
+        // it: the server may have seen it. The connect time says nothing here: it is 0 on
+        // every reused connection.
+        let requestSent = sent > 0 || Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T) > 0
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
-                                    bytesReceived: Int64(body.count))
+                                    bytesReceived: Int64(body.count), requestSent: requestSent)
         if code == CURLE_OK {
             var status = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -177,11 +167,7 @@ final class Transfer: @unchecked Sendable {
                                            httpVersion: Self.versionName(version))
         } else {
             let detail = buffers.errorBuffer[0] == 0 ? nil : String(cString: buffers.errorBuffer)
-            var error = Self.error(for: code, detail: detail)
-            if code == CURLE_OPERATION_TIMEDOUT, timings.connect == 0, timings.tls == 0 {
-                error.kind = .connect  // the connect timeout passed: no connection was made
-            }
-            result.error = error
+            result.error = Self.error(for: code, detail: detail, requestSent: requestSent)
         }
         deliver(result)
     }
@@ -198,12 +184,14 @@ final class Transfer: @unchecked Sendable {
 
     /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed).
     func complete(failure: TransportError) {
-        deliver(TransferResult(response: nil, error: failure, timings: TransferTimings(), bytesSent: 0, bytesReceived: 0))
+        deliver(TransferResult(response: nil, error: failure, timings: TransferTimings(), bytesSent: 0, bytesReceived: 0,
+                               requestSent: false))
     }
 
     private func deliver(_ result: TransferResult) {
         guard !completed else { return }
         completed = true
+        easy = nil  // the loop cleans the handle up: nothing may reach it through the transfer
         completion(result)
     }
 
@@ -247,19 +235,31 @@ final class Transfer: @unchecked Sendable {
         }
     }
 
-    /// Maps a libcurl result code to Gatewire's failure kinds.
-    static func error(for code: CURLcode, detail: String?) -> TransportError {
+    /// Maps a libcurl result code to Gatewire's failure kinds, by what happened:
+    /// `requestSent` says whether the transfer got as far as sending the request.
+    /// - A timeout before that is `connect` (no connection was made), after it `timeout`.
+    /// - A reply that is not HTTP is `protocolViolation`: `CURLE_WEIRD_SERVER_REPLY`, a
+    ///   `CURLE_HTTP2` framing error, a body that cannot be decoded, and, once the request
+    ///   went out, `CURLE_UNSUPPORTED_PROTOCOL` ("Received HTTP/0.9 when not allowed", an
+    ///   unsupported HTTP version) and `CURLE_BAD_FUNCTION_ARGUMENT` (libcurl 7.88's answer to a
+    ///   first header field line that starts with a space: obsolete line folding, RFC 9112
+    ///   section 5.2, with nothing to fold onto). Before sending, those two mean the request
+    ///   could not be built (a URL's scheme libcurl does not speak): `invalidArgument`.
+    static func error(for code: CURLcode, detail: String?, requestSent: Bool = false) -> TransportError {
         let kind: ErrorKind
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: kind = .dns
         case CURLE_COULDNT_CONNECT: kind = .connect
-        case CURLE_OPERATION_TIMEDOUT: kind = .timeout
+        case CURLE_OPERATION_TIMEDOUT: kind = requestSent ? .timeout : .connect
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_HTTP2, CURLE_BAD_CONTENT_ENCODING: kind = .protocolViolation
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT:
+            kind = requestSent ? .protocolViolation : .invalidArgument
         case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
              CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ENGINE_NOTFOUND, CURLE_SSL_ENGINE_SETFAILED,
              CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS,
              CURLE_SSL_CRL_BADFILE, CURLE_SSL_SHUTDOWN_FAILED, CURLE_USE_SSL_FAILED:
             kind = .tls
-        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_BAD_FUNCTION_ARGUMENT, CURLE_UNKNOWN_OPTION:
+        case CURLE_URL_MALFORMAT, CURLE_UNKNOWN_OPTION:
             kind = .invalidArgument
         case CURLE_ABORTED_BY_CALLBACK: kind = .cancelled
         default: kind = .network
