@@ -53,10 +53,12 @@ extern "C" {
 
 /* ---- Why a call failed (gw_result_error_kind); same numbers as Swift's ErrorKind ---- */
 #define GW_KIND_NONE 0             /* the call succeeded */
-#define GW_KIND_CONNECT 1          /* no connection: refused, unreachable, connect timeout */
+#define GW_KIND_CONNECT 1          /* no connection: refused, unreachable, or a timeout before the
+                                      request began to go out */
 #define GW_KIND_DNS 2              /* the host name could not be resolved */
 #define GW_KIND_TLS 3              /* TLS handshake or certificate verification failed */
-#define GW_KIND_TIMEOUT 4          /* the attempt timed out after connecting */
+#define GW_KIND_TIMEOUT 4          /* the attempt timed out once its request began to go out (on a
+                                      new or a kept-alive connection): the server may have seen it */
 #define GW_KIND_NETWORK 5          /* reset, send/receive error, empty or partial reply */
 #define GW_KIND_HTTP_STATUS 6      /* a response whose status is not accepted (every 4xx, 5xx) */
 #define GW_KIND_MAPPING 7          /* a body that a matching descriptor maps, or that a page or

@@ -4,13 +4,16 @@
 /// Transport kinds (`connect`, `dns`, `tls`, `timeout`, `network`, `protocol`) come with status 0:
 /// no HTTP response was received.
 public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConvertible {
-    /// No connection could be made: refused, unreachable, or the connect timeout passed.
+    /// No connection could be made: refused, unreachable, or a timeout passed before the
+    /// request began to go out.
     case connect = 1
     /// The host name could not be resolved.
     case dns = 2
     /// TLS handshake or certificate verification failed.
     case tls = 3
-    /// The attempt's timeout passed after the connection was made.
+    /// The attempt's timeout passed once its request had begun to go out, on a new or a
+    /// kept-alive connection (libcurl's `CURLINFO_PRETRANSFER_TIME_T`, or bytes written): the
+    /// server may have seen the request.
     case timeout = 4
     /// The connection failed mid-exchange: reset, send or receive error, empty or partial reply.
     case network = 5

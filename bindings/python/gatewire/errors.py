@@ -258,8 +258,9 @@ class ProtocolError(ConnectionFailed):
 
 
 class Timeout(CallError):
-    """An attempt timed out after connecting (``timeout``), or the call's overall deadline
-    passed (``deadline``)."""
+    """An attempt timed out once its request had begun to go out, on a new or a kept-alive
+    connection, so the server may have seen it (``timeout``; a timeout before that is
+    ``connect``), or the call's overall deadline passed (``deadline``)."""
 
 
 class HTTPStatusError(CallError):
