@@ -208,7 +208,8 @@ typedef struct gw_call_options {
     const char *params_json;   /* JSON object of path (":name") and query parameters, or NULL */
     const char *headers_json;  /* JSON object {"Name": "value"} (values: strings, numbers or
                                   booleans; names tokens, values without CR/LF/NUL), or NULL */
-    const char *body_json;     /* JSON body text, or NULL */
+    const char *body_json;     /* JSON body text, or NULL; sent with the method asked (GET too);
+                                  with HEAD refused: GW_KIND_INVALID_ARGUMENT (RFC 9110 9.3.2) */
     const char *object_type;   /* map body_json through this type's request descriptor; NULL = the
                                   route's objectType if it has one, else body_json is sent as is */
     int32_t max_retries;       /* retries after the first attempt, 0...100; -1 = the route's

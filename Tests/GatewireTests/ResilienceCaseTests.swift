@@ -71,6 +71,19 @@ import Testing
             if let expected = expect.serverCount {
                 #expect(try await count(plain, call.path) == expected, "\(comment.rawValue): server count")
             }
+            if expect.echoMethod != nil || expect.echoBody != nil {
+                guard case .success(let response) = outcome else {
+                    Issue.record("\(comment.rawValue): no response to read what /echo saw")
+                    continue
+                }
+                let echoed = try JSONValue.parse(response.http.text).node
+                if let method = expect.echoMethod {
+                    #expect(echoed["method"]?.string == method, "\(comment.rawValue): the server saw \(response.http.text)")
+                }
+                if let body = expect.echoBody {
+                    #expect(echoed["body"]?.serialized() == body, "\(comment.rawValue): the server saw \(response.http.text)")
+                }
+            }
         }
     }
 
@@ -175,6 +188,9 @@ struct Expectation: Sendable {
     var decisions: [String?]?
     var minElapsed: Double?
     var maxElapsed: Double?
+    /// What /echo reports: the method the server saw, and the body it read (compact JSON).
+    var echoMethod: String?
+    var echoBody: String?
 }
 
 /// One call of a case; `{key}` in the path and header values is replaced per run.
@@ -272,6 +288,8 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         expect.decisions = e["decisions"].map { $0.elements.map(\.string) }
         expect.minElapsed = e["min_elapsed"]?.number
         expect.maxElapsed = e["max_elapsed"]?.number
+        expect.echoMethod = e["echo_method"]?.string
+        expect.echoBody = e["echo_body"]?.serialized()
         if !expect.ok && expect.kind == nil { throw ResilienceCaseError(description: "\(name): a failure needs expect.kind") }
         call.expect = expect
         return call

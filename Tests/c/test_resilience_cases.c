@@ -241,6 +241,31 @@ static long server_count(gw_client *plain, const char *path)
     return count;
 }
 
+/* ---- What /echo saw ------------------------------------------------------------------------- */
+
+/* expect.echo_method and expect.echo_body against the "method" and "body" members of the
+ * result's JSON body (what /echo reports the server received). */
+static void check_echo(gw_result *result, const json_t *expect)
+{
+    const json_t *want_method = json_object_get(expect, "echo_method");
+    const json_t *want_body = json_object_get(expect, "echo_body");
+    size_t length = 0;
+    const uint8_t *bytes;
+    json_t *echoed;
+    if (want_method == NULL && want_body == NULL)
+        return;
+    bytes = gw_result_body(result, &length);
+    echoed = bytes ? json_loadb((const char *)bytes, length, 0, NULL) : NULL;
+    if (want_method != NULL)
+        EXPECT(json_equal(json_object_get(echoed, "method"), (json_t *)want_method),
+               "the server saw method %s, expected %s", json_string_value(json_object_get(echoed, "method")),
+               json_string_value(want_method));
+    if (want_body != NULL)
+        EXPECT(json_equal(json_object_get(echoed, "body"), (json_t *)want_body), "the server saw another body: %.*s",
+               (int)length, bytes ? (const char *)bytes : "");
+    json_decref(echoed);
+}
+
 /* ---- Checks on the attempt history ---------------------------------------------------------- */
 
 static void check_attempts(const json_t *attempts, const json_t *expect)
@@ -399,6 +424,7 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
             EXPECT(observer->kinds[before] == gw_result_error_kind(result), "the observer saw kind %d, the call %d",
                    observer->kinds[before], (int)gw_result_error_kind(result));
         check_attempts(attempts, expect);
+        check_echo(result, expect);
         json_decref(attempts);
         gw_result_free(result);
     }

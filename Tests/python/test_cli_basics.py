@@ -199,3 +199,19 @@ def test_check_rejects_injected_config_headers_and_warns_about_delays(cli: str, 
     done = run(cli, "check", str(config))
     assert done.returncode == 0
     assert "warning: retry.maxDelay (0.1 s) is less than retry.initialDelay (5 s)" in done.stdout
+
+
+@pytest.mark.parametrize("method", ["GET", "DELETE", "OPTIONS", "PUT", "PATCH", "POST"])
+def test_call_with_a_body_sends_the_method_asked(cli: str, server: str, method: str) -> None:
+    done = run(cli, "call", "--base-url", server, method, "/echo/method", "--body", '{"n": 1}')
+    assert done.returncode == 0, done.stderr
+    echo = json.loads(done.stdout)
+    assert (echo["method"], echo["body"]) == (method, {"n": 1})
+
+
+def test_head_with_a_body_is_refused_before_sending(cli: str, server: str) -> None:
+    done = run(cli, "call", "--base-url", server, "HEAD", "/echo/method", "--body", '{"n": 1}')
+    assert done.returncode == 1
+    error = json.loads(done.stdout)
+    assert (error["kind"], error["attempts"]) == ("invalid_argument", 0)
+    assert "HEAD request cannot have a body" in error["message"]

@@ -185,3 +185,10 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
                 assert elapsed <= expect["max_elapsed"], f"{where}: took {elapsed:.3f} s"
             if "server_count" in expect:
                 assert server_count(call["path"]) == expect["server_count"], f"{where}: server count"
+            if "echo_method" in expect or "echo_body" in expect:
+                assert result is not None, f"{where}: no response to read what /echo saw"
+                echoed = result.json()
+                if "echo_method" in expect:
+                    assert echoed["method"] == expect["echo_method"], f"{where}: the server saw method {echoed['method']}"
+                if "echo_body" in expect:
+                    assert echoed["body"] == expect["echo_body"], f"{where}: the server saw body {echoed['body']!r}"

@@ -147,6 +147,9 @@ final class Call: @unchecked Sendable {
             if let problem = request.headers.problem {  // a plugin's header is checked like a caller's
                 return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) set an invalid \(problem)")
             }
+            if let problem = request.method.bodyProblem(hasBody: request.body != nil) {  // and its method and body
+                return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) set a body: \(problem)")
+            }
         }
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         sentRequest = request

@@ -67,7 +67,8 @@ final class ClientCore: Sendable {
 
     /// Resolves route, parameters, body and headers.
     /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
-    ///   route, a missing parameter, a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects).
+    ///   route, a missing parameter, a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects,
+    ///   a body on a HEAD request: ``HTTPMethod/bodyProblem(hasBody:)``).
     func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {
         var method = request.method
         var pattern = request.path
@@ -139,6 +140,7 @@ final class ClientCore: Sendable {
             if !headers.contains("Content-Type") { headers.set("Content-Type", contentType) }
         }
         if let problem = headers.problem { throw invalid(problem) }  // default, call and body headers
+        if let problem = method.bodyProblem(hasBody: body != nil) { throw invalid(problem) }
         if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
         if let resolved, let path = resolved.staticPath, let url = resolved.staticURL, request.parameters.isEmpty,
            objectParameters.isEmpty {

@@ -18,4 +18,12 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable, CustomStringCo
     }
 
     public var description: String { rawValue }
+
+    /// Why a request with this method cannot carry a body (`hasBody`), or nil when it can. Only HEAD refuses one: its response has no content to describe a body's effect,
+    /// and libcurl would either drop the body or send another method (RFC 9110 section 9.3.2).
+    /// Every other method may carry a body (for GET, DELETE and OPTIONS it has no defined
+    /// meaning, section 9.3, but it goes out as asked, with that method).
+    func bodyProblem(hasBody: Bool) -> String? {
+        self == .head && hasBody ? "a HEAD request cannot have a body (RFC 9110 section 9.3.2)" : nil
+    }
 }

@@ -15,7 +15,9 @@ public struct Request: Sendable {
     public var parameters: [String: String]
     /// Header fields for this call; they replace the client's default headers of the same name.
     public var headers: HTTPHeaders
-    /// The body, if any.
+    /// The body, if any. It goes out with ``method`` whatever that is (a GET with a body is
+    /// sent as GET); a HEAD with a body fails with `invalidArgument` before sending (RFC 9110
+    /// section 9.3.2).
     public var body: Body?
     /// Per-call overrides of the client's policies.
     public var options: CallOptions

@@ -96,8 +96,12 @@ final class Transfer: @unchecked Sendable {
             return length
         }))
 
+        // The method on the wire is the one asked for. libcurl names GET, HEAD and POST itself,
+        // but a body (COPYPOSTFIELDS) turns its request into a POST: every other method, and a
+        // GET with a body, is named with CUSTOMREQUEST. (A HEAD with a body never gets here:
+        // HTTPMethod.bodyProblem refuses it.)
         switch request.method {
-        case .get: check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+        case .get where request.body == nil: check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
         case .head: check(gw_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
         case .post: check(gw_easy_setopt_long(easy, CURLOPT_POST, 1))
         default: check(gw_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))

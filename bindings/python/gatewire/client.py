@@ -317,7 +317,8 @@ class Client:
                 Names are tokens (RFC 9110 section 5.1), values have no CR, LF or NUL (RFC
                 9110 section 5.5): anything else raises InvalidArgument naming the header.
             json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON
-                ``null``; omit for no body).
+                ``null``; omit for no body). It goes out with the method asked, GET
+                included; HEAD with a body raises InvalidArgument (RFC 9110 section 9.3.2).
             object_type: map ``json`` through the request descriptor of the type of this
                 name; None (the default) sends ``json`` as is.
             max_retries: retries after the first attempt, 0...100 (None = the route's, else
