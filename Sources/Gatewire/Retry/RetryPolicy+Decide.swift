@@ -174,7 +174,8 @@ extension RetryPolicy {
     }
 
     /// Whether a failure after sending may be retried for `method` (the method rule of step
-    /// 4). When not, each attempt uses a new connection so libcurl cannot re-send it silently.
+    /// 4). When not, each attempt uses a new connection: on a kept-alive one that died,
+    /// libcurl's own re-send is refused (``Transfer``), which would fail the attempt.
     func allowsRetryAfterSending(_ method: HTTPMethod, hasIdempotencyKey: Bool) -> Bool {
         methodRefusal(method, hasIdempotencyKey: hasIdempotencyKey, after: "") == nil
     }

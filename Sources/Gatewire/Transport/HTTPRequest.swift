@@ -39,9 +39,11 @@ public struct TransferOptions: Sendable, Equatable {
     /// Follow 3xx redirects (up to 10); redirects are not retries.
     public var followRedirects: Bool = true
     /// Open a new connection instead of reusing a kept-alive one (`CURLOPT_FRESH_CONNECT`).
-    /// On a reused connection that dies before any response byte, libcurl silently sends the
-    /// request again; for a request that must not be retried after sending (a POST without
-    /// `Idempotency-Key`) that hidden re-send would break the retry rules. Default false.
+    /// On a reused connection that dies before any response byte, libcurl would send the
+    /// request again by itself; the transfer refuses that re-send (it would be an attempt the
+    /// history does not show) and fails as `network` after sending, which a request that must
+    /// not be retried after sending (a POST without `Idempotency-Key`) cannot recover from,
+    /// so such a request takes a new connection. Default false.
     public var freshConnection: Bool = false
 
     /// The defaults above.

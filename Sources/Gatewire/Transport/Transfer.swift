@@ -21,6 +21,12 @@ final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var completed = false
+    /// How often libcurl was about to send the request (`CURLOPT_PREREQFUNCTION`), and the
+    /// redirect count it had reached the last time.
+    @exclusivity(unchecked) private var sends = 0
+    @exclusivity(unchecked) private var redirectsAtLastSend = 0
+    /// Whether a second send of the same request was refused (``willSendRequest()``).
+    @exclusivity(unchecked) private var refusedResend = false
 
     init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
         self.request = request
@@ -84,6 +90,11 @@ final class Transfer: @unchecked Sendable {
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
             return length
         }))
+        check(gw_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, Unmanaged.passUnretained(self).toOpaque()))
+        check(gw_easy_setopt_prereqcb(easy, { context, _, _, _, _ in
+            let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
+            return transfer.willSendRequest() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
+        }))
         check(gw_easy_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
             // The transfer is alive while libcurl runs it (the loop holds it): no retain here.
             let length = size * count
@@ -134,6 +145,25 @@ final class Transfer: @unchecked Sendable {
         return nil
     }
 
+    /// libcurl is about to send the request on a connection: true lets it. The first send
+    /// and each redirect's are let through; any other is libcurl re-sending the same request
+    /// by itself, which it does when a reused connection dies before the first response byte
+    /// ("Connection died, retrying a fresh connect"). That re-send would reach the server
+    /// without an attempt in the history, so it is refused: the attempt ends as a `network`
+    /// failure with the request counted as sent, and the retry policy decides whether to send
+    /// it again, as a recorded attempt.
+    private func willSendRequest() -> Bool {
+        var redirects = 0
+        if let easy { _ = gw_easy_getinfo_long(easy, CURLINFO_REDIRECT_COUNT, &redirects) }
+        defer {
+            sends += 1
+            redirectsAtLastSend = redirects
+        }
+        guard sends > 0, redirects == redirectsAtLastSend else { return true }
+        refusedResend = true
+        return false
+    }
+
     /// Reads the outcome from the handle after libcurl reported it done with `code`.
     func finish(_ code: CURLcode) {
         guard let easy, let buffers else {
@@ -153,7 +183,7 @@ final class Transfer: @unchecked Sendable {
         // libcurl reached the point of sending the request (`PRETRANSFER`), or wrote some of
         // it: the server may have seen it. The connect time says nothing here: it is 0 on
         // every reused connection.
-        let requestSent = sent > 0 || Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T) > 0
+        let requestSent = refusedResend || sent > 0 || Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T) > 0
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
                                     bytesReceived: Int64(body.count), requestSent: requestSent)
@@ -171,7 +201,14 @@ final class Transfer: @unchecked Sendable {
                                            httpVersion: Self.versionName(version))
         } else {
             let detail = buffers.errorBuffer[0] == 0 ? nil : String(cString: buffers.errorBuffer)
-            result.error = Self.error(for: code, detail: detail, requestSent: requestSent)
+            if refusedResend, code == CURLE_ABORTED_BY_CALLBACK {
+                // Not a cancellation: the connection died under the request (willSendRequest).
+                result.error = TransportError(kind: .network, curlCode: Int32(code.rawValue),
+                                              message: "connection reset on a reused connection; the request may have "
+                                                  + "reached the server, so it was not re-sent unrecorded")
+            } else {
+                result.error = Self.error(for: code, detail: detail, requestSent: requestSent)
+            }
         }
         deliver(result)
     }
