@@ -36,8 +36,6 @@ public struct TransferOptions: Sendable, Equatable {
     public var caFile: String?
     /// Ask for and decode every `Content-Encoding` libcurl supports (gzip, deflate, br, zstd).
     public var acceptEncoding: Bool = true
-    /// Follow 3xx redirects (up to 10); redirects are not retries.
-    public var followRedirects: Bool = true
     /// Open a new connection instead of reusing a kept-alive one (`CURLOPT_FRESH_CONNECT`).
     /// On a reused connection that dies before any response byte, libcurl silently sends the
     /// request again; for a request that must not be retried after sending (a POST without
