@@ -109,7 +109,10 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// are the credentials dropped on an origin change. Pure: no I/O, no clock.
     public func decide(after request: HTTPRequest, status: Int, location: String?, followed: Int,
                        secrets: Redactor) -> RedirectDecision {
-        guard Self.redirectStatuses.contains(status), let location, !location.isEmpty else { return .final }
+        // The range check first: every response of every call passes here.
+        guard (301...308).contains(status), Self.redirectStatuses.contains(status), let location, !location.isEmpty else {
+            return .final
+        }
         guard follow != .none else { return .refuse("following redirects is off (redirects.follow is \"none\")") }
         guard followed < maxRedirects else { return .refuse("more than \(maxRedirects) redirects (redirects.max)") }
         guard let from = URLOrigin(request.url), let to = URLOrigin(location), ["http", "https"].contains(to.scheme) else {
