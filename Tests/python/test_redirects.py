@@ -64,6 +64,7 @@ def test_redirects_words_and_false(client: gatewire.Client, server: str) -> None
     with pytest.raises(gatewire.RedirectError) as off:
         client.call("GET", redirect("/echo/x"), redirects=False)
     assert off.value.status == 302 and off.value.attempts[0].redirects == ()
+    assert ("Location", "/echo/x") in off.value.headers  # the caller can follow it itself
     with pytest.raises(gatewire.RedirectError):
         client.call("GET", redirect("@host2/echo/x"), redirects="sameOrigin")
     assert client.call("GET", redirect("/echo/x"), redirects="sameOrigin").json()["path"] == "/echo/x"
