@@ -75,7 +75,9 @@ extern "C" {
                                       header section); status 0 */
 #define GW_KIND_RESPONSE_TOO_LARGE 15 /* the body passed max_response_bytes (decoded); aborted there */
 #define GW_KIND_REDIRECT 16        /* a redirect the redirect policy refused (too many hops, https to
-                                      http, a body re-sent to another origin, following off) */
+                                      http, a body re-sent to another origin, another origin under
+                                      "sameOrigin", following off) and no descriptor accepts; the
+                                      status and response are the redirect's */
 
 /* ---- What a retry test answers -------------------------------------------------------- */
 #define GW_RETRY_USE_POLICY 0 /* let the client's retry policy decide */
@@ -226,9 +228,13 @@ typedef struct gw_call_options {
     /* ---- Resilience (issue 4), version 2 ---- */
     const char *policy_json;   /* this call's policies, as the gateway config's keys, or NULL:
                                   {"retry": {...}, "retryBudget": {...} | false,
-                                   "circuitBreaker": {...} | false}. The "retry" fields not
-                                  given keep the route's (else the client's) policy; max_retries
-                                  >= 0 still wins. Copied during the call. */
+                                   "circuitBreaker": {...} | false, "redirects": {"follow":
+                                   "none" | "sameOrigin" | "any", "max": 0...50,
+                                   "allowDowngrade": bool, "allowCrossOriginBody": bool} | false}.
+                                  The "retry" and "redirects" fields not given keep the route's
+                                  (else the client's) policy; max_retries >= 0 still wins. A bad
+                                  value is GW_ERROR_INVALID_ARGUMENT naming the field
+                                  ("policy_json.redirects.max: ..."). Copied during the call. */
 } gw_call_options;
 #define GW_CALL_OPTIONS_VERSION 2u
 #define GW_CALL_OPTIONS_VERSION_1 1u /* still accepted: a v1 struct ends at retry_test_user_data */
@@ -307,8 +313,14 @@ const char *gw_result_error_objects_json(const gw_result *result);
 
 /* The attempt history as a JSON array of {"attempt", "start", "duration", "status", "error",
  * "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
- * "bytes_sent", "delay", "decision"}; times as "Times in JSON" above: "start" counts from the
- * call's start, "delay" is the wait before the next attempt (null after the last). */
+ * "bytes_sent", "delay", "decision", "redirects": [{"status", "url"}]}; times as "Times in
+ * JSON" above: "start" counts from the call's start, "delay" is the wait before the next
+ * attempt (null after the last). "redirects": the hops the attempt followed, in order: each
+ * redirect's status and the URL it led to, redacted (no userinfo, secret query values masked);
+ * the attempt's status is the last response's, its timings and bytes_sent sum the hops'.
+ * Redirects are followed by the library (never by libcurl) as the config's "redirects" says:
+ * up to 10 hops; credentials and secret query parameters dropped on a change of scheme, host
+ * or port; https to http and a body re-sent to another origin refused (GW_KIND_REDIRECT). */
 const char *gw_result_attempts_json(const gw_result *result);
 /* The number of attempts made (0 when the call failed before sending). */
 int32_t gw_result_attempt_count(const gw_result *result);
@@ -328,7 +340,8 @@ const char *gw_result_mapped_first(const gw_result *result, const char *key_path
 /* The number of objects mapped at key_path (an array's length, 1 for one object, 0 for
  * none); with key_path NULL, over every key path. */
 int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
-/* The response metadata the mappings saw as "@metadata", as JSON: {"method", "url", "path",
+/* The response metadata the mappings saw as "@metadata", as JSON: {"method", "url" (after
+ * redirects, the last hop's, redacted), "path",
  * "status", "headers": {lower-case name: value}, "pathParameters", "query"}; NULL when no
  * descriptor matched. */
 const char *gw_result_metadata_json(const gw_result *result);
@@ -437,7 +450,8 @@ uint64_t gw_event_call_id(const gw_event *event); /* the same for every event of
 int32_t gw_event_attempt(const gw_event *event);  /* 0 for call_started */
 int32_t gw_event_status(const gw_event *event);   /* 0 when none */
 /* {"event", "call_id", "method", "path", "attempt", "elapsed", "status", "error", "delay",
- * "timings": {"dns", "connect", "tls", "first_byte", "total"} or null}; times as "Times in JSON"
+ * "timings": {"dns", "connect", "tls", "first_byte", "total"} or null, "redirects": the
+ * finished attempt's hops as in gw_result_attempts_json, or null}; times as "Times in JSON"
  * (gw_result_attempts_json). Valid during the callback. */
 const char *gw_event_json(const gw_event *event);
 

@@ -27,8 +27,15 @@ let help = usage + """
       --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
       --max-retries N         retries after the first attempt (overrides the config's policy)
       --deadline SECONDS      overall time limit of the call, retries included
+      --redirects WHICH       none, same-origin or any (default: the config's "redirects",
+                              else any): which redirects to follow. Credentials (Authorization,
+                              Cookie, auth plugins' headers) and secret query parameters are
+                              dropped on a change of scheme, host or port; https to http and
+                              a body re-sent to another origin are refused (kind redirect)
+      --max-redirects N       hops followed at most, 0...50 (default: the config's, else 10)
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
-                              retried or stopped) and what the global failure observer saw
+                              retried or stopped, the redirects it followed) and what the
+                              global failure observer saw
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
                               Needs a ROUTE (a config route's "pagination"), not METHOD PATH
@@ -100,6 +107,9 @@ final class ObserverLines: Sendable {
 func describe(_ attempt: Attempt) -> String {
     let outcome = attempt.errorKind.map { "\($0) (\(attempt.message ?? "curl \(attempt.curlCode)"))" } ?? "status \(attempt.status)"
     var line = "attempt \(attempt.number): \(outcome) after \(seconds(attempt.duration))"
+    if !attempt.redirects.isEmpty {
+        line += "; followed " + attempt.redirects.map { "\($0.status) to \($0.url)" }.joined(separator: ", ")
+    }
     if let delay = attempt.delayAfter {
         line += "; retrying in \(seconds(delay)) (\(attempt.decision))"
     } else if !attempt.decision.isEmpty {
@@ -122,6 +132,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     var objectType: String?
     var maxRetries: Int?
     var deadline: Double?
+    var follow: RedirectPolicy.Follow?
+    var maxRedirects: Int?
     var verbose = false
     var baseURL: String?
     var user: String?
@@ -152,6 +164,17 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         case "--deadline":
             guard let limit = Double(value(argument)), limit > 0 else { fail("--deadline expects seconds > 0") }
             deadline = limit
+        case "--redirects":
+            let words: [String: RedirectPolicy.Follow] = ["none": .none, "same-origin": .sameOrigin, "any": .any]
+            let word = value(argument)
+            guard let which = words[word] else { fail("--redirects expects none, same-origin or any, got \"\(word)\"") }
+            follow = which
+        case "--max-redirects":
+            let text = value(argument)
+            guard let count = Int(text), RedirectPolicy.maxRedirectsRange.contains(Int64(count)) else {
+                fail("--max-redirects expects a count in 0...50, got \"\(text)\"")
+            }
+            maxRedirects = count
         case "--base-url": baseURL = value(argument)
         case "--user": user = value(argument)
         case "--verbose", "-v": verbose = true
@@ -210,6 +233,12 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         var policy = config.retryPolicy
         policy.maxRetries = maxRetries
         request.options.retryPolicy = policy
+    }
+    if follow != nil || maxRedirects != nil {
+        var policy = request.route.flatMap { config.routes[$0]?.redirectPolicy } ?? config.redirectPolicy
+        if let follow { policy.follow = follow }
+        if let maxRedirects { policy.maxRedirects = maxRedirects }
+        request.options.redirectPolicy = policy
     }
     if let deadline {
         var timeouts = config.timeouts

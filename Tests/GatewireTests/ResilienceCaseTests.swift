@@ -39,7 +39,7 @@ import Testing
             let expect = call.expect
             let comment = Comment(rawValue: "\(testCase.name) call \(index + 1) (\(call.method) \(call.path))")
             if let sleep = call.sleepBefore { usleep(UInt32(sleep * 1e6)) }
-            let request = try call.request(inheriting: client.config.retryPolicy)
+            let request = try call.request(inheriting: client.config.retryPolicy, client.config.redirectPolicy)
             let before = seen.withLock { $0.count }
             let (outcome, elapsed, completions) = await run(client, request, cancelAfter: call.cancelAfter)
             let observed = seen.withLock { Array($0[before...]) }
@@ -52,12 +52,14 @@ import Testing
                 #expect(expect.ok, "\(comment.rawValue): expected \(expect.kind ?? "a failure"), got a success")
                 status = response.status
                 attempts = response.attempts
+                if let echo = expect.echo { try check(echo: echo, of: response, comment) }
             case .failure(let error):
                 #expect(!expect.ok, "\(comment.rawValue): expected a success, got \(error)")
                 #expect(error.kind.name == expect.kind, "\(comment.rawValue): \(error)")
                 status = error.status
                 attempts = error.attempts
             }
+            if expect.echo != nil, case .failure = outcome { Issue.record("\(comment.rawValue): no response to read the echo from") }
             #expect(status == expect.status, comment)
             #expect(attempts.count == expect.attempts,
                     "\(comment.rawValue): \(attempts.map { ($0.status, $0.errorKind?.name, $0.decision) })")
@@ -69,20 +71,8 @@ import Testing
             if let minimum = expect.minElapsed { #expect(elapsed >= minimum, "\(comment.rawValue): took \(elapsed) s") }
             if let maximum = expect.maxElapsed { #expect(elapsed <= maximum, "\(comment.rawValue): took \(elapsed) s") }
             if let expected = expect.serverCount {
-                #expect(try await count(plain, call.path) == expected, "\(comment.rawValue): server count")
-            }
-            if expect.echoMethod != nil || expect.echoBody != nil {
-                guard case .success(let response) = outcome else {
-                    Issue.record("\(comment.rawValue): no response to read what /echo saw")
-                    continue
-                }
-                let echoed = try JSONValue.parse(response.http.text).node
-                if let method = expect.echoMethod {
-                    #expect(echoed["method"]?.string == method, "\(comment.rawValue): the server saw \(response.http.text)")
-                }
-                if let body = expect.echoBody {
-                    #expect(echoed["body"]?.serialized() == body, "\(comment.rawValue): the server saw \(response.http.text)")
-                }
+                let counted = expect.countPath?.replacingKey(key) ?? call.path
+                #expect(try await count(plain, counted) == expected, "\(comment.rawValue): server count of \(counted)")
             }
         }
     }
@@ -142,6 +132,9 @@ import Testing
                         "\(comment.rawValue): attempt \(next.number) started at \(next.startOffset), before \(earliest)")
             }
         }
+        if let redirects = expect.redirects {
+            #expect(attempts.map { $0.redirects.map(\.status) } == redirects, "\(comment.rawValue): redirects")
+        }
         if let decisions = expect.decisions {
             #expect(decisions.count <= attempts.count, "\(comment.rawValue): more decisions than attempts")
             for (attempt, needle) in zip(attempts, decisions) {
@@ -150,6 +143,29 @@ import Testing
                             "\(comment.rawValue): attempt \(attempt.number) decision \"\(attempt.decision)\" lacks \"\(needle)\"")
                 }
             }
+        }
+    }
+
+    /// The final response is an /echo answer: what the last server received.
+    func check(echo expect: JSONNode, of response: Response, _ comment: Comment) throws {
+        let echo = try #require(response.body?.node, "\(comment.rawValue): the response is not JSON")
+        for key in ["method", "path", "body"] {
+            if let value = expect[key] {
+                #expect(echo[key]?.serialized() == value.serialized(), "\(comment.rawValue): echo \(key)")
+            }
+        }
+        let headers = echo["headers"], query = echo["query"]
+        for name in expect["headers_present"]?.elements ?? [] {
+            #expect(headers?[name.string ?? ""] != nil, "\(comment.rawValue): header \(name.string ?? "") did not arrive")
+        }
+        for name in expect["headers_absent"]?.elements ?? [] {
+            #expect(headers?[name.string ?? ""] == nil, "\(comment.rawValue): header \(name.string ?? "") arrived")
+        }
+        for (name, value) in expect["query"]?.members ?? [] {
+            #expect(query?[name]?.string == value.string, "\(comment.rawValue): query \(name)")
+        }
+        for name in expect["query_absent"]?.elements ?? [] {
+            #expect(query?[name.string ?? ""] == nil, "\(comment.rawValue): query parameter \(name.string ?? "") arrived")
         }
     }
 
@@ -188,9 +204,13 @@ struct Expectation: Sendable {
     var decisions: [String?]?
     var minElapsed: Double?
     var maxElapsed: Double?
-    /// What /echo reports: the method the server saw, and the body it read (compact JSON).
-    var echoMethod: String?
-    var echoBody: String?
+    /// Per attempt, the statuses of the redirects it followed.
+    var redirects: [[Int]]?
+    /// The path whose key `serverCount` reads, instead of the call's.
+    var countPath: String?
+    /// What an /echo answer must show (the case file's `expect.echo`), kept alive by `echoValue`.
+    var echoValue: JSONValue?
+    var echo: JSONNode? { echoValue?.node }
 }
 
 /// One call of a case; `{key}` in the path and header values is replaced per run.
@@ -212,19 +232,22 @@ struct CaseCall: Sendable {
     }
 
     /// The request, with the per-call policy read as the C binding reads `policy_json`.
-    func request(inheriting clientPolicy: RetryPolicy) throws -> Request {
+    func request(inheriting clientPolicy: RetryPolicy, _ clientRedirects: RedirectPolicy) throws -> Request {
         guard let method = HTTPMethod(name: method) else { throw ResilienceCaseError(description: "bad method \(method)") }
         var request = Request(method, path, body: body.map { .json($0) })
         for (name, value) in headers { request.headers.set(name, value) }
         if let policy {
             let root = ConfigNode(policy.node, path: "policy")
-            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
+            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects"])
             if let node = try root.optional("retry") {
                 request.options.retryPolicy = try RetryPolicy(config: node, inheriting: clientPolicy)
             }
             if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
             if let node = try root.optional("circuitBreaker") {
                 request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
+            }
+            if let node = try root.optional("redirects") {
+                request.options.redirectPolicy = try RedirectPolicy(config: node, inheriting: clientRedirects)
             }
         }
         return request
@@ -288,8 +311,9 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         expect.decisions = e["decisions"].map { $0.elements.map(\.string) }
         expect.minElapsed = e["min_elapsed"]?.number
         expect.maxElapsed = e["max_elapsed"]?.number
-        expect.echoMethod = e["echo_method"]?.string
-        expect.echoBody = e["echo_body"]?.serialized()
+        expect.redirects = e["redirects"].map { $0.elements.map { $0.elements.map { Int($0.integer ?? -1) } } }
+        expect.countPath = e["count_path"]?.string
+        expect.echoValue = e["echo"]?.retained()
         if !expect.ok && expect.kind == nil { throw ResilienceCaseError(description: "\(name): a failure needs expect.kind") }
         call.expect = expect
         return call

@@ -241,31 +241,6 @@ static long server_count(gw_client *plain, const char *path)
     return count;
 }
 
-/* ---- What /echo saw ------------------------------------------------------------------------- */
-
-/* expect.echo_method and expect.echo_body against the "method" and "body" members of the
- * result's JSON body (what /echo reports the server received). */
-static void check_echo(gw_result *result, const json_t *expect)
-{
-    const json_t *want_method = json_object_get(expect, "echo_method");
-    const json_t *want_body = json_object_get(expect, "echo_body");
-    size_t length = 0;
-    const uint8_t *bytes;
-    json_t *echoed;
-    if (want_method == NULL && want_body == NULL)
-        return;
-    bytes = gw_result_body(result, &length);
-    echoed = bytes ? json_loadb((const char *)bytes, length, 0, NULL) : NULL;
-    if (want_method != NULL)
-        EXPECT(json_equal(json_object_get(echoed, "method"), (json_t *)want_method),
-               "the server saw method %s, expected %s", json_string_value(json_object_get(echoed, "method")),
-               json_string_value(want_method));
-    if (want_body != NULL)
-        EXPECT(json_equal(json_object_get(echoed, "body"), (json_t *)want_body), "the server saw another body: %.*s",
-               (int)length, bytes ? (const char *)bytes : "");
-    json_decref(echoed);
-}
-
 /* ---- Checks on the attempt history ---------------------------------------------------------- */
 
 static void check_attempts(const json_t *attempts, const json_t *expect)
@@ -315,6 +290,23 @@ static void check_attempts(const json_t *attempts, const json_t *expect)
             EXPECT(start >= earliest - GAP_SLACK, "attempt %zu started at %.4f, before %.4f", i + 1, start, earliest);
         }
     }
+    if ((list = json_object_get(expect, "redirects")) != NULL) {
+        EXPECT(json_array_size(list) == n, "%zu redirect lists, %zu attempts", json_array_size(list), n);
+        json_array_foreach(list, i, item) {
+            const json_t *hops = json_object_get(json_array_get(attempts, i), "redirects");
+            const json_t *want;
+            size_t j;
+            if (i >= n)
+                break;
+            EXPECT(json_array_size(hops) == json_array_size(item), "attempt %zu followed %zu redirects, expected %zu",
+                   i + 1, json_array_size(hops), json_array_size(item));
+            json_array_foreach(item, j, want) {
+                long got = (long)json_integer_value(json_object_get(json_array_get(hops, j), "status"));
+                EXPECT(got == (long)json_integer_value(want), "attempt %zu redirect %zu status %ld, expected %ld", i + 1,
+                       j + 1, got, (long)json_integer_value(want));
+            }
+        }
+    }
     if ((list = json_object_get(expect, "decisions")) != NULL) {
         EXPECT(json_array_size(list) <= n, "%zu decisions, %zu attempts", json_array_size(list), n);
         json_array_foreach(list, i, item) {
@@ -326,6 +318,34 @@ static void check_attempts(const json_t *attempts, const json_t *expect)
                    json_string_value(item));
         }
     }
+}
+
+/* ---- Checks on an /echo answer: what the last server received ------------------------------- */
+
+static void check_echo(const gw_result *result, const json_t *expect)
+{
+    size_t length = 0, i;
+    const uint8_t *bytes = gw_result_body(result, &length);
+    json_t *echo = bytes ? json_loadb((const char *)bytes, length, 0, NULL) : NULL;
+    const json_t *headers = json_object_get(echo, "headers"), *query = json_object_get(echo, "query"), *item;
+    const char *key;
+    const char *fields[] = {"method", "path", "body"};
+    EXPECT(json_is_object(echo), "the response is not an /echo answer");
+    for (i = 0; i < 3; i++) {
+        const json_t *want = json_object_get(expect, fields[i]);
+        EXPECT(want == NULL || json_equal(json_object_get(echo, fields[i]), want), "echo %s differs", fields[i]);
+    }
+    json_array_foreach(json_object_get(expect, "headers_present"), i, item)
+        EXPECT(json_object_get(headers, json_string_value(item)) != NULL, "header %s did not arrive",
+               json_string_value(item));
+    json_array_foreach(json_object_get(expect, "headers_absent"), i, item)
+        EXPECT(json_object_get(headers, json_string_value(item)) == NULL, "header %s arrived", json_string_value(item));
+    json_object_foreach((json_t *)json_object_get(expect, "query"), key, item)
+        EXPECT(json_equal(json_object_get(query, key), item), "query %s differs", key);
+    json_array_foreach(json_object_get(expect, "query_absent"), i, item)
+        EXPECT(json_object_get(query, json_string_value(item)) == NULL, "query parameter %s arrived",
+               json_string_value(item));
+    json_decref(echo);
 }
 
 /* ---- One call --------------------------------------------------------------------------------- */
@@ -424,7 +444,8 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
             EXPECT(observer->kinds[before] == gw_result_error_kind(result), "the observer saw kind %d, the call %d",
                    observer->kinds[before], (int)gw_result_error_kind(result));
         check_attempts(attempts, expect);
-        check_echo(result, expect);
+        if (json_object_get(expect, "echo"))
+            check_echo(result, json_object_get(expect, "echo"));
         json_decref(attempts);
         gw_result_free(result);
     }
@@ -436,8 +457,11 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
                number_or(expect, "max_elapsed", 0));
     if (json_object_get(expect, "server_count")) {
         long want = (long)json_integer_value(json_object_get(expect, "server_count"));
-        long got = server_count(plain, path);
-        EXPECT(got == want, "server count %ld for %s, expected %ld", got, path, want);
+        const char *counted_text = json_string_value(json_object_get(expect, "count_path"));
+        char *counted = substitute(counted_text ? counted_text : path, key);
+        long got = server_count(plain, counted);
+        EXPECT(got == want, "server count %ld for %s, expected %ld", got, counted, want);
+        free(counted);
     }
     free(path);
     free(headers);

@@ -61,6 +61,20 @@ def server() -> Iterator[str]:
             process.stdout.close()
 
 
+@pytest.fixture(scope="session")
+def tls_server() -> Iterator[str]:
+    """Base URL (``https://127.0.0.1:<port>``) of a test server with a fresh self-signed
+    certificate (``--tls-self-signed``); its plain twin port serves the same endpoints over http."""
+    process = subprocess.Popen([sys.executable, str(SERVER_SCRIPT), "--tls-self-signed"], stdout=subprocess.PIPE)
+    try:
+        yield f"https://127.0.0.1:{_read_port(process)}"
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
 HTTPBIN_LISTENING = re.compile(rb"Listening at: http://127\.0\.0\.1:(\d+)")
 
 

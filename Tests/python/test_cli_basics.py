@@ -215,3 +215,35 @@ def test_head_with_a_body_is_refused_before_sending(cli: str, server: str) -> No
     error = json.loads(done.stdout)
     assert (error["kind"], error["attempts"]) == ("invalid_argument", 0)
     assert "HEAD request cannot have a body" in error["message"]
+
+def test_redirect_options(cli: str, server: str) -> None:
+    """--redirects and --max-redirects: a hop to another host drops the credentials and shows
+    in --verbose; following none or too few hops fails with kind redirect; a bad word exits 2."""
+    hop = ("--param", "status=302", "--param", "url=@host2/echo/x")
+    done = run(cli, "call", "--base-url", server, "GET", "/redirect-to", *hop, "--user", "ann:PW-SECRET",
+               "--header", "Cookie: c=C-SECRET", "--verbose")
+    assert done.returncode == 0, done.stderr
+    echo = json.loads(done.stdout)
+    assert echo["headers"]["host"].startswith("127.0.0.2:")
+    assert "authorization" not in echo["headers"] and "cookie" not in echo["headers"]
+    port = server.rsplit(":", 1)[1]
+    assert f"attempt 1: status 200 after " in done.stderr
+    assert f"; followed 302 to http://127.0.0.2:{port}/echo/x" in done.stderr
+
+    refused = run(cli, "call", "--base-url", server, "GET", "/redirect-to", *hop, "--redirects", "none")
+    assert refused.returncode == 1
+    error = json.loads(refused.stdout)
+    assert (error["kind"], error["status"]) == ("redirect", 302)
+    assert 'following redirects is off (redirects.follow is "none")' in error["message"]
+    same = run(cli, "call", "--base-url", server, "GET", "/redirect-to", *hop, "--redirects", "same-origin")
+    assert json.loads(same.stdout)["kind"] == "redirect"
+    limited = run(cli, "call", "--base-url", server, "GET", "/redirect/2", "--max-redirects", "1")
+    assert limited.returncode == 1
+    assert "more than 1 redirects (redirects.max)" in json.loads(limited.stdout)["message"]
+
+    bad = run(cli, "call", "--base-url", server, "GET", "/x", "--redirects", "sameOrigin")
+    assert bad.returncode == 2
+    assert bad.stderr.strip() == 'gatewire: --redirects expects none, same-origin or any, got "sameOrigin"'
+    assert run(cli, "call", "--base-url", server, "GET", "/x", "--max-redirects", "51").returncode == 2
+    help_text = run(cli, "--help").stdout
+    assert "--redirects WHICH" in help_text and "--max-redirects N" in help_text

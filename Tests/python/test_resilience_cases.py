@@ -69,6 +69,23 @@ def substitute(value: Any, key: str) -> Any:
     return value
 
 
+def check_echo(where: str, result: gatewire.Result, expect: dict[str, Any]) -> None:
+    """The final response is an /echo answer: what the last server received."""
+    echo = result.json()
+    headers, query = echo["headers"], echo["query"]
+    for key in ("method", "path", "body"):
+        if key in expect:
+            assert echo[key] == expect[key], f"{where}: echo {key} {echo[key]!r}"
+    for name in expect.get("headers_present", ()):
+        assert name in headers, f"{where}: header {name} did not arrive: {sorted(headers)}"
+    for name in expect.get("headers_absent", ()):
+        assert name not in headers, f"{where}: header {name} arrived"
+    for name, value in expect.get("query", {}).items():
+        assert query.get(name) == value, f"{where}: query {name}: {query}"
+    for name in expect.get("query_absent", ()):
+        assert name not in query, f"{where}: query parameter {name} arrived"
+
+
 def count_path(path: str) -> str:
     """``/fault/<key>/...`` -> ``/fault/<key>/count`` (the same for /sequence)."""
     parts = path.split("?")[0].split("/")
@@ -139,6 +156,8 @@ def check_attempts(where: str, attempts: tuple[gatewire.Attempt, ...], expect: d
                 f"{where}: attempt {following.attempt} started at {following.start:.4f}, "
                 f"before {earliest:.4f} (previous start + duration + delay)"
             )
+    if "redirects" in expect:
+        assert [[status for status, _ in a.redirects] for a in attempts] == expect["redirects"], f"{where}: redirects"
     if "decisions" in expect:
         assert len(expect["decisions"]) <= len(attempts), f"{where}: more decisions than attempts"
         for attempt, needle in zip(attempts, expect["decisions"]):
@@ -179,16 +198,13 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
             if seen and not expect["ok"]:
                 assert seen == [expect["kind"]], f"{where}: observer saw {seen}"
             check_attempts(where, attempts, expect)
+            if "echo" in expect:
+                assert result is not None, f"{where}: no response to read the echo from"
+                check_echo(where, result, expect["echo"])
             if "min_elapsed" in expect:
                 assert elapsed >= expect["min_elapsed"], f"{where}: took {elapsed:.3f} s"
             if "max_elapsed" in expect:
                 assert elapsed <= expect["max_elapsed"], f"{where}: took {elapsed:.3f} s"
             if "server_count" in expect:
-                assert server_count(call["path"]) == expect["server_count"], f"{where}: server count"
-            if "echo_method" in expect or "echo_body" in expect:
-                assert result is not None, f"{where}: no response to read what /echo saw"
-                echoed = result.json()
-                if "echo_method" in expect:
-                    assert echoed["method"] == expect["echo_method"], f"{where}: the server saw method {echoed['method']}"
-                if "echo_body" in expect:
-                    assert echoed["body"] == expect["echo_body"], f"{where}: the server saw body {echoed['body']!r}"
+                counted = expect.get("count_path", call["path"])
+                assert server_count(counted) == expect["server_count"], f"{where}: server count of {counted}"

@@ -2,7 +2,10 @@
 """Scripted HTTP/1.1 test server for Gatewire's Swift, C and Python tests.
 
 Standard library only. Binds 127.0.0.1 (port 0 unless --port), prints ``PORT <n>`` as its
-first stdout line, flushes, and serves until killed. Every response carries Content-Length so
+first stdout line, flushes, and serves until killed. Two twins share its state (counters,
+tokens) for the redirect tests' other origins: the same port on 127.0.0.2 (another host,
+served like the main one, TLS included) and a second port on 127.0.0.1 that always speaks
+plain HTTP (another port; the http side of an https server). Every response carries Content-Length so
 keep-alive works. Endpoints (any method unless stated):
 
   /echo[/anything]          200 {"method", "path", "query", "headers", "body"}
@@ -51,6 +54,12 @@ keep-alive works. Endpoints (any method unless stated):
   /auth/<realm>/rotate      makes a new token for realm, 200 {"token", "rotations"}
   /auth/<realm>/rotations   GET: {"rotations": n, "rejected": n (401s answered)}
   /slack/<error>            200 {"ok": false, "error": <error>} (Slack-style), /slack/ok: {"ok": true}
+  /redirect-to?url=<u>&status=<code>
+                            <code> (default 302) with Location: <u> (verbatim: absolute or
+                            relative); <u> may start with @host2 (http://127.0.0.2:<this
+                            port>) or @port2 (http://127.0.0.1:<the plain twin's port>); the
+                            request body is read and dropped
+  /redirect/<n>             302 to /redirect/<n-1> (relative), /redirect/0 answers as /echo
   /raw-headers              200 {} with a hand-written header section that tests header parsing:
                             padded values, an empty value, a colon in a value, a name twice,
                             obsolete line folding; ?hints=1 sends a 103 Early Hints response
@@ -100,6 +109,14 @@ class Server(ThreadingHTTPServer):
         self.counters: dict[str, int] = {}
         self.counters_lock = threading.Lock()
         self.tokens: dict[str, dict[str, object]] = {}  # realm -> {"token", "rotations", "rejected"}
+        self.ports: dict[str, int] = {}  # "main" and "plain" (the twins'), shared by the twins
+
+    def twin(self, address) -> "Server":
+        """Another listener (another origin) that shares this server's state."""
+        other = Server(address, self.RequestHandlerClass, self.fixtures, self.verbose)
+        other.counters, other.counters_lock, other.tokens, other.ports = (
+            self.counters, self.counters_lock, self.tokens, self.ports)
+        return other
 
     def handle_error(self, request, client_address):
         # Clients that hang up (tests of cancellation, /reset) are expected: stay quiet.
@@ -190,6 +207,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self._reset()
             if head == "auth" and len(parts) in (2, 3):
                 return self._auth(parts[1], parts[2] if len(parts) == 3 else None)
+            if head == "redirect-to" and len(parts) == 1:
+                return self._redirect_to(query)
+            if head == "redirect" and len(parts) == 2:
+                return self._redirect(parts[1], path, query, body)
             if head == "raw-headers" and len(parts) == 1:
                 return self._raw_headers(query)
             if head == "slack" and len(parts) == 2:
@@ -222,6 +243,27 @@ class Handler(BaseHTTPRequestHandler):
                              b"2\r\n{}\r\n0\r\nX-Trailer: after the body\r\n\r\n")
         else:
             self.wfile.write(head + b"Content-Length: 2\r\n\r\n{}")
+
+    def _redirect_to(self, query: dict[str, str]) -> None:
+        target = query.get("url", "")
+        for alias, origin in (("@host2", f"http://127.0.0.2:{self.server.ports['main']}"),
+                              ("@port2", f"http://127.0.0.1:{self.server.ports['plain']}")):
+            if target.startswith(alias):
+                target = origin + target[len(alias):]
+        try:
+            status = int(query.get("status", "302"))
+        except ValueError:
+            return self._json(400, {"error": "status must be an integer"})
+        self._json(status, {"location": target}, headers={"Location": target})
+
+    def _redirect(self, count_text: str, path: str, query: dict[str, str], body: bytes) -> None:
+        try:
+            count = int(count_text)
+        except ValueError:
+            return self._json(400, {"error": "the hop count must be an integer"})
+        if count <= 0:
+            return self._echo(path, query, body)
+        self._json(302, {"hops_left": count}, headers={"Location": f"/redirect/{count - 1}"})
 
     def _headers_dict(self) -> dict[str, str]:
         result: dict[str, str] = {}
@@ -494,16 +536,25 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     server = Server(("127.0.0.1", args.port), Handler, args.fixtures, args.verbose)
+    port = server.server_address[1]
+    other_host = server.twin(("127.0.0.2", port))
+    plain = server.twin(("127.0.0.1", 0))
+    server.ports.update(main=port, plain=plain.server_address[1])
     if args.tls_self_signed:
-        server.socket = self_signed_context().wrap_socket(server.socket, server_side=True)
-    sys.stdout.write(f"PORT {server.server_address[1]}\n")
+        context = self_signed_context()
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+        other_host.socket = context.wrap_socket(other_host.socket, server_side=True)
+    for twin in (other_host, plain):
+        threading.Thread(target=twin.serve_forever, kwargs={"poll_interval": 0.2}, daemon=True).start()
+    sys.stdout.write(f"PORT {port}\n")
     sys.stdout.flush()
     try:
         server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass
     finally:
-        server.server_close()
+        for listener in (server, other_host, plain):
+            listener.server_close()
     return 0
 
 

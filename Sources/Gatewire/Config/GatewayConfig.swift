@@ -6,7 +6,7 @@ import Glibc
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`, `mappings`,
 /// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
 /// so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -31,6 +31,10 @@ public struct GatewayConfig: Sendable {
     public var retryBudget = RetryBudget.off
     /// The circuit breaker per host (key `circuitBreaker`); off by default.
     public var circuitBreaker = CircuitBreakerPolicy.off
+    /// Which redirects calls follow and how (key `redirects`, see ``RedirectPolicy``):
+    /// by default up to 10 hops, credentials dropped on an origin change, no https to http,
+    /// no body re-sent to another origin.
+    public var redirectPolicy = RedirectPolicy()
     /// Named routes.
     public var routes: [String: Route] = [:]
 
@@ -99,7 +103,7 @@ public struct GatewayConfig: Sendable {
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "retry", "routes",
-                                    "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
+                                    "retryBudget", "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
@@ -126,9 +130,12 @@ public struct GatewayConfig: Sendable {
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
+        if let node = try root.optional("redirects") { redirectPolicy = try RedirectPolicy(config: node) }
         catalog = try MappingCatalog(config: root)
         if let node = try root.optional("routes") {
-            for (name, value) in try node.members() { routes[name] = try Route(config: value, name: name, inheriting: retryPolicy) }
+            for (name, value) in try node.members() {
+                routes[name] = try Route(config: value, name: name, inheriting: retryPolicy, redirectDefaults: redirectPolicy)
+            }
         }
         for route in routes.values.sorted(by: { $0.name < $1.name }) {
             guard let type = route.objectType else { continue }

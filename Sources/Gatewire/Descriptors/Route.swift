@@ -16,6 +16,9 @@ public struct Route: Sendable, Equatable {
     public var retryBudget: RetryBudget?
     /// The route's own circuit breaker (`circuitBreaker`: an object, or false for none), or nil.
     public var circuitBreaker: CircuitBreakerPolicy?
+    /// The route's own redirect policy (its `redirects`, whose absent fields keep the
+    /// gateway's), or nil for the gateway's.
+    public var redirectPolicy: RedirectPolicy?
     /// How the route's results are paged, for ``Client/pages(_:pagination:)``; nil for none.
     public var pagination: Pagination?
 
@@ -28,16 +31,16 @@ public struct Route: Sendable, Equatable {
     }
 
     /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`, with
-    /// optional `retry`, `retryBudget` and `circuitBreaker` objects (as the gateway config's;
-    /// the route's `retry` fields default to `inheriting`'s) and `pagination` (as in
-    /// ``Pagination/init(config:)``).
+    /// optional `retry`, `retryBudget`, `circuitBreaker` and `redirects` (as the gateway
+    /// config's; the route's `retry` and `redirects` fields default to `inheriting`'s and
+    /// `redirectDefaults`') and `pagination` (as in ``Pagination/init(config:)``).
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), unknown keys).
-    public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy())
-        throws(ConfigError)
+    public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy(),
+                redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
-                                      "pagination"])
+                                      "redirects", "pagination"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -53,6 +56,9 @@ public struct Route: Sendable, Equatable {
         }
         if let node = try config.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try config.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
+        if let node = try config.optional("redirects") {
+            redirectPolicy = try RedirectPolicy(config: node, inheriting: redirectDefaults)
+        }
         pagination = try config.optional("pagination").map { node throws(ConfigError) in try Pagination(config: node) }
     }
 }

@@ -22,10 +22,16 @@ public struct Attempt: Sendable {
     public var delayAfter: Double?
     /// Why the call retried or stopped after this attempt (empty for a success).
     public var decision: String
+    /// The redirects this attempt followed, in order (see ``RedirectPolicy``): each hop's
+    /// status and the URL it led to, redacted. ``status``, ``timings`` and ``bytesSent``
+    /// cover the whole chain: the last response's status, the phases and bytes summed over
+    /// the hops (as libcurl sums them when it follows).
+    public var redirects: [RedirectHop] = []
 
     /// The attempt as a JSON object: `{"attempt", "start", "duration", "status", "error",
     /// "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
-    /// "bytes_sent", "delay", "decision"}`; times in seconds, absent values `null`.
+    /// "bytes_sent", "delay", "decision", "redirects": [{"status", "url"}]}`; times in seconds,
+    /// absent values `null`.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("attempt", .integer(Int64(number)))
@@ -39,7 +45,15 @@ public struct Attempt: Sendable {
         object.set("bytes_sent", .integer(bytesSent))
         object.set("delay", delayAfter.map(JSONValue.number) ?? .null())
         object.set("decision", .string(decision))
+        object.set("redirects", redirectsJSON)
         return object
+    }
+
+    /// ``redirects`` as a JSON array of ``RedirectHop/json`` objects.
+    var redirectsJSON: JSONValue {
+        let hops = JSONValue.array()
+        for hop in redirects { hops.append(hop.json) }
+        return hops
     }
 }
 

@@ -3,7 +3,9 @@
 ///
 /// Every method runs on the client's event-loop thread (the state needs no lock):
 /// `start` -> for each attempt: plugins' `prepare` (a header a plugin set that RFC 9110
-/// forbids fails the call with kind `plugin`) -> plugins' `willSend` -> transfer ->
+/// forbids fails the call with kind `plugin`) -> plugins' `willSend` -> transfer -> for each
+/// redirect the ``RedirectPolicy`` follows, `willSend` and a transfer of the next hop, in
+/// the same attempt (`prepare` does not run again: see ``RedirectPolicy``) ->
 /// plugins' `didReceive` (reverse order) -> on a 401 the refreshing credential (if any) may
 /// replay the attempt once -> retry decision -> delay timer or finish; finish maps the
 /// response, runs the plugins' `process` (reverse order), notifies the failure observers
@@ -25,6 +27,7 @@ final class Call: @unchecked Sendable {
     private let policy: RetryPolicy
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
+    private let redirects: RedirectPolicy
     private let completion: Completion
     /// The retry jitter source; nil until the first retry decision when the client has no seed.
     @exclusivity(unchecked) private var generator: SeededGenerator?
@@ -47,6 +50,12 @@ final class Call: @unchecked Sendable {
     private let breaker: CircuitBreaker?
     @exclusivity(unchecked) private var holdsTrial = false
     @exclusivity(unchecked) private var lastResponse: HTTPResponse?
+    // The attempt in flight's redirect chain: the hops followed, the transport options and
+    // the timings and bytes of its earlier hops, and why a redirect was not followed.
+    @exclusivity(unchecked) private var hops: [RedirectHop] = []
+    @exclusivity(unchecked) private var attemptOptions = TransferOptions()
+    @exclusivity(unchecked) private var earlierHops = (timings: TransferTimings(), bytesSent: Int64(0))
+    @exclusivity(unchecked) private var refusedRedirect: String?
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
@@ -55,6 +64,7 @@ final class Call: @unchecked Sendable {
         policy = options.retryPolicy ?? route?.route.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
+        redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
@@ -152,9 +162,11 @@ final class Call: @unchecked Sendable {
             }
         }
         for plugin in core.plugins { plugin.willSend(request, context: context) }
-        sentRequest = request
         sentAt = MonotonicClock.now()
         core.events.emit(event(.attemptStarted, attempt: number))
+        hops = []
+        earlierHops = (TransferTimings(), 0)
+        refusedRedirect = nil
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
         options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
@@ -166,7 +178,16 @@ final class Call: @unchecked Sendable {
         } else {
             options.timeout = timeouts.attempt
         }
-        let offset = elapsed
+        attemptOptions = options
+        send(request, number: number, offset: elapsed, context: context)
+    }
+
+    /// Sends one request of attempt `number` (its first, or a redirect's next hop), which
+    /// started `offset` seconds into the call: a hop gets what is left of the attempt's timeout.
+    private func send(_ request: HTTPRequest, number: Int, offset: Double, context: PluginContext) {
+        var options = attemptOptions
+        if !hops.isEmpty, let timeout = options.timeout { options.timeout = max(0.001, timeout - (elapsed - offset)) }
+        sentRequest = request
         let transfer = Transfer(request: request, options: options) { [self] result in
             attemptFinished(result, number: number, offset: offset, context: context)
         }
@@ -174,8 +195,38 @@ final class Call: @unchecked Sendable {
         core.loop.start(transfer)
     }
 
-    private func attemptFinished(_ result: TransferResult, number: Int, offset: Double, context: PluginContext) {
+    /// Follows a redirect the policy allows (a new hop of the same attempt: true), or notes
+    /// why it refused one for the failure ``finish(_:outcome:)`` reports.
+    private func followsRedirect(_ result: TransferResult, number: Int, offset: Double, context: PluginContext) -> Bool {
+        guard stopKind == nil, result.error == nil, let response = result.response, let request = sentRequest else {
+            return false
+        }
+        switch redirects.decide(after: request, status: response.status, location: response.redirectURL,
+                                followed: hops.count, secrets: core.redactor) {
+        case .final:
+            return false
+        case .refuse(let reason):
+            refusedRedirect = "redirect not followed: \(response.status) to "
+                + "\(core.redactor.url(response.redirectURL ?? "")): \(reason)"
+            return false
+        case .follow(let next):
+            hops.append(RedirectHop(status: response.status, url: core.redactor.url(next.url)))
+            earlierHops.timings.add(result.timings)
+            earlierHops.bytesSent += result.bytesSent
+            for plugin in core.plugins { plugin.willSend(next, context: context) }
+            send(next, number: number, offset: offset, context: context)
+            return true
+        }
+    }
+
+    private func attemptFinished(_ hop: TransferResult, number: Int, offset: Double, context: PluginContext) {
         transfer = nil
+        if followsRedirect(hop, number: number, offset: offset, context: context) { return }
+        var result = hop  // the whole chain: the last hop's outcome, with every hop's time and bytes
+        if !hops.isEmpty {
+            result.timings.add(earlierHops.timings)
+            result.bytesSent += earlierHops.bytesSent
+        }
         let response = result.response  // one copy for every use below
         var error = result.error
         if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline {
@@ -184,7 +235,7 @@ final class Call: @unchecked Sendable {
         var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
                               status: response?.status ?? 0, errorKind: error?.kind,
                               curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
-                              bytesSent: result.bytesSent, delayAfter: nil, decision: "")
+                              bytesSent: result.bytesSent, delayAfter: nil, decision: "", redirects: hops)
         for plugin in core.plugins.reversed() {
             plugin.didReceive(attempt, response: response, context: context)
         }
@@ -196,7 +247,7 @@ final class Call: @unchecked Sendable {
             attempts.append(attempt)
             return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: response)
         }
-        if attempt.status == 401, !authReplayed, let credential = core.credential {
+        if attempt.status == 401, !authReplayed, let credential = core.credential, !leftOrigin {
             return awaitCredential(credential, attempt: attempt, result: result)
         }
         let failed = error != nil || attempt.status >= 400
@@ -241,6 +292,13 @@ final class Call: @unchecked Sendable {
             attempts.append(attempt)
             finish(result)
         }
+    }
+
+    /// Whether the attempt's redirects ended at another origin than the call's URL: a 401
+    /// from there is not the credential's to answer (it was never sent there).
+    private var leftOrigin: Bool {
+        guard !hops.isEmpty, let sentRequest else { return false }
+        return URLOrigin(sentRequest.url) != URLOrigin(prepared.url)
     }
 
     /// Feeds an attempt's outcome to the host's retry budget and circuit breaker.
@@ -307,8 +365,10 @@ final class Call: @unchecked Sendable {
             let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message)
         }
+        // `@metadata.url`: where the response came from (the last hop's URL), redacted.
         let mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
-                                        headers: response.headers, body: response.body, url: prepared.url)
+                                        headers: response.headers, body: response.body,
+                                        url: hops.isEmpty ? prepared.url : core.redactor.url(response.effectiveURL))
         let mapper = core.catalog.responseMapper
         let triage = mapper.triage(mappable, readingJSONBody: prepared.readsJSONBody)
         guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
@@ -355,6 +415,12 @@ final class Call: @unchecked Sendable {
                         errorObjects: outcome.errorObjects, response: response)
         }
         guard outcome.accepted else {
+            // A redirect the policy did not follow is the response: accepted when a response
+            // descriptor lists its status, else a `redirect` failure that says why.
+            if let refusedRedirect {
+                return fail(kind: .redirect, status: response.status, message: refusedRedirect,
+                            errorObjects: outcome.errorObjects, response: response)
+            }
             return fail(kind: .httpStatus, status: response.status,
                         message: "status \(response.status) is not accepted", errorObjects: outcome.errorObjects,
                         response: response)

@@ -36,7 +36,8 @@ public struct CallEvent: Sendable {
     public var record: Attempt?
 
     /// `{"event", "call_id", "method", "path", "attempt", "elapsed", "status", "error",
-    /// "delay", "timings"}`; absent values `null`, times in seconds.
+    /// "delay", "timings", "redirects"}` ("redirects": the finished attempt's hops as in
+    /// ``Attempt/json``); absent values `null`, times in seconds.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("event", .string(kind.rawValue))
@@ -49,6 +50,7 @@ public struct CallEvent: Sendable {
         object.set("error", errorKind.map { .string($0.name) } ?? .null())
         object.set("delay", delay.map(JSONValue.number) ?? .null())
         object.set("timings", record?.timings.json ?? .null())
+        object.set("redirects", record?.redirectsJSON ?? .null())
         return object
     }
 

@@ -40,9 +40,10 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     /// The response body grew past the call's `maxResponseBytes` (decoded size); the transfer
     /// was aborted when it crossed the limit.
     case responseTooLarge = 15
-    /// A redirect the call's redirect policy does not follow: too many hops, a downgrade from
-    /// https to http, a body that would be re-sent to another origin, or any redirect when
-    /// following is off. The status is the redirect's.
+    /// A redirect the call's ``RedirectPolicy`` does not follow, whose status no response
+    /// descriptor accepts: too many hops, a downgrade from https to http, a body that would be
+    /// re-sent to another origin, another origin under `sameOrigin`, or any redirect when
+    /// following is off. The status and response are the redirect's.
     case redirect = 16
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.

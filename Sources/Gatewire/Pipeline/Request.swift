@@ -88,10 +88,15 @@ public struct CallOptions: Sendable {
     /// The circuit breaker for this call (``CircuitBreakerPolicy/off`` for none); nil keeps
     /// the route's or the client's.
     public var circuitBreaker: CircuitBreakerPolicy?
+    /// Which redirects this call follows and how (``RedirectPolicy``); nil keeps the route's
+    /// or the client's.
+    public var redirectPolicy: RedirectPolicy?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
-                retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil) {
+                retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil,
+                redirectPolicy: RedirectPolicy? = nil) {
+        self.redirectPolicy = redirectPolicy
         self.retryPolicy = retryPolicy
         self.retryTest = retryTest
         self.timeouts = timeouts

@@ -36,8 +36,6 @@ public struct TransferOptions: Sendable, Equatable {
     public var caFile: String?
     /// Ask for and decode every `Content-Encoding` libcurl supports (gzip, deflate, br, zstd).
     public var acceptEncoding: Bool = true
-    /// Follow 3xx redirects (up to 10); redirects are not retries.
-    public var followRedirects: Bool = true
     /// Open a new connection instead of reusing a kept-alive one (`CURLOPT_FRESH_CONNECT`).
     /// On a reused connection that dies before any response byte, libcurl would send the
     /// request again by itself; the transfer refuses that re-send (it would be an attempt the

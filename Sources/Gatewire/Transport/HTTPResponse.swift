@@ -1,18 +1,24 @@
 /// A response as received: status, headers and the (decoded) body bytes.
 public struct HTTPResponse: Sendable {
-    /// The status code of the final response (after redirects).
+    /// The status code (of the final response when the call followed redirects).
     public var status: Int
     /// The header fields of the final response, in order.
     public var headers: HTTPHeaders
     /// The body, after `Content-Encoding` decoding.
     public var body: [UInt8]
-    /// The URL of the final response (differs from the request's after a redirect).
+    /// The URL this response came from (after redirects the call followed, the last hop's).
     public var effectiveURL: String
+    /// Where a redirect points: its `Location` resolved against ``effectiveURL`` by libcurl
+    /// (`CURLINFO_REDIRECT_URL`; libcurl itself never follows), or nil for a response
+    /// without one. ``RedirectPolicy`` decides whether the call goes there.
+    public var redirectURL: String?
     /// The HTTP version libcurl used: "1.0", "1.1", "2" or "3".
     public var httpVersion: String
 
     /// A response as libcurl delivered it.
-    public init(status: Int, headers: HTTPHeaders, body: [UInt8], effectiveURL: String, httpVersion: String) {
+    public init(status: Int, headers: HTTPHeaders, body: [UInt8], effectiveURL: String, httpVersion: String,
+                redirectURL: String? = nil) {
+        self.redirectURL = redirectURL
         self.status = status
         self.headers = headers
         self.body = body
@@ -41,6 +47,16 @@ public struct TransferTimings: Sendable, Equatable {
 
     /// All phases 0.
     public init() {}
+
+    /// Adds `other`'s phases to these: the timings of a chain of redirect hops are the sums
+    /// of its transfers' (as libcurl sums them when it follows redirects itself).
+    mutating func add(_ other: TransferTimings) {
+        dns += other.dns
+        connect += other.connect
+        tls += other.tls
+        firstByte += other.firstByte
+        total += other.total
+    }
 
     /// `{"dns", "connect", "tls", "first_byte", "total"}` in seconds.
     public var json: JSONValue {

@@ -82,7 +82,6 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))
         check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(gw_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
         check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
@@ -137,8 +136,9 @@ final class Transfer: @unchecked Sendable {
         if let caFile = options.caFile { check(gw_easy_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
         // Decodes what libcurl can; the field itself comes from `makeHeaderList` (AcceptEncoding).
         if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
-        check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
-        check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))
+        // Redirects are the call's (RedirectPolicy decides each hop): libcurl only reports
+        // the target (CURLINFO_REDIRECT_URL).
+        check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         if options.freshConnection { check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
 
         guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
@@ -194,11 +194,14 @@ final class Transfer: @unchecked Sendable {
             _ = gw_easy_getinfo_str(easy, CURLINFO_EFFECTIVE_URL, &url)
             var version = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_HTTP_VERSION, &version)
+            var location: UnsafeMutablePointer<CChar>?
+            if (300...399).contains(status) { _ = gw_easy_getinfo_str(easy, CURLINFO_REDIRECT_URL, &location) }
             // The final response's fields, as strings only when read (``RawHeaderBlock``).
             let headers = buffers.headers.build().map(HTTPHeaders.init) ?? HTTPHeaders()
             result.response = HTTPResponse(status: status, headers: headers, body: body,
                                            effectiveURL: url.map { effectiveURL(UnsafePointer($0)) } ?? request.url,
-                                           httpVersion: Self.versionName(version))
+                                           httpVersion: Self.versionName(version),
+                                           redirectURL: location.map { String(cString: $0) })
         } else {
             let detail = buffers.errorBuffer[0] == 0 ? nil : String(cString: buffers.errorBuffer)
             if refusedResend, code == CURLE_ABORTED_BY_CALLBACK {
@@ -214,7 +217,7 @@ final class Transfer: @unchecked Sendable {
     }
 
     /// libcurl's `CURLINFO_EFFECTIVE_URL` as a string: the request's own string when they
-    /// are the same bytes (no redirect: no copy), else a new one.
+    /// are the same bytes (the usual case: no copy), else a new one (libcurl normalised it).
     private func effectiveURL(_ url: UnsafePointer<CChar>) -> String {
         var requested = request.url
         let same = requested.withUTF8 { bytes in

@@ -116,6 +116,7 @@ _WOULD_DEADLOCK_MESSAGE = (
 _CALL_DEFAULTS: dict[str, Any] = {
     "method": None, "path": None, "route": None, "params": None, "headers": None, "json": _UNSET,
     "object_type": None, "max_retries": None, "attempt_timeout": None, "deadline": None, "policy": None,
+    "redirects": None,
 }  # fmt: skip
 _CALL_KEYWORDS = frozenset(_CALL_DEFAULTS) | {"retry_test"}
 _SCALARS = (str, int, float, bool, type(None))
@@ -256,6 +257,7 @@ class Client:
         deadline: float | None,
         retry_key: int,
         policy: Mapping[str, Any] | None = None,
+        redirects: str | bool | Mapping[str, Any] | None = None,
     ) -> _native.gw_call_options:
         options = _native.gw_call_options()
         _native.check(_native.lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
@@ -280,8 +282,12 @@ class Client:
             if not 0.001 <= deadline <= 86400:
                 raise InvalidArgument(f"deadline must be 0.001...86400 seconds, got {deadline!r}")
             options.deadline = float(deadline)
-        if policy is not None:  # resilience (issue 4): {"retry", "retryBudget", "circuitBreaker"}
-            options.policy_json = _json.dumps(dict(policy)).encode("utf-8")
+        if policy is not None or redirects is not None:  # the config's keys, read by the library
+            policies = dict(policy or {})
+            if redirects is not None:
+                policies["redirects"] = {"follow": redirects} if isinstance(redirects, str) else (
+                    redirects if isinstance(redirects, bool) else dict(redirects))
+            options.policy_json = _json.dumps(policies).encode("utf-8")
         if retry_key:
             options.retry_test = _RETRY_TEST
             options.retry_test_user_data = retry_key
@@ -301,6 +307,7 @@ class Client:
         deadline: float | None = None,
         retry_test: RetryTest | None = None,
         policy: Mapping[str, Any] | None = None,
+        redirects: str | bool | Mapping[str, Any] | None = None,
     ) -> Result:
         """Send a call and block until it completes (retries included).
 
@@ -327,6 +334,15 @@ class Client:
                 ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
                 False}``; absent ``retry`` fields keep the route's (else the client's) policy,
                 e.g. ``policy={"retry": {"idempotencyKey": True}}``. None keeps them all.
+            redirects: which redirects this call follows (the config's ``redirects``): a
+                ``follow`` word, ``"none"``, ``"sameOrigin"`` or ``"any"``; ``False`` (none);
+                or the whole object, e.g. ``{"max": 3, "allowDowngrade": True}`` (absent
+                fields keep the route's, else the client's). None (the default) keeps the
+                route's or the client's: up to 10 hops; on a change of scheme, host or port
+                every credential header and secret query parameter is dropped; https to http
+                and a body re-sent to another origin are refused (RedirectError). Each
+                followed hop is in :attr:`Attempt.redirects`. An invalid value raises
+                InvalidArgument naming the field (``policy_json.redirects.max: ...``).
             attempt_timeout: seconds per attempt, 0.001...86400 (None = the client's).
             deadline: seconds for the whole call, delays included, 0.001...86400 (None = the
                 client's).
@@ -349,7 +365,7 @@ class Client:
         return self._call_blocking(
             method=method, path=path, route=None, params=params, headers=headers, json=json,
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_test=retry_test, policy=policy,
+            deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
         )  # fmt: skip
 
     def call_route(
@@ -365,6 +381,7 @@ class Client:
         deadline: float | None = None,
         retry_test: RetryTest | None = None,
         policy: Mapping[str, Any] | None = None,
+        redirects: str | bool | Mapping[str, Any] | None = None,
     ) -> Result:
         """Call the configured route ``route`` and block until it completes.
 
@@ -382,7 +399,7 @@ class Client:
         return self._call_blocking(
             method=None, path=None, route=route, params=params, headers=headers, json=json,
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_test=retry_test, policy=policy,
+            deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
         )  # fmt: skip
 
     def pages(
@@ -472,6 +489,7 @@ class Client:
         deadline: float | None = None,
         retry_test: RetryTest | None = None,
         policy: Mapping[str, Any] | None = None,
+        redirects: str | bool | Mapping[str, Any] | None = None,
     ) -> CallFuture:
         """Start a call and return at once; the arguments are those of :meth:`call`, or
         ``route=`` instead of method and path as in :meth:`call_route` (with a route, method
@@ -494,7 +512,7 @@ class Client:
         return self._start(
             blocking=False, method=method, path=path, route=route, params=params, headers=headers,
             json=json, object_type=object_type, max_retries=max_retries,
-            attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test, policy=policy,
+            attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
         )  # fmt: skip
 
     # -- many calls through a completion queue (issue 6) ----------------------------------

@@ -297,8 +297,10 @@ class ResponseTooLarge(CallError):
 
 class RedirectError(CallError):
     """A redirect the redirect policy refused (kind ``redirect``): too many hops, https to
-    http, a body that would be re-sent to another origin, or following is off. ``status`` is
-    the redirect's."""
+    http, a body that would be re-sent to another origin, another origin under
+    ``"sameOrigin"``, or following is off (and no response descriptor accepts its status).
+    ``status`` and ``headers`` are the redirect's (its ``Location`` included); the message
+    says why (see the README's "Redirects")."""
 
 
 class AuthError(CallError):

@@ -31,6 +31,10 @@ class Attempt:
         bytes_sent: request bytes written to the connection.
         delay: the wait before the next attempt in seconds, or None when none followed.
         decision: why the call retried or stopped after this attempt (``""`` for a success).
+        redirects: the redirects this attempt followed, in order: ``(status, url)`` pairs,
+            the URL the hop led to with secrets redacted. ``status``, ``timings`` and
+            ``bytes_sent`` cover the whole chain (the last response's status, sums of the
+            hops' times and bytes).
     """
 
     attempt: int
@@ -44,6 +48,7 @@ class Attempt:
     bytes_sent: int = 0
     delay: float | None = None
     decision: str = ""
+    redirects: tuple[tuple[int, str], ...] = ()
 
     @classmethod
     def from_json(cls, item: dict[str, Any]) -> Attempt:
@@ -60,6 +65,7 @@ class Attempt:
             bytes_sent=int(item.get("bytes_sent") or 0),
             delay=None if item.get("delay") is None else float(item["delay"]),
             decision=item.get("decision") or "",
+            redirects=tuple((int(hop["status"]), str(hop["url"])) for hop in item.get("redirects") or ()),
         )
 
 
