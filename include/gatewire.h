@@ -192,7 +192,9 @@ int32_t gw_client_remove_failure_observer(gw_client *client, uint64_t id);
 /* ---- Calls -------------------------------------------------------------------------------- */
 
 /* Asked once per failed attempt whether to retry. Return a GW_RETRY_* verdict; with
- * GW_RETRY_RETRY, *delay (preset to -1 = the policy's delay) may be set in seconds. */
+ * GW_RETRY_RETRY, *delay (preset to -1 = the policy's delay) may be set in seconds: capped at
+ * the policy's maxDelay (an infinite one too), and a delay past the call's deadline fails the
+ * call at once with GW_KIND_DEADLINE, as the policy's own delays do. */
 typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
 
 /* One call. Either route (+ params_json) or path (+ method). Out-of-range numbers, an

@@ -111,7 +111,7 @@ enum CallOptionsReader {
                 var delay = -1.0
                 let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
                 switch verdict {
-                case GW_RETRY_RETRY: return .retry(after: delay >= 0 && delay.isFinite ? delay : nil)
+                case GW_RETRY_RETRY: return .retry(after: delay >= 0 ? delay : nil)  // the core caps it
                 case GW_RETRY_STOP: return .stop
                 default: return .usePolicy
                 }

@@ -186,6 +186,8 @@ struct CaseCall: Sendable {
     var policy: JSONValue?
     var cancelAfter: Double?
     var sleepBefore: Double?
+    /// A named retry test of the schema's `call.retry_test`, or nil.
+    var retryTest: String?
     var expect = Expectation()
 
     func substituting(_ key: String) -> CaseCall {
@@ -200,6 +202,14 @@ struct CaseCall: Sendable {
         guard let method = HTTPMethod(name: method) else { throw ResilienceCaseError(description: "bad method \(method)") }
         var request = Request(method, path, body: body.map { .json($0) })
         for (name, value) in headers { request.headers.set(name, value) }
+        if let retryTest {
+            guard retryTest == "retry_after_or_1" else { throw ResilienceCaseError(description: "unknown retry_test \(retryTest)") }
+            // The README's test: a 429 retries after its Retry-After seconds (1 when absent).
+            request.options.retryTest = { outcome in
+                guard outcome.status == 429 else { return .usePolicy }
+                return .retry(after: outcome.header("Retry-After").flatMap { Double($0) } ?? 1)
+            }
+        }
         if let policy {
             let root = ConfigNode(policy.node, path: "policy")
             try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
@@ -252,6 +262,7 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         call.policy = node["policy"]?.retained()
         call.cancelAfter = node["cancel_after"]?.number
         call.sleepBefore = node["sleep_before"]?.number
+        call.retryTest = node["retry_test"]?.string
         guard let e = node["expect"] else { throw ResilienceCaseError(description: "\(name): a call without expect") }
         func int(_ key: String) throws -> Int {
             guard let value = e[key]?.integer else { throw ResilienceCaseError(description: "\(name): expect.\(key) is required") }

@@ -172,6 +172,20 @@ static int observer_calls(observer_state *state)
     return calls;
 }
 
+/* ---- Retry tests (call.retry_test) ---------------------------------------------------------- */
+
+/* "retry_after_or_1", the README's test: a 429 retries after its Retry-After seconds (1 when
+ * absent); other attempts use the policy. */
+static int32_t retry_after_or_1(const gw_attempt *attempt, double *delay, void *user_data)
+{
+    const char *header = gw_attempt_header(attempt, "Retry-After");
+    (void)user_data;
+    if (gw_attempt_status(attempt) != 429)
+        return GW_RETRY_USE_POLICY;
+    *delay = header ? strtod(header, NULL) : 1;
+    return GW_RETRY_RETRY;
+}
+
 /* ---- Asynchronous calls (cancel_after) ----------------------------------------------------- */
 
 typedef struct completion_state {
@@ -339,6 +353,13 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
     options.headers_json = headers;
     options.body_json = body;
     options.policy_json = policy;
+    if (json_object_get(call, "retry_test") != NULL) {
+        const char *test = json_string_value(json_object_get(call, "retry_test"));
+        if (test == NULL || strcmp(test, "retry_after_or_1") != 0)
+            fail_check("unknown retry_test %s", test ? test : "(not a string)");
+        else
+            options.retry_test = retry_after_or_1;
+    }
     sleep_seconds(number_or(call, "sleep_before", 0));
     alarm(60);
     before = observer_calls(observer);

@@ -69,6 +69,16 @@ def substitute(value: Any, key: str) -> Any:
     return value
 
 
+def retry_after_or_1(attempt: gatewire.AttemptInfo) -> float | None:
+    """The README's retry test: a 429 retries after its Retry-After seconds (1 when absent)."""
+    if attempt.status == 429:
+        return float(attempt.header("Retry-After") or 1)
+    return None
+
+
+RETRY_TESTS = {"retry_after_or_1": retry_after_or_1}
+
+
 def count_path(path: str) -> str:
     """``/fault/<key>/...`` -> ``/fault/<key>/count`` (the same for /sequence)."""
     parts = path.split("?")[0].split("/")
@@ -86,7 +96,9 @@ def server_count(server: str, library: str) -> Iterator[Callable[[str], int]]:
 
 def run_call(client: gatewire.Client, call: dict[str, Any]) -> tuple[gatewire.Result | None, gatewire.CallError | None, float, int]:
     """Runs one call; returns (result, error, elapsed seconds, completions)."""
-    arguments: dict[str, Any] = {"headers": call.get("headers"), "policy": call.get("policy")}
+    arguments: dict[str, Any] = {"headers": call.get("headers"), "policy": call.get("policy"), "params": call.get("params")}
+    if "retry_test" in call:
+        arguments["retry_test"] = RETRY_TESTS[call["retry_test"]]
     if "body" in call:
         arguments["json"] = call["body"]
     method, path = call.get("method", "GET"), call["path"]
