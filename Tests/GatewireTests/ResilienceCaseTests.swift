@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: cases) func resilienceCase(_ testCase: ResilienceCase) async throws {
         let key = "\(testCase.name)-swift-\(getpid())-\(Int(MonotonicNow.seconds * 1e6))"
-        let base = testCase.closed ? "http://127.0.0.1:\(try TestServer.closedPort())" : server.baseURL
+        let base = (testCase.closed ? "http://127.0.0.1:\(try TestServer.closedPort())" : server.baseURL) + testCase.basePath
         let config = try JSONValue.parse(testCase.config)
         config.set("baseURL", .string(base))
         let client = Client(config: try GatewayConfig(json: config.serialized()))
@@ -52,9 +52,18 @@ import Testing
                 #expect(expect.ok, "\(comment.rawValue): expected \(expect.kind ?? "a failure"), got a success")
                 status = response.status
                 attempts = response.attempts
+                if let echoed = expect.echoPath {
+                    let seen = try? JSONValue.parse(response.http.text).node["path"]?.string
+                    #expect(seen == echoed, "\(comment.rawValue): the server saw \(seen ?? "no path")")
+                    let reported = response.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                    #expect(testCase.basePath + reported == echoed, "\(comment.rawValue): reported \(response.path)")
+                }
             case .failure(let error):
                 #expect(!expect.ok, "\(comment.rawValue): expected a success, got \(error)")
                 #expect(error.kind.name == expect.kind, "\(comment.rawValue): \(error)")
+                if let needle = expect.messageContains {
+                    #expect(error.message.contains(needle), "\(comment.rawValue): message \(error.message)")
+                }
                 status = error.status
                 attempts = error.attempts
             }
@@ -175,12 +184,16 @@ struct Expectation: Sendable {
     var decisions: [String?]?
     var minElapsed: Double?
     var maxElapsed: Double?
+    var echoPath: String?
+    var messageContains: String?
 }
 
 /// One call of a case; `{key}` in the path and header values is replaced per run.
 struct CaseCall: Sendable {
     var method = "GET"
     var path = ""
+    var route: String?
+    var parameters: [String: String] = [:]
     var headers: [(String, String)] = []
     var body: JSONValue?
     var policy: JSONValue?
@@ -200,7 +213,8 @@ struct CaseCall: Sendable {
     /// The request, with the per-call policy read as the C binding reads `policy_json`.
     func request(inheriting clientPolicy: RetryPolicy) throws -> Request {
         guard let method = HTTPMethod(name: method) else { throw ResilienceCaseError(description: "bad method \(method)") }
-        var request = Request(method, path, body: body.map { .json($0) })
+        var request = route.map { Request(route: $0, parameters: parameters, body: body.map { .json($0) }) }
+            ?? Request(method, path, parameters: parameters, body: body.map { .json($0) })
         for (name, value) in headers { request.headers.set(name, value) }
         if let retryTest {
             guard retryTest == "retry_after_or_1" else { throw ResilienceCaseError(description: "unknown retry_test \(retryTest)") }
@@ -229,6 +243,8 @@ struct CaseCall: Sendable {
 struct ResilienceCase: Sendable, CustomTestStringConvertible {
     var name: String
     var closed: Bool
+    /// Appended to the server's URL for the base URL (`base_path`).
+    var basePath: String
     /// The config fragment as JSON text (`baseURL` is added per run).
     var config: String
     var calls: [CaseCall]
@@ -245,6 +261,7 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         guard let name = node["name"]?.string else { throw ResilienceCaseError(description: "a case without a name") }
         self.name = name
         closed = node["closed"]?.bool ?? false
+        basePath = node["base_path"]?.string ?? ""
         config = node["config"]?.serialized() ?? "{}"
         guard let calls = node["calls"]?.elements, !calls.isEmpty else {
             throw ResilienceCaseError(description: "\(name): no calls")
@@ -255,8 +272,12 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
     private static func call(_ node: JSONNode, in name: String) throws -> CaseCall {
         var call = CaseCall()
         call.method = node["method"]?.string ?? "GET"
-        guard let path = node["path"]?.string else { throw ResilienceCaseError(description: "\(name): a call without a path") }
+        call.route = node["route"]?.string
+        guard let path = node["path"]?.string ?? call.route.map({ _ in "" }) else {
+            throw ResilienceCaseError(description: "\(name): a call without a path or route")
+        }
         call.path = path
+        call.parameters = Dictionary(uniqueKeysWithValues: (node["params"]?.members ?? []).map { ($0.key, $0.value.string ?? "") })
         call.headers = (node["headers"]?.members ?? []).map { ($0.key, $0.value.string ?? "") }
         call.body = node["body"]?.retained()
         call.policy = node["policy"]?.retained()
@@ -283,6 +304,8 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         expect.decisions = e["decisions"].map { $0.elements.map(\.string) }
         expect.minElapsed = e["min_elapsed"]?.number
         expect.maxElapsed = e["max_elapsed"]?.number
+        expect.echoPath = e["echo_path"]?.string
+        expect.messageContains = e["message_contains"]?.string
         if !expect.ok && expect.kind == nil { throw ResilienceCaseError(description: "\(name): a failure needs expect.kind") }
         call.expect = expect
         return call

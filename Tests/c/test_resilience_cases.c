@@ -41,6 +41,7 @@
 #define SETTLE_MS 300   /* waited after a cancelled call's completion */
 
 static const char *base_url;
+static const char *base_path = ""; /* the case's "base_path" */
 static const char *case_name = "start-up";
 static int call_index;
 static int case_failures;
@@ -317,6 +318,26 @@ static void check_attempts(const json_t *attempts, const json_t *expect)
     }
 }
 
+/* The path the server saw (the /echo body's "path") is `want`, and it is the base path plus
+ * the path the result reports (up to its query). */
+static void check_echo_path(const gw_result *result, const char *want)
+{
+    size_t length = 0;
+    const uint8_t *bytes = gw_result_body(result, &length);
+    json_t *body = bytes ? json_loadb((const char *)bytes, length, 0, NULL) : NULL;
+    const char *seen = json_string_value(json_object_get(body, "path"));
+    const char *reported = gw_result_path(result);
+    size_t prefix = strlen(base_path);
+    EXPECT(want && seen && strcmp(seen, want) == 0, "the server saw path %s, expected %s", seen ? seen : "(none)",
+           want ? want : "(not a string)");
+    EXPECT(want && reported && strncmp(want, base_path, prefix) == 0 &&
+               strncmp(want + prefix, reported, strcspn(reported, "?")) == 0 &&
+               strlen(want + prefix) == strcspn(reported, "?"),
+           "reported path %s, expected %s under the base path %s", reported ? reported : "(none)",
+           want ? want : "(not a string)", base_path);
+    json_decref(body);
+}
+
 /* ---- One call --------------------------------------------------------------------------------- */
 
 static char *dumps_substituted(const json_t *value, const char *key)
@@ -337,7 +358,9 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
 {
     const json_t *expect = json_object_get(call, "expect");
     const char *method = json_string_value(json_object_get(call, "method"));
-    char *path = substitute(json_string_value(json_object_get(call, "path")), key);
+    const char *route = json_string_value(json_object_get(call, "route"));
+    char *path = substitute(json_object_get(call, "path") ? json_string_value(json_object_get(call, "path")) : "", key);
+    char *params = dumps_substituted(json_object_get(call, "params"), key);
     char *headers = dumps_substituted(json_object_get(call, "headers"), key);
     char *body = dumps_substituted(json_object_get(call, "body"), key);
     char *policy = dumps_substituted(json_object_get(call, "policy"), key);
@@ -350,6 +373,8 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
 
     options.method = method ? method : "GET";
     options.path = path;
+    options.route = route;
+    options.params_json = params;
     options.headers_json = headers;
     options.body_json = body;
     options.policy_json = policy;
@@ -419,6 +444,13 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
         if (seen == 1 && before < 64)
             EXPECT(observer->kinds[before] == gw_result_error_kind(result), "the observer saw kind %d, the call %d",
                    observer->kinds[before], (int)gw_result_error_kind(result));
+        if (json_object_get(expect, "message_contains") != NULL) {
+            const char *needle = json_string_value(json_object_get(expect, "message_contains"));
+            EXPECT(needle && strstr(gw_result_error_message(result), needle), "message \"%s\" lacks \"%s\"",
+                   gw_result_error_message(result), needle ? needle : "(not a string)");
+        }
+        if (json_object_get(expect, "echo_path") != NULL)
+            check_echo_path(result, json_string_value(json_object_get(expect, "echo_path")));
         check_attempts(attempts, expect);
         json_decref(attempts);
         gw_result_free(result);
@@ -435,6 +467,7 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
         EXPECT(got == want, "server count %ld for %s, expected %ld", got, path, want);
     }
     free(path);
+    free(params);
     free(headers);
     free(body);
     free(policy);
@@ -448,7 +481,7 @@ static int run_case(const json_t *test_case, gw_client *plain)
     observer_state observer;
     json_t *config;
     const json_t *calls, *call;
-    char key[200], base[64], *config_text;
+    char key[200], base[400], *config_text;
     gw_client *client = NULL;
     size_t i;
 
@@ -457,6 +490,9 @@ static int run_case(const json_t *test_case, gw_client *plain)
         case_name = "(unnamed)";
     case_failures = 0;
     call_index = 0;
+    base_path = json_string_value(json_object_get(test_case, "base_path"));
+    if (base_path == NULL)
+        base_path = "";
     snprintf(key, sizeof key, "%s-c-%ld-%d-%ld", case_name, (long)getpid(), ++serial, (long)time(NULL));
     memset(&observer, 0, sizeof observer);
     pthread_mutex_init(&observer.mutex, NULL);
@@ -465,11 +501,11 @@ static int run_case(const json_t *test_case, gw_client *plain)
     if (config == NULL)
         config = json_object();
     if (json_is_true(json_object_get(test_case, "closed"))) {
-        snprintf(base, sizeof base, "http://127.0.0.1:%d", closed_port());
-        json_object_set_new(config, "baseURL", json_string(base));
+        snprintf(base, sizeof base, "http://127.0.0.1:%d%s", closed_port(), base_path);
     } else {
-        json_object_set_new(config, "baseURL", json_string(base_url));
+        snprintf(base, sizeof base, "%s%s", base_url, base_path);
     }
+    json_object_set_new(config, "baseURL", json_string(base));
     config_text = json_dumps(config, JSON_COMPACT);
     json_decref(config);
     if (gw_client_new_from_config(config_text, &client) != GW_OK) {

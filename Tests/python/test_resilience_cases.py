@@ -101,16 +101,23 @@ def run_call(client: gatewire.Client, call: dict[str, Any]) -> tuple[gatewire.Re
         arguments["retry_test"] = RETRY_TESTS[call["retry_test"]]
     if "body" in call:
         arguments["json"] = call["body"]
-    method, path = call.get("method", "GET"), call["path"]
+    method, path = call.get("method", "GET"), call.get("path", "")
     start = time.monotonic()
-    if "cancel_after" in call:
+    if "route" in call:
+        try:
+            outcome: Any = client.call_route(call["route"], **arguments)
+        except gatewire.CallError as error:
+            outcome = error
+        elapsed = time.monotonic() - start
+        count = 1
+    elif "cancel_after" in call:
         completions: list[Any] = []
         future = client.call_async(method, path, **arguments)
         future.add_done_callback(completions.append)
         time.sleep(call["cancel_after"])
         future.cancel()
         try:
-            outcome: Any = future.result(timeout=10)
+            outcome = future.result(timeout=10)
         except gatewire.CallError as error:
             outcome = error
         elapsed = time.monotonic() - start
@@ -161,7 +168,7 @@ def check_attempts(where: str, attempts: tuple[gatewire.Attempt, ...], expect: d
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_resilience_case(case: dict[str, Any], server: str, library: str, server_count: Callable[[str], int]) -> None:
     key = f"{case['name']}-py-{uuid.uuid4().hex[:10]}"
-    base = f"http://127.0.0.1:{closed_port()}" if case.get("closed") else server
+    base = (f"http://127.0.0.1:{closed_port()}" if case.get("closed") else server) + case.get("base_path", "")
     config = {"baseURL": base, **case.get("config", {})}
     observer = Observer()
     with gatewire.Client(config=config) as client:
@@ -169,7 +176,7 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
         for index, raw in enumerate(case["calls"], start=1):
             call = substitute(raw, key)
             expect = call["expect"]
-            where = f"{case['name']} call {index} ({call.get('method', 'GET')} {call['path']})"
+            where = f"{case['name']} call {index} ({call.get('method', 'GET')} {call.get('path') or call.get('route')})"
             if "sleep_before" in call:
                 time.sleep(call["sleep_before"])
             seen_before = len(observer.snapshot())
@@ -181,10 +188,16 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
                 assert error is None, f"{where}: expected success, got {error!r} attempts={error.attempts if error else ()}"
                 assert result is not None
                 status, attempts = result.status, result.attempts
+                if "echo_path" in expect:
+                    assert result.json()["path"] == expect["echo_path"], f"{where}: the server saw {result.json()['path']}"
+                    reported = result.path.split("?")[0]
+                    assert case.get("base_path", "") + reported == expect["echo_path"], f"{where}: reported {result.path}"
             else:
                 assert error is not None, f"{where}: expected failure {expect['kind']}, got success {result!r}"
                 assert str(error.kind) == expect["kind"], f"{where}: kind {error.kind}: {error.message}"
                 status, attempts = error.status, error.attempts
+                if "message_contains" in expect:
+                    assert expect["message_contains"] in error.message, f"{where}: message {error.message!r}"
             assert status == expect["status"], f"{where}: status"
             assert len(attempts) == expect["attempts"], f"{where}: attempts {[(a.status, a.error, a.decision) for a in attempts]}"
             assert len(seen) == expect["observer_calls"], f"{where}: observer saw {seen}"

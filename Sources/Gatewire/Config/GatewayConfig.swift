@@ -64,11 +64,16 @@ public struct GatewayConfig: Sendable {
     }
 
     /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
-    /// or `https://` URL with a host.
+    /// or `https://` URL with a host, and its path has no dot segment (``DotSegments``).
     public static func baseURLProblem(_ url: String) -> String? {
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""
-        return host.isEmpty || host.hasPrefix("/") ? "must be an absolute http:// or https:// URL, got \"\(url)\"" : nil
+        if host.isEmpty || host.hasPrefix("/") { return "must be an absolute http:// or https:// URL, got \"\(url)\"" }
+        if DotSegments.inPath(String(host)) != nil {
+            return "has a dot segment (. or .., in any percent-encoding) in its path, which would change the "
+                + "resource it names (RFC 3986 section 5.2.4)"
+        }
+        return nil
     }
 
     /// Parses a config from JSON text. A key repeated in one object is an error (it would

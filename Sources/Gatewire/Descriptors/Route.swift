@@ -32,7 +32,8 @@ public struct Route: Sendable, Equatable {
     /// the route's `retry` fields default to `inheriting`'s) and `pagination` (as in
     /// ``Pagination/init(config:)``).
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
-    ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), unknown keys).
+    ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
+    ///   in it (``DotSegments``), unknown keys).
     public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy())
         throws(ConfigError)
     {
@@ -46,6 +47,10 @@ public struct Route: Sendable, Equatable {
         let pattern = try patternNode.string()
         guard pattern.hasPrefix("/") else { throw patternNode.error("must start with \"/\"") }
         if let problem = PathPattern.parameterProblem(pattern) { throw patternNode.error(problem) }
+        if DotSegments.inPath(pattern) != nil {
+            throw patternNode.error("has a dot segment (. or .., in any percent-encoding), which would change the "
+                + "resource it names (RFC 3986 section 5.2.4)")
+        }
         self.init(name: name, method: method, pathPattern: pattern,
                   objectType: try config.optional("objectType")?.string())
         if let node = try config.optional("retry") {
