@@ -71,7 +71,9 @@ extern "C" {
                                       status is the last attempt's when a retry was refused, else 0 */
 #define GW_KIND_PROTOCOL 14        /* the reply broke HTTP (not HTTP at all, malformed status line or
                                       header section); status 0 */
-#define GW_KIND_RESPONSE_TOO_LARGE 15 /* the body passed max_response_bytes (decoded); aborted there */
+#define GW_KIND_RESPONSE_TOO_LARGE 15 /* the body passed maxResponseBytes (decoded; config, route or
+                                         policy_json), or its Content-Length did: aborted there,
+                                         never retried; status 0 */
 #define GW_KIND_REDIRECT 16        /* a redirect the redirect policy refused (too many hops, https to
                                       http, a body re-sent to another origin, following off) */
 
@@ -222,9 +224,13 @@ typedef struct gw_call_options {
     /* ---- Resilience (issue 4), version 2 ---- */
     const char *policy_json;   /* this call's policies, as the gateway config's keys, or NULL:
                                   {"retry": {...}, "retryBudget": {...} | false,
-                                   "circuitBreaker": {...} | false}. The "retry" fields not
-                                  given keep the route's (else the client's) policy; max_retries
-                                  >= 0 still wins. Copied during the call. */
+                                   "circuitBreaker": {...} | false, "maxResponseBytes": n}.
+                                  The "retry" fields not given keep the route's (else the
+                                  client's) policy; max_retries >= 0 still wins.
+                                  "maxResponseBytes": the largest decoded body accepted, in
+                                  bytes (1...2^62; default the route's, else the config's, else
+                                  64 MiB): past it the transfer is aborted and the call fails
+                                  with GW_KIND_RESPONSE_TOO_LARGE. Copied during the call. */
 } gw_call_options;
 #define GW_CALL_OPTIONS_VERSION 2u
 #define GW_CALL_OPTIONS_VERSION_1 1u /* still accepted: a v1 struct ends at retry_test_user_data */
@@ -303,8 +309,9 @@ const char *gw_result_error_objects_json(const gw_result *result);
 
 /* The attempt history as a JSON array of {"attempt", "start", "duration", "status", "error",
  * "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
- * "bytes_sent", "delay", "decision"}; times as "Times in JSON" above: "start" counts from the
- * call's start, "delay" is the wait before the next attempt (null after the last). */
+ * "bytes_sent", "bytes_received" (decoded body bytes), "delay", "decision"}; times as "Times in
+ * JSON" above: "start" counts from the call's start, "delay" is the wait before the next
+ * attempt (null after the last). */
 const char *gw_result_attempts_json(const gw_result *result);
 /* The number of attempts made (0 when the call failed before sending). */
 int32_t gw_result_attempt_count(const gw_result *result);

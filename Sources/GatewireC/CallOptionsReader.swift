@@ -79,7 +79,7 @@ enum CallOptionsReader {
             let value = try parse(text, field: "policy_json")
             do {
                 let root = ConfigNode(value.node, path: "policy_json")
-                try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
+                try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "maxResponseBytes"])
                 if let node = try root.optional("retry") {
                     request.options.retryPolicy = try RetryPolicy(
                         config: node, inheriting: routePolicies()?.retryPolicy ?? client.config.retryPolicy)
@@ -87,6 +87,9 @@ enum CallOptionsReader {
                 if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
                 if let node = try root.optional("circuitBreaker") {
                     request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
+                }
+                if let node = try root.optional("maxResponseBytes") {
+                    request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
                 }
             } catch {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)

@@ -27,6 +27,9 @@ let help = usage + """
       --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
       --max-retries N         retries after the first attempt (overrides the config's policy)
       --deadline SECONDS      overall time limit of the call, retries included
+      --max-response-bytes N  the largest decoded response body accepted, in bytes (default:
+                              the route's, else the config's maxResponseBytes, else 64 MiB);
+                              a larger one aborts the transfer: kind response_too_large
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
                               retried or stopped) and what the global failure observer saw
       --all-pages             follow the route's pagination: one compact JSON line per page
@@ -122,6 +125,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     var objectType: String?
     var maxRetries: Int?
     var deadline: Double?
+    var maxResponseBytes: Int?
     var verbose = false
     var baseURL: String?
     var user: String?
@@ -152,6 +156,11 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         case "--deadline":
             guard let limit = Double(value(argument)), limit > 0 else { fail("--deadline expects seconds > 0") }
             deadline = limit
+        case "--max-response-bytes":
+            guard let limit = Int64(value(argument)), ResponseSizeLimit.range.contains(limit) else {
+                fail("--max-response-bytes expects bytes in \(ResponseSizeLimit.range.lowerBound)...\(ResponseSizeLimit.range.upperBound)")
+            }
+            maxResponseBytes = Int(limit)
         case "--base-url": baseURL = value(argument)
         case "--user": user = value(argument)
         case "--verbose", "-v": verbose = true
@@ -211,6 +220,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         policy.maxRetries = maxRetries
         request.options.retryPolicy = policy
     }
+    request.options.maxResponseBytes = maxResponseBytes
     if let deadline {
         var timeouts = config.timeouts
         timeouts.deadline = deadline

@@ -52,6 +52,9 @@ import Testing
                 #expect(expect.ok, "\(comment.rawValue): expected \(expect.kind ?? "a failure"), got a success")
                 status = response.status
                 attempts = response.attempts
+                if let length = expect.bodyLength {
+                    #expect(response.http.body.count == length, "\(comment.rawValue): body length")
+                }
                 if let echoed = expect.echoPath {
                     let seen = try? JSONValue.parse(response.http.text).node["path"]?.string
                     #expect(seen == echoed, "\(comment.rawValue): the server saw \(seen ?? "no path")")
@@ -75,6 +78,11 @@ import Testing
                 #expect(observed.map(\.name) == [expect.kind ?? ""], "\(comment.rawValue): observer saw \(observed)")
             }
             check(attempts, expect, comment)
+            if let bound = expect.bytesReceived {
+                let received = attempts.last.map { Double($0.bytesReceived) } ?? -1
+                #expect(received >= bound.min && received <= bound.max,
+                        "\(comment.rawValue): the last attempt received \(received) bytes, not in [\(bound.min), \(bound.max)]")
+            }
             if let minimum = expect.minElapsed { #expect(elapsed >= minimum, "\(comment.rawValue): took \(elapsed) s") }
             if let maximum = expect.maxElapsed { #expect(elapsed <= maximum, "\(comment.rawValue): took \(elapsed) s") }
             if let expected = expect.serverCount {
@@ -186,6 +194,9 @@ struct Expectation: Sendable {
     var maxElapsed: Double?
     var echoPath: String?
     var messageContains: String?
+    var bodyLength: Int?
+    /// Bounds of the last attempt's bytes received.
+    var bytesReceived: DelayBound?
 }
 
 /// One call of a case; `{key}` in the path and header values is replaced per run.
@@ -226,13 +237,16 @@ struct CaseCall: Sendable {
         }
         if let policy {
             let root = ConfigNode(policy.node, path: "policy")
-            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker"])
+            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "maxResponseBytes"])
             if let node = try root.optional("retry") {
                 request.options.retryPolicy = try RetryPolicy(config: node, inheriting: clientPolicy)
             }
             if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
             if let node = try root.optional("circuitBreaker") {
                 request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
+            }
+            if let node = try root.optional("maxResponseBytes") {
+                request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
             }
         }
         return request
@@ -306,6 +320,8 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         expect.maxElapsed = e["max_elapsed"]?.number
         expect.echoPath = e["echo_path"]?.string
         expect.messageContains = e["message_contains"]?.string
+        expect.bodyLength = e["body_length"]?.integer.map { Int($0) }
+        expect.bytesReceived = e["bytes_received"].map { DelayBound(min: $0["min"]?.number ?? .nan, max: $0["max"]?.number ?? .nan) }
         if !expect.ok && expect.kind == nil { throw ResilienceCaseError(description: "\(name): a failure needs expect.kind") }
         call.expect = expect
         return call

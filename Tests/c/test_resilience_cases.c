@@ -449,6 +449,21 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
             EXPECT(needle && strstr(gw_result_error_message(result), needle), "message \"%s\" lacks \"%s\"",
                    gw_result_error_message(result), needle ? needle : "(not a string)");
         }
+        if (json_object_get(expect, "body_length") != NULL) {
+            size_t length = 0;
+            gw_result_body(result, &length);
+            EXPECT(length == (size_t)json_integer_value(json_object_get(expect, "body_length")),
+                   "body length %zu, expected %lld", length,
+                   (long long)json_integer_value(json_object_get(expect, "body_length")));
+        }
+        if (json_object_get(expect, "bytes_received") != NULL) {
+            const json_t *bound = json_object_get(expect, "bytes_received");
+            const json_t *last = json_array_get(attempts, json_array_size(attempts) - 1);
+            double received = last ? number_or(last, "bytes_received", -1) : -1;
+            EXPECT(received >= number_or(bound, "min", 0) && received <= number_or(bound, "max", -1),
+                   "the last attempt received %.0f bytes, not in [%g, %g]", received, number_or(bound, "min", 0),
+                   number_or(bound, "max", -1));
+        }
         if (json_object_get(expect, "echo_path") != NULL)
             check_echo_path(result, json_string_value(json_object_get(expect, "echo_path")));
         check_attempts(attempts, expect);

@@ -188,6 +188,8 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
                 assert error is None, f"{where}: expected success, got {error!r} attempts={error.attempts if error else ()}"
                 assert result is not None
                 status, attempts = result.status, result.attempts
+                if "body_length" in expect:
+                    assert len(result.body) == expect["body_length"], f"{where}: body length {len(result.body)}"
                 if "echo_path" in expect:
                     assert result.json()["path"] == expect["echo_path"], f"{where}: the server saw {result.json()['path']}"
                     reported = result.path.split("?")[0]
@@ -204,6 +206,10 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
             if seen and not expect["ok"]:
                 assert seen == [expect["kind"]], f"{where}: observer saw {seen}"
             check_attempts(where, attempts, expect)
+            if "bytes_received" in expect:
+                received = attempts[-1].bytes_received if attempts else -1
+                bound = expect["bytes_received"]
+                assert bound["min"] <= received <= bound["max"], f"{where}: the last attempt received {received} bytes"
             if "min_elapsed" in expect:
                 assert elapsed >= expect["min_elapsed"], f"{where}: took {elapsed:.3f} s"
             if "max_elapsed" in expect:

@@ -6,7 +6,7 @@ import Glibc
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `maxResponseBytes`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
 /// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
 /// so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -25,6 +25,10 @@ public struct GatewayConfig: Sendable {
     /// path is resolved against the config file's directory (the current directory for config
     /// text), as plugin paths are (``ConfigPath``); it must be readable when the config is loaded.
     public var caFile: String?
+    /// The largest decoded response body a call accepts, in bytes (key `maxResponseBytes`,
+    /// 1...2^62; default 64 MiB); see ``ResponseSizeLimit``. A route's or a call's own
+    /// limit replaces it.
+    public var maxResponseBytes = ResponseSizeLimit.defaultBytes
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
     /// The retry budget per host (key `retryBudget`); off by default.
@@ -103,7 +107,7 @@ public struct GatewayConfig: Sendable {
 
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
-        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "retry", "routes",
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "maxResponseBytes", "retry", "routes",
                                     "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
@@ -128,6 +132,7 @@ public struct GatewayConfig: Sendable {
             }
             caFile = path
         }
+        if let node = try root.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }

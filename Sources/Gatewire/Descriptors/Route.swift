@@ -18,6 +18,9 @@ public struct Route: Sendable, Equatable {
     public var circuitBreaker: CircuitBreakerPolicy?
     /// How the route's results are paged, for ``Client/pages(_:pagination:)``; nil for none.
     public var pagination: Pagination?
+    /// The route's own response size limit in bytes (`maxResponseBytes`, see
+    /// ``ResponseSizeLimit``), or nil for the gateway's.
+    public var maxResponseBytes: Int?
 
     /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
@@ -29,8 +32,8 @@ public struct Route: Sendable, Equatable {
 
     /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`, with
     /// optional `retry`, `retryBudget` and `circuitBreaker` objects (as the gateway config's;
-    /// the route's `retry` fields default to `inheriting`'s) and `pagination` (as in
-    /// ``Pagination/init(config:)``).
+    /// the route's `retry` fields default to `inheriting`'s), `pagination` (as in
+    /// ``Pagination/init(config:)``) and `maxResponseBytes`.
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
     ///   in it (``DotSegments``), unknown keys).
@@ -38,7 +41,7 @@ public struct Route: Sendable, Equatable {
         throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
-                                      "pagination"])
+                                      "pagination", "maxResponseBytes"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -59,5 +62,6 @@ public struct Route: Sendable, Equatable {
         if let node = try config.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try config.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
         pagination = try config.optional("pagination").map { node throws(ConfigError) in try Pagination(config: node) }
+        if let node = try config.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
     }
 }

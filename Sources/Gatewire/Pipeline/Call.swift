@@ -25,6 +25,7 @@ final class Call: @unchecked Sendable {
     private let policy: RetryPolicy
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
+    private let maxResponseBytes: Int
     private let completion: Completion
     /// The retry jitter source; nil until the first retry decision when the client has no seed.
     @exclusivity(unchecked) private var generator: SeededGenerator?
@@ -55,6 +56,7 @@ final class Call: @unchecked Sendable {
         policy = options.retryPolicy ?? route?.route.retryPolicy ?? core.retryPolicy
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
+        maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
@@ -154,6 +156,7 @@ final class Call: @unchecked Sendable {
         core.events.emit(event(.attemptStarted, attempt: number))
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
+        options.maxResponseBytes = maxResponseBytes
         options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
                                                                   hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
@@ -181,7 +184,8 @@ final class Call: @unchecked Sendable {
         var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
                               status: response?.status ?? 0, errorKind: error?.kind,
                               curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
-                              bytesSent: result.bytesSent, delayAfter: nil, decision: "")
+                              bytesSent: result.bytesSent, bytesReceived: result.bytesReceived, delayAfter: nil,
+                              decision: "")
         for plugin in core.plugins.reversed() {
             plugin.didReceive(attempt, response: response, context: context)
         }

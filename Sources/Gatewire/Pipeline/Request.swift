@@ -86,15 +86,21 @@ public struct CallOptions: Sendable {
     /// The circuit breaker for this call (``CircuitBreakerPolicy/off`` for none); nil keeps
     /// the route's or the client's.
     public var circuitBreaker: CircuitBreakerPolicy?
+    /// The largest decoded response body this call accepts, in bytes (see
+    /// ``ResponseSizeLimit``; a larger one fails with kind `responseTooLarge`); nil keeps
+    /// the route's or the client's (default 64 MiB).
+    public var maxResponseBytes: Int?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
-                retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil) {
+                retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil,
+                maxResponseBytes: Int? = nil) {
         self.retryPolicy = retryPolicy
         self.retryTest = retryTest
         self.timeouts = timeouts
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker
+        self.maxResponseBytes = maxResponseBytes
     }
 }
 

@@ -14,6 +14,9 @@ final class Transfer: @unchecked Sendable {
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
     @exclusivity(unchecked) private var body: [UInt8] = []
+    /// The length of the chunk that would have taken the body past
+    /// ``TransferOptions/maxResponseBytes`` (not kept; the transfer was aborted), else 0.
+    @exclusivity(unchecked) private var refusedChunk = 0
     /// The handle's error buffer and header fields, lent by ``configure(_:buffers:reused:)``.
     @exclusivity(unchecked) private var buffers: HandleBuffers?
     /// Whether the header callback is between a status line and the blank line after it.
@@ -98,6 +101,12 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
+            // Decoded bytes, as they arrive: one past the limit aborts the transfer at once
+            // (a short count is CURLE_WRITE_ERROR), so a body never grows beyond the limit.
+            guard length <= transfer.options.maxResponseBytes - transfer.body.count else {
+                transfer.refusedChunk = length
+                return 0
+            }
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
             return length
         }))
@@ -142,6 +151,10 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, options.followRedirects ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_MAXREDIRS, 10))
         if options.freshConnection { check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
+        // A Content-Length above the limit is refused before the body (CURLE_FILESIZE_EXCEEDED);
+        // not a HEAD's, which describes a body never sent (libcurl 7.88 would refuse it too).
+        check(gw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE,
+                                 request.method == .head ? 0 : curl_off_t(options.maxResponseBytes)))
 
         guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
         return nil
@@ -165,7 +178,7 @@ final class Transfer: @unchecked Sendable {
         let sent = Int64(requestSize) + Int64(uploaded)
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
-                                    bytesReceived: Int64(body.count))
+                                    bytesReceived: Int64(body.count + refusedChunk))
         if code == CURLE_OK {
             var status = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -181,6 +194,12 @@ final class Transfer: @unchecked Sendable {
         } else {
             let detail = buffers.errorBuffer[0] == 0 ? nil : String(cString: buffers.errorBuffer)
             var error = Self.error(for: code, detail: detail)
+            if code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && refusedChunk > 0) {
+                error.kind = .responseTooLarge
+                error.message = code == CURLE_FILESIZE_EXCEEDED
+                    ? "the response's Content-Length exceeds maxResponseBytes (\(options.maxResponseBytes) bytes); its body was not read"
+                    : "the decoded response body passed maxResponseBytes (\(options.maxResponseBytes) bytes); the transfer was aborted there"
+            }
             if code == CURLE_OPERATION_TIMEDOUT, timings.connect == 0, timings.tls == 0 {
                 error.kind = .connect  // the connect timeout passed: no connection was made
             }

@@ -157,7 +157,7 @@ class FinalResult(_Borrowed):
         """The final response body (b"" without one)."""
         length = ctypes.c_size_t()
         pointer = _native.lib.gw_result_body(self._result(), ctypes.byref(length))
-        return ctypes.string_at(pointer, length.value) if pointer else b""
+        return _native.copy_bytes(pointer, length.value) if pointer else b""
 
     def json(self) -> Any:
         """The body parsed as JSON (json.loads); raises ValueError when it is not JSON."""
