@@ -73,7 +73,9 @@ extern "C" {
                                       status is the last attempt's when a retry was refused, else 0 */
 #define GW_KIND_PROTOCOL 14        /* the reply broke HTTP (not HTTP at all, malformed status line or
                                       header section); status 0 */
-#define GW_KIND_RESPONSE_TOO_LARGE 15 /* the body passed max_response_bytes (decoded); aborted there */
+#define GW_KIND_RESPONSE_TOO_LARGE 15 /* the body passed maxResponseBytes (decoded; config, route or
+                                         policy_json), or its Content-Length did: aborted there,
+                                         never retried; status 0 */
 #define GW_KIND_REDIRECT 16        /* a redirect the redirect policy refused (too many hops, https to
                                       http, a body re-sent to another origin, another origin under
                                       "sameOrigin", following off) and no descriptor accepts; the
@@ -196,7 +198,9 @@ int32_t gw_client_remove_failure_observer(gw_client *client, uint64_t id);
 /* ---- Calls -------------------------------------------------------------------------------- */
 
 /* Asked once per failed attempt whether to retry. Return a GW_RETRY_* verdict; with
- * GW_RETRY_RETRY, *delay (preset to -1 = the policy's delay) may be set in seconds. */
+ * GW_RETRY_RETRY, *delay (preset to -1 = the policy's delay) may be set in seconds: capped at
+ * the policy's maxDelay (an infinite one too), and a delay past the call's deadline fails the
+ * call at once with GW_KIND_DEADLINE, as the policy's own delays do. */
 typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
 
 /* One call. Either route (+ params_json) or path (+ method). Out-of-range numbers, an
@@ -230,11 +234,16 @@ typedef struct gw_call_options {
                                   {"retry": {...}, "retryBudget": {...} | false,
                                    "circuitBreaker": {...} | false, "redirects": {"follow":
                                    "none" | "sameOrigin" | "any", "max": 0...50,
-                                   "allowDowngrade": bool, "allowCrossOriginBody": bool} | false}.
+                                   "allowDowngrade": bool, "allowCrossOriginBody": bool} | false,
+                                   "maxResponseBytes": n}.
                                   The "retry" and "redirects" fields not given keep the route's
                                   (else the client's) policy; max_retries >= 0 still wins. A bad
                                   value is GW_ERROR_INVALID_ARGUMENT naming the field
-                                  ("policy_json.redirects.max: ..."). Copied during the call. */
+                                  ("policy_json.redirects.max: ...").
+                                  "maxResponseBytes": the largest decoded body accepted, in
+                                  bytes (1...2^62; default the route's, else the config's, else
+                                  64 MiB): past it the transfer is aborted and the call fails
+                                  with GW_KIND_RESPONSE_TOO_LARGE. Copied during the call. */
 } gw_call_options;
 #define GW_CALL_OPTIONS_VERSION 2u
 #define GW_CALL_OPTIONS_VERSION_1 1u /* still accepted: a v1 struct ends at retry_test_user_data */
@@ -313,11 +322,12 @@ const char *gw_result_error_objects_json(const gw_result *result);
 
 /* The attempt history as a JSON array of {"attempt", "start", "duration", "status", "error",
  * "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
- * "bytes_sent", "delay", "decision", "redirects": [{"status", "url"}]}; times as "Times in
- * JSON" above: "start" counts from the call's start, "delay" is the wait before the next
- * attempt (null after the last). "redirects": the hops the attempt followed, in order: each
- * redirect's status and the URL it led to, redacted (no userinfo, secret query values masked);
- * the attempt's status is the last response's, its timings and bytes_sent sum the hops'.
+ * "bytes_sent", "bytes_received" (decoded body bytes), "delay", "decision", "redirects":
+ * [{"status", "url"}]}; times as "Times in JSON" above: "start" counts from the call's start,
+ * "delay" is the wait before the next attempt (null after the last). "redirects": the hops the
+ * attempt followed, in order: each redirect's status and the URL it led to, redacted (no
+ * userinfo, secret query values masked); the attempt's status is the last response's, its
+ * timings and bytes_sent sum the hops'.
  * Redirects are followed by the library (never by libcurl) as the config's "redirects" says:
  * up to 10 hops; credentials and secret query parameters dropped on a change of scheme, host
  * or port; https to http and a body re-sent to another origin refused (GW_KIND_REDIRECT). */

@@ -79,7 +79,7 @@ enum CallOptionsReader {
             let value = try parse(text, field: "policy_json")
             do {
                 let root = ConfigNode(value.node, path: "policy_json")
-                try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects"])
+                try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
                 if let node = try root.optional("retry") {
                     request.options.retryPolicy = try RetryPolicy(
                         config: node, inheriting: routePolicies()?.retryPolicy ?? client.config.retryPolicy)
@@ -91,6 +91,9 @@ enum CallOptionsReader {
                 if let node = try root.optional("redirects") {
                     request.options.redirectPolicy = try RedirectPolicy(
                         config: node, inheriting: routePolicies()?.redirectPolicy ?? client.config.redirectPolicy)
+                }
+                if let node = try root.optional("maxResponseBytes") {
+                    request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
                 }
             } catch {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
@@ -115,7 +118,7 @@ enum CallOptionsReader {
                 var delay = -1.0
                 let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
                 switch verdict {
-                case GW_RETRY_RETRY: return .retry(after: delay >= 0 && delay.isFinite ? delay : nil)
+                case GW_RETRY_RETRY: return .retry(after: delay >= 0 ? delay : nil)  // the core caps it
                 case GW_RETRY_STOP: return .stop
                 default: return .usePolicy
                 }

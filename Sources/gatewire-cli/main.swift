@@ -33,6 +33,9 @@ let help = usage + """
                               dropped on a change of scheme, host or port; https to http and
                               a body re-sent to another origin are refused (kind redirect)
       --max-redirects N       hops followed at most, 0...50 (default: the config's, else 10)
+      --max-response-bytes N  the largest decoded response body accepted, in bytes (default:
+                              the route's, else the config's maxResponseBytes, else 64 MiB);
+                              a larger one aborts the transfer: kind response_too_large
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
                               retried or stopped, the redirects it followed) and what the
                               global failure observer saw
@@ -134,6 +137,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     var deadline: Double?
     var follow: RedirectPolicy.Follow?
     var maxRedirects: Int?
+    var maxResponseBytes: Int?
     var verbose = false
     var baseURL: String?
     var user: String?
@@ -175,6 +179,11 @@ func call(_ arguments: ArraySlice<String>) -> Never {
                 fail("--max-redirects expects a count in 0...50, got \"\(text)\"")
             }
             maxRedirects = count
+        case "--max-response-bytes":
+            guard let limit = Int64(value(argument)), ResponseSizeLimit.range.contains(limit) else {
+                fail("--max-response-bytes expects bytes in \(ResponseSizeLimit.range.lowerBound)...\(ResponseSizeLimit.range.upperBound)")
+            }
+            maxResponseBytes = Int(limit)
         case "--base-url": baseURL = value(argument)
         case "--user": user = value(argument)
         case "--verbose", "-v": verbose = true
@@ -240,6 +249,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         if let maxRedirects { policy.maxRedirects = maxRedirects }
         request.options.redirectPolicy = policy
     }
+    request.options.maxResponseBytes = maxResponseBytes
     if let deadline {
         var timeouts = config.timeouts
         timeouts.deadline = deadline

@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: cases) func resilienceCase(_ testCase: ResilienceCase) async throws {
         let key = "\(testCase.name)-swift-\(getpid())-\(Int(MonotonicNow.seconds * 1e6))"
-        let base = testCase.closed ? "http://127.0.0.1:\(try TestServer.closedPort())" : server.baseURL
+        let base = (testCase.closed ? "http://127.0.0.1:\(try TestServer.closedPort())" : server.baseURL) + testCase.basePath
         let config = try JSONValue.parse(testCase.config)
         config.set("baseURL", .string(base))
         let client = Client(config: try GatewayConfig(json: config.serialized()))
@@ -53,9 +53,21 @@ import Testing
                 status = response.status
                 attempts = response.attempts
                 if let echo = expect.echo { try check(echo: echo, of: response, comment) }
+                if let length = expect.bodyLength {
+                    #expect(response.http.body.count == length, "\(comment.rawValue): body length")
+                }
+                if let echoed = expect.echoPath {
+                    let seen = try? JSONValue.parse(response.http.text).node["path"]?.string
+                    #expect(seen == echoed, "\(comment.rawValue): the server saw \(seen ?? "no path")")
+                    let reported = response.path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
+                    #expect(testCase.basePath + reported == echoed, "\(comment.rawValue): reported \(response.path)")
+                }
             case .failure(let error):
                 #expect(!expect.ok, "\(comment.rawValue): expected a success, got \(error)")
                 #expect(error.kind.name == expect.kind, "\(comment.rawValue): \(error)")
+                if let needle = expect.messageContains {
+                    #expect(error.message.contains(needle), "\(comment.rawValue): message \(error.message)")
+                }
                 status = error.status
                 attempts = error.attempts
             }
@@ -68,6 +80,11 @@ import Testing
                 #expect(observed.map(\.name) == [expect.kind ?? ""], "\(comment.rawValue): observer saw \(observed)")
             }
             check(attempts, expect, comment)
+            if let bound = expect.bytesReceived {
+                let received = attempts.last.map { Double($0.bytesReceived) } ?? -1
+                #expect(received >= bound.min && received <= bound.max,
+                        "\(comment.rawValue): the last attempt received \(received) bytes, not in [\(bound.min), \(bound.max)]")
+            }
             if let minimum = expect.minElapsed { #expect(elapsed >= minimum, "\(comment.rawValue): took \(elapsed) s") }
             if let maximum = expect.maxElapsed { #expect(elapsed <= maximum, "\(comment.rawValue): took \(elapsed) s") }
             if let expected = expect.serverCount {
@@ -211,17 +228,26 @@ struct Expectation: Sendable {
     /// What an /echo answer must show (the case file's `expect.echo`), kept alive by `echoValue`.
     var echoValue: JSONValue?
     var echo: JSONNode? { echoValue?.node }
+    var echoPath: String?
+    var messageContains: String?
+    var bodyLength: Int?
+    /// Bounds of the last attempt's bytes received.
+    var bytesReceived: DelayBound?
 }
 
 /// One call of a case; `{key}` in the path and header values is replaced per run.
 struct CaseCall: Sendable {
     var method = "GET"
     var path = ""
+    var route: String?
+    var parameters: [String: String] = [:]
     var headers: [(String, String)] = []
     var body: JSONValue?
     var policy: JSONValue?
     var cancelAfter: Double?
     var sleepBefore: Double?
+    /// A named retry test of the schema's `call.retry_test`, or nil.
+    var retryTest: String?
     var expect = Expectation()
 
     func substituting(_ key: String) -> CaseCall {
@@ -234,11 +260,20 @@ struct CaseCall: Sendable {
     /// The request, with the per-call policy read as the C binding reads `policy_json`.
     func request(inheriting clientPolicy: RetryPolicy, _ clientRedirects: RedirectPolicy) throws -> Request {
         guard let method = HTTPMethod(name: method) else { throw ResilienceCaseError(description: "bad method \(method)") }
-        var request = Request(method, path, body: body.map { .json($0) })
+        var request = route.map { Request(route: $0, parameters: parameters, body: body.map { .json($0) }) }
+            ?? Request(method, path, parameters: parameters, body: body.map { .json($0) })
         for (name, value) in headers { request.headers.set(name, value) }
+        if let retryTest {
+            guard retryTest == "retry_after_or_1" else { throw ResilienceCaseError(description: "unknown retry_test \(retryTest)") }
+            // The README's test: a 429 retries after its Retry-After seconds (1 when absent).
+            request.options.retryTest = { outcome in
+                guard outcome.status == 429 else { return .usePolicy }
+                return .retry(after: outcome.header("Retry-After").flatMap { Double($0) } ?? 1)
+            }
+        }
         if let policy {
             let root = ConfigNode(policy.node, path: "policy")
-            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects"])
+            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
             if let node = try root.optional("retry") {
                 request.options.retryPolicy = try RetryPolicy(config: node, inheriting: clientPolicy)
             }
@@ -249,6 +284,9 @@ struct CaseCall: Sendable {
             if let node = try root.optional("redirects") {
                 request.options.redirectPolicy = try RedirectPolicy(config: node, inheriting: clientRedirects)
             }
+            if let node = try root.optional("maxResponseBytes") {
+                request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
+            }
         }
         return request
     }
@@ -258,6 +296,8 @@ struct CaseCall: Sendable {
 struct ResilienceCase: Sendable, CustomTestStringConvertible {
     var name: String
     var closed: Bool
+    /// Appended to the server's URL for the base URL (`base_path`).
+    var basePath: String
     /// The config fragment as JSON text (`baseURL` is added per run).
     var config: String
     var calls: [CaseCall]
@@ -274,6 +314,7 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         guard let name = node["name"]?.string else { throw ResilienceCaseError(description: "a case without a name") }
         self.name = name
         closed = node["closed"]?.bool ?? false
+        basePath = node["base_path"]?.string ?? ""
         config = node["config"]?.serialized() ?? "{}"
         guard let calls = node["calls"]?.elements, !calls.isEmpty else {
             throw ResilienceCaseError(description: "\(name): no calls")
@@ -284,13 +325,18 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
     private static func call(_ node: JSONNode, in name: String) throws -> CaseCall {
         var call = CaseCall()
         call.method = node["method"]?.string ?? "GET"
-        guard let path = node["path"]?.string else { throw ResilienceCaseError(description: "\(name): a call without a path") }
+        call.route = node["route"]?.string
+        guard let path = node["path"]?.string ?? call.route.map({ _ in "" }) else {
+            throw ResilienceCaseError(description: "\(name): a call without a path or route")
+        }
         call.path = path
+        call.parameters = Dictionary(uniqueKeysWithValues: (node["params"]?.members ?? []).map { ($0.key, $0.value.string ?? "") })
         call.headers = (node["headers"]?.members ?? []).map { ($0.key, $0.value.string ?? "") }
         call.body = node["body"]?.retained()
         call.policy = node["policy"]?.retained()
         call.cancelAfter = node["cancel_after"]?.number
         call.sleepBefore = node["sleep_before"]?.number
+        call.retryTest = node["retry_test"]?.string
         guard let e = node["expect"] else { throw ResilienceCaseError(description: "\(name): a call without expect") }
         func int(_ key: String) throws -> Int {
             guard let value = e[key]?.integer else { throw ResilienceCaseError(description: "\(name): expect.\(key) is required") }
@@ -314,6 +360,10 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
         expect.redirects = e["redirects"].map { $0.elements.map { $0.elements.map { Int($0.integer ?? -1) } } }
         expect.countPath = e["count_path"]?.string
         expect.echoValue = e["echo"]?.retained()
+        expect.echoPath = e["echo_path"]?.string
+        expect.messageContains = e["message_contains"]?.string
+        expect.bodyLength = e["body_length"]?.integer.map { Int($0) }
+        expect.bytesReceived = e["bytes_received"].map { DelayBound(min: $0["min"]?.number ?? .nan, max: $0["max"]?.number ?? .nan) }
         if !expect.ok && expect.kind == nil { throw ResilienceCaseError(description: "\(name): a failure needs expect.kind") }
         call.expect = expect
         return call

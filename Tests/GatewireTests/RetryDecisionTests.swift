@@ -156,6 +156,20 @@ struct RetryDecisionTests {
         #expect(decide(.post, Self.failure(.network, sent: true), test: { $0.errorKind == .network ? .retry() : .usePolicy }).isRetry)
     }
 
+    @Test("the test's delay is capped at maxDelay, and one past the deadline stops")
+    func testDelayCapped() {
+        // The README's test echoing "Retry-After: 1000000000000": 1e12 s becomes maxDelay (30).
+        let echo: RetryTest = { .retry(after: $0.header("Retry-After").flatMap { Double($0) } ?? 1) }
+        let huge = Self.status(429, headers: [("Retry-After", "1000000000000")])
+        #expect(decide(huge, test: echo) ==
+            .retry(delay: 30, reason: "the retry test asked for a retry after 1000000000000s (capped at maxDelay 30s)"))
+        #expect(decide(Self.status(429), test: { _ in .retry(after: .infinity) }).delay == 30)
+        #expect(decide(RetryPolicy(maxDelay: 0.05, jitter: .none), .get, huge, test: echo).delay == 0.05)
+        #expect(decide(Self.status(429), test: { _ in .retry(after: 2) }).delay == 2)  // below the cap: as asked
+        // Capped, it still passes a deadline 5 s away: the call then fails with kind deadline.
+        #expect(decide(huge, test: echo, remaining: 5) == .stop(reason: "delay 30s exceeds the time left (5s)"))
+    }
+
     @Test("the test is consulted exactly once per failed attempt, the last one included")
     func testCalledOnce() {
         let calls = Mutex<[Int]>([])

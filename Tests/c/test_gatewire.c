@@ -1652,6 +1652,14 @@ static void test_resilience_options(void)
     CHECK_INT(gw_call(client, &options, &result), GW_ERROR_INVALID_ARGUMENT);
     CHECK_CONTAINS(gw_last_error_message(), "policy_json.retry.jitter");
     CHECK(result == NULL);
+    /* maxResponseBytes is an integer of bytes in 1...2^62. */
+    options.policy_json = "{\"maxResponseBytes\": 0}";
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(gw_last_error_message(), "policy_json.maxResponseBytes");
+    CHECK(result == NULL);
+    options.policy_json = "{\"maxResponseBytes\": 1.5}";
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(gw_last_error_message(), "policy_json.maxResponseBytes");
     gw_client_free(client);
 }
 

@@ -41,6 +41,7 @@
 #define SETTLE_MS 300   /* waited after a cancelled call's completion */
 
 static const char *base_url;
+static const char *base_path = ""; /* the case's "base_path" */
 static const char *case_name = "start-up";
 static int call_index;
 static int case_failures;
@@ -170,6 +171,20 @@ static int observer_calls(observer_state *state)
     calls = state->calls;
     pthread_mutex_unlock(&state->mutex);
     return calls;
+}
+
+/* ---- Retry tests (call.retry_test) ---------------------------------------------------------- */
+
+/* "retry_after_or_1", the README's test: a 429 retries after its Retry-After seconds (1 when
+ * absent); other attempts use the policy. */
+static int32_t retry_after_or_1(const gw_attempt *attempt, double *delay, void *user_data)
+{
+    const char *header = gw_attempt_header(attempt, "Retry-After");
+    (void)user_data;
+    if (gw_attempt_status(attempt) != 429)
+        return GW_RETRY_USE_POLICY;
+    *delay = header ? strtod(header, NULL) : 1;
+    return GW_RETRY_RETRY;
 }
 
 /* ---- Asynchronous calls (cancel_after) ----------------------------------------------------- */
@@ -348,6 +363,26 @@ static void check_echo(const gw_result *result, const json_t *expect)
     json_decref(echo);
 }
 
+/* The path the server saw (the /echo body's "path") is `want`, and it is the base path plus
+ * the path the result reports (up to its query). */
+static void check_echo_path(const gw_result *result, const char *want)
+{
+    size_t length = 0;
+    const uint8_t *bytes = gw_result_body(result, &length);
+    json_t *body = bytes ? json_loadb((const char *)bytes, length, 0, NULL) : NULL;
+    const char *seen = json_string_value(json_object_get(body, "path"));
+    const char *reported = gw_result_path(result);
+    size_t prefix = strlen(base_path);
+    EXPECT(want && seen && strcmp(seen, want) == 0, "the server saw path %s, expected %s", seen ? seen : "(none)",
+           want ? want : "(not a string)");
+    EXPECT(want && reported && strncmp(want, base_path, prefix) == 0 &&
+               strncmp(want + prefix, reported, strcspn(reported, "?")) == 0 &&
+               strlen(want + prefix) == strcspn(reported, "?"),
+           "reported path %s, expected %s under the base path %s", reported ? reported : "(none)",
+           want ? want : "(not a string)", base_path);
+    json_decref(body);
+}
+
 /* ---- One call --------------------------------------------------------------------------------- */
 
 static char *dumps_substituted(const json_t *value, const char *key)
@@ -368,7 +403,9 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
 {
     const json_t *expect = json_object_get(call, "expect");
     const char *method = json_string_value(json_object_get(call, "method"));
-    char *path = substitute(json_string_value(json_object_get(call, "path")), key);
+    const char *route = json_string_value(json_object_get(call, "route"));
+    char *path = substitute(json_object_get(call, "path") ? json_string_value(json_object_get(call, "path")) : "", key);
+    char *params = dumps_substituted(json_object_get(call, "params"), key);
     char *headers = dumps_substituted(json_object_get(call, "headers"), key);
     char *body = dumps_substituted(json_object_get(call, "body"), key);
     char *policy = dumps_substituted(json_object_get(call, "policy"), key);
@@ -381,9 +418,18 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
 
     options.method = method ? method : "GET";
     options.path = path;
+    options.route = route;
+    options.params_json = params;
     options.headers_json = headers;
     options.body_json = body;
     options.policy_json = policy;
+    if (json_object_get(call, "retry_test") != NULL) {
+        const char *test = json_string_value(json_object_get(call, "retry_test"));
+        if (test == NULL || strcmp(test, "retry_after_or_1") != 0)
+            fail_check("unknown retry_test %s", test ? test : "(not a string)");
+        else
+            options.retry_test = retry_after_or_1;
+    }
     sleep_seconds(number_or(call, "sleep_before", 0));
     alarm(60);
     before = observer_calls(observer);
@@ -443,6 +489,28 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
         if (seen == 1 && before < 64)
             EXPECT(observer->kinds[before] == gw_result_error_kind(result), "the observer saw kind %d, the call %d",
                    observer->kinds[before], (int)gw_result_error_kind(result));
+        if (json_object_get(expect, "message_contains") != NULL) {
+            const char *needle = json_string_value(json_object_get(expect, "message_contains"));
+            EXPECT(needle && strstr(gw_result_error_message(result), needle), "message \"%s\" lacks \"%s\"",
+                   gw_result_error_message(result), needle ? needle : "(not a string)");
+        }
+        if (json_object_get(expect, "body_length") != NULL) {
+            size_t length = 0;
+            gw_result_body(result, &length);
+            EXPECT(length == (size_t)json_integer_value(json_object_get(expect, "body_length")),
+                   "body length %zu, expected %lld", length,
+                   (long long)json_integer_value(json_object_get(expect, "body_length")));
+        }
+        if (json_object_get(expect, "bytes_received") != NULL) {
+            const json_t *bound = json_object_get(expect, "bytes_received");
+            const json_t *last = json_array_get(attempts, json_array_size(attempts) - 1);
+            double received = last ? number_or(last, "bytes_received", -1) : -1;
+            EXPECT(received >= number_or(bound, "min", 0) && received <= number_or(bound, "max", -1),
+                   "the last attempt received %.0f bytes, not in [%g, %g]", received, number_or(bound, "min", 0),
+                   number_or(bound, "max", -1));
+        }
+        if (json_object_get(expect, "echo_path") != NULL)
+            check_echo_path(result, json_string_value(json_object_get(expect, "echo_path")));
         check_attempts(attempts, expect);
         if (json_object_get(expect, "echo"))
             check_echo(result, json_object_get(expect, "echo"));
@@ -464,6 +532,7 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
         free(counted);
     }
     free(path);
+    free(params);
     free(headers);
     free(body);
     free(policy);
@@ -477,7 +546,7 @@ static int run_case(const json_t *test_case, gw_client *plain)
     observer_state observer;
     json_t *config;
     const json_t *calls, *call;
-    char key[200], base[64], *config_text;
+    char key[200], base[400], *config_text;
     gw_client *client = NULL;
     size_t i;
 
@@ -486,6 +555,9 @@ static int run_case(const json_t *test_case, gw_client *plain)
         case_name = "(unnamed)";
     case_failures = 0;
     call_index = 0;
+    base_path = json_string_value(json_object_get(test_case, "base_path"));
+    if (base_path == NULL)
+        base_path = "";
     snprintf(key, sizeof key, "%s-c-%ld-%d-%ld", case_name, (long)getpid(), ++serial, (long)time(NULL));
     memset(&observer, 0, sizeof observer);
     pthread_mutex_init(&observer.mutex, NULL);
@@ -494,11 +566,11 @@ static int run_case(const json_t *test_case, gw_client *plain)
     if (config == NULL)
         config = json_object();
     if (json_is_true(json_object_get(test_case, "closed"))) {
-        snprintf(base, sizeof base, "http://127.0.0.1:%d", closed_port());
-        json_object_set_new(config, "baseURL", json_string(base));
+        snprintf(base, sizeof base, "http://127.0.0.1:%d%s", closed_port(), base_path);
     } else {
-        json_object_set_new(config, "baseURL", json_string(base_url));
+        snprintf(base, sizeof base, "%s%s", base_url, base_path);
     }
+    json_object_set_new(config, "baseURL", json_string(base));
     config_text = json_dumps(config, JSON_COMPACT);
     json_decref(config);
     if (gw_client_new_from_config(config_text, &client) != GW_OK) {

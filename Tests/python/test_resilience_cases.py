@@ -86,6 +86,16 @@ def check_echo(where: str, result: gatewire.Result, expect: dict[str, Any]) -> N
         assert name not in query, f"{where}: query parameter {name} arrived"
 
 
+def retry_after_or_1(attempt: gatewire.AttemptInfo) -> float | None:
+    """The README's retry test: a 429 retries after its Retry-After seconds (1 when absent)."""
+    if attempt.status == 429:
+        return float(attempt.header("Retry-After") or 1)
+    return None
+
+
+RETRY_TESTS = {"retry_after_or_1": retry_after_or_1}
+
+
 def count_path(path: str) -> str:
     """``/fault/<key>/...`` -> ``/fault/<key>/count`` (the same for /sequence)."""
     parts = path.split("?")[0].split("/")
@@ -103,19 +113,28 @@ def server_count(server: str, library: str) -> Iterator[Callable[[str], int]]:
 
 def run_call(client: gatewire.Client, call: dict[str, Any]) -> tuple[gatewire.Result | None, gatewire.CallError | None, float, int]:
     """Runs one call; returns (result, error, elapsed seconds, completions)."""
-    arguments: dict[str, Any] = {"headers": call.get("headers"), "policy": call.get("policy")}
+    arguments: dict[str, Any] = {"headers": call.get("headers"), "policy": call.get("policy"), "params": call.get("params")}
+    if "retry_test" in call:
+        arguments["retry_test"] = RETRY_TESTS[call["retry_test"]]
     if "body" in call:
         arguments["json"] = call["body"]
-    method, path = call.get("method", "GET"), call["path"]
+    method, path = call.get("method", "GET"), call.get("path", "")
     start = time.monotonic()
-    if "cancel_after" in call:
+    if "route" in call:
+        try:
+            outcome: Any = client.call_route(call["route"], **arguments)
+        except gatewire.CallError as error:
+            outcome = error
+        elapsed = time.monotonic() - start
+        count = 1
+    elif "cancel_after" in call:
         completions: list[Any] = []
         future = client.call_async(method, path, **arguments)
         future.add_done_callback(completions.append)
         time.sleep(call["cancel_after"])
         future.cancel()
         try:
-            outcome: Any = future.result(timeout=10)
+            outcome = future.result(timeout=10)
         except gatewire.CallError as error:
             outcome = error
         elapsed = time.monotonic() - start
@@ -168,7 +187,7 @@ def check_attempts(where: str, attempts: tuple[gatewire.Attempt, ...], expect: d
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_resilience_case(case: dict[str, Any], server: str, library: str, server_count: Callable[[str], int]) -> None:
     key = f"{case['name']}-py-{uuid.uuid4().hex[:10]}"
-    base = f"http://127.0.0.1:{closed_port()}" if case.get("closed") else server
+    base = (f"http://127.0.0.1:{closed_port()}" if case.get("closed") else server) + case.get("base_path", "")
     config = {"baseURL": base, **case.get("config", {})}
     observer = Observer()
     with gatewire.Client(config=config) as client:
@@ -176,7 +195,7 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
         for index, raw in enumerate(case["calls"], start=1):
             call = substitute(raw, key)
             expect = call["expect"]
-            where = f"{case['name']} call {index} ({call.get('method', 'GET')} {call['path']})"
+            where = f"{case['name']} call {index} ({call.get('method', 'GET')} {call.get('path') or call.get('route')})"
             if "sleep_before" in call:
                 time.sleep(call["sleep_before"])
             seen_before = len(observer.snapshot())
@@ -188,10 +207,18 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
                 assert error is None, f"{where}: expected success, got {error!r} attempts={error.attempts if error else ()}"
                 assert result is not None
                 status, attempts = result.status, result.attempts
+                if "body_length" in expect:
+                    assert len(result.body) == expect["body_length"], f"{where}: body length {len(result.body)}"
+                if "echo_path" in expect:
+                    assert result.json()["path"] == expect["echo_path"], f"{where}: the server saw {result.json()['path']}"
+                    reported = result.path.split("?")[0]
+                    assert case.get("base_path", "") + reported == expect["echo_path"], f"{where}: reported {result.path}"
             else:
                 assert error is not None, f"{where}: expected failure {expect['kind']}, got success {result!r}"
                 assert str(error.kind) == expect["kind"], f"{where}: kind {error.kind}: {error.message}"
                 status, attempts = error.status, error.attempts
+                if "message_contains" in expect:
+                    assert expect["message_contains"] in error.message, f"{where}: message {error.message!r}"
             assert status == expect["status"], f"{where}: status"
             assert len(attempts) == expect["attempts"], f"{where}: attempts {[(a.status, a.error, a.decision) for a in attempts]}"
             assert len(seen) == expect["observer_calls"], f"{where}: observer saw {seen}"
@@ -201,6 +228,10 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
             if "echo" in expect:
                 assert result is not None, f"{where}: no response to read the echo from"
                 check_echo(where, result, expect["echo"])
+            if "bytes_received" in expect:
+                received = attempts[-1].bytes_received if attempts else -1
+                bound = expect["bytes_received"]
+                assert bound["min"] <= received <= bound["max"], f"{where}: the last attempt received {received} bytes"
             if "min_elapsed" in expect:
                 assert elapsed >= expect["min_elapsed"], f"{where}: took {elapsed:.3f} s"
             if "max_elapsed" in expect:

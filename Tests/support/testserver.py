@@ -26,6 +26,12 @@ keep-alive works. Endpoints (any method unless stated):
                             next_cursor ""; twitter?cursor=C: the ids list, then (cursor =
                             1305102810874389703, exactly) the ids reversed with next_cursor 0
   /gzip                     gzip-encoded JSON when Accept-Encoding allows gzip
+  /bytes/<n>                200 application/octet-stream of n bytes ("0123456789" repeated),
+                            streamed in 64 KiB writes with Content-Length n; ?chunked=1 sends
+                            them chunked, without Content-Length (HEAD: the headers only)
+  /gzip-bomb/<n>            200 Content-Encoding: gzip whatever the request accepts: n zero
+                            bytes once decoded, about n/1000 on the wire (Content-Length
+                            the compressed size; made once per n and kept)
   /reset                    reads the request, then closes the socket without answering
   /fault/<key>/<step>,...   scripted faults: the n-th request for <key> runs step n (the last
                             repeats). A step is a base and optional "+" modifiers:
@@ -80,6 +86,7 @@ import struct
 import sys
 import threading
 import time
+import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qsl, unquote, urlsplit
@@ -110,6 +117,7 @@ class Server(ThreadingHTTPServer):
         self.counters_lock = threading.Lock()
         self.tokens: dict[str, dict[str, object]] = {}  # realm -> {"token", "rotations", "rejected"}
         self.ports: dict[str, int] = {}  # "main" and "plain" (the twins'), shared by the twins
+        self.bombs: dict[int, bytes] = {}  # /gzip-bomb/<n>: decoded size -> gzip body
 
     def twin(self, address) -> "Server":
         """Another listener (another origin) that shares this server's state."""
@@ -203,6 +211,10 @@ class Handler(BaseHTTPRequestHandler):
                 return self._pages(parts[1], query)
             if head == "gzip" and len(parts) == 1:
                 return self._gzip()
+            if head == "bytes" and len(parts) == 2:
+                return self._bytes(parts[1], query)
+            if head == "gzip-bomb" and len(parts) == 2:
+                return self._gzip_bomb(parts[1])
             if head == "reset" and len(parts) == 1:
                 return self._reset()
             if head == "auth" and len(parts) in (2, 3):
@@ -216,8 +228,8 @@ class Handler(BaseHTTPRequestHandler):
             if head == "slack" and len(parts) == 2:
                 return self._json(200, {"ok": True} if parts[1] == "ok" else {"ok": False, "error": parts[1]})
             return self._json(404, {"error": "no such endpoint", "path": path})
-        except BrokenPipeError:
-            self.close_connection = True
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True  # the client stopped reading (e.g. a size limit)
 
     do_GET = do_HEAD = do_POST = do_PUT = do_PATCH = do_DELETE = do_OPTIONS = do_TRACE = _handle
 
@@ -407,6 +419,45 @@ class Handler(BaseHTTPRequestHandler):
             self._send(200, gzip.compress(payload), headers={"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
         else:
             self._send(200, payload, headers={"Vary": "Accept-Encoding"})
+
+    def _bytes(self, count_text: str, query: dict[str, str]) -> None:
+        try:
+            count = int(count_text)
+        except ValueError:
+            return self._json(400, {"error": "the byte count must be an integer"})
+        chunked = query.get("chunked") == "1"
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Transfer-Encoding" if chunked else "Content-Length", "chunked" if chunked else str(count))
+        self.end_headers()
+        if self.command == "HEAD":
+            return
+        block = b"0123456789" * 6554  # 65,540 bytes
+        left = count
+        while left > 0:
+            piece = block[:min(left, 65536)]
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(piece), piece) if chunked else piece)
+            left -= len(piece)
+        if chunked:
+            self.wfile.write(b"0\r\n\r\n")
+
+    def _gzip_bomb(self, count_text: str) -> None:
+        try:
+            count = int(count_text)
+        except ValueError:
+            return self._json(400, {"error": "the byte count must be an integer"})
+        with self.server.counters_lock:
+            body = self.server.bombs.get(count)
+        if body is None:
+            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: the gzip container
+            zeros, pieces, left = bytes(1 << 20), [], count
+            while left > 0:
+                pieces.append(compressor.compress(zeros[:min(left, len(zeros))]))
+                left -= min(left, len(zeros))
+            body = b"".join(pieces) + compressor.flush()
+            with self.server.counters_lock:
+                self.server.bombs[count] = body
+        self._send(200, body, content_type="application/octet-stream", headers={"Content-Encoding": "gzip"})
 
     def _fault(self) -> None:
         parts = [unquote(p) for p in urlsplit(self.path).path.split("/") if p != ""]

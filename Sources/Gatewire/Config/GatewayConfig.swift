@@ -6,7 +6,7 @@ import Glibc
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`, `mappings`,
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `maxResponseBytes`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`, `mappings`,
 /// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
 /// so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -25,6 +25,10 @@ public struct GatewayConfig: Sendable {
     /// path is resolved against the config file's directory (the current directory for config
     /// text), as plugin paths are (``ConfigPath``); it must be readable when the config is loaded.
     public var caFile: String?
+    /// The largest decoded response body a call accepts, in bytes (key `maxResponseBytes`,
+    /// 1...2^62; default 64 MiB); see ``ResponseSizeLimit``. A route's or a call's own
+    /// limit replaces it.
+    public var maxResponseBytes = ResponseSizeLimit.defaultBytes
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
     /// The retry budget per host (key `retryBudget`); off by default.
@@ -68,11 +72,16 @@ public struct GatewayConfig: Sendable {
     }
 
     /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
-    /// or `https://` URL with a host.
+    /// or `https://` URL with a host, and its path has no dot segment (``DotSegments``).
     public static func baseURLProblem(_ url: String) -> String? {
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""
-        return host.isEmpty || host.hasPrefix("/") ? "must be an absolute http:// or https:// URL, got \"\(url)\"" : nil
+        if host.isEmpty || host.hasPrefix("/") { return "must be an absolute http:// or https:// URL, got \"\(url)\"" }
+        if DotSegments.inPath(String(host)) != nil {
+            return "has a dot segment (. or .., in any percent-encoding) in its path, which would change the "
+                + "resource it names (RFC 3986 section 5.2.4)"
+        }
+        return nil
     }
 
     /// Parses a config from JSON text. A key repeated in one object is an error (it would
@@ -102,7 +111,7 @@ public struct GatewayConfig: Sendable {
 
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
-        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "retry", "routes",
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "maxResponseBytes", "retry", "routes",
                                     "retryBudget", "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
@@ -127,6 +136,7 @@ public struct GatewayConfig: Sendable {
             }
             caFile = path
         }
+        if let node = try root.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }

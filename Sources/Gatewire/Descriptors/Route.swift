@@ -21,6 +21,9 @@ public struct Route: Sendable, Equatable {
     public var redirectPolicy: RedirectPolicy?
     /// How the route's results are paged, for ``Client/pages(_:pagination:)``; nil for none.
     public var pagination: Pagination?
+    /// The route's own response size limit in bytes (`maxResponseBytes`, see
+    /// ``ResponseSizeLimit``), or nil for the gateway's.
+    public var maxResponseBytes: Int?
 
     /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
@@ -33,14 +36,16 @@ public struct Route: Sendable, Equatable {
     /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`, with
     /// optional `retry`, `retryBudget`, `circuitBreaker` and `redirects` (as the gateway
     /// config's; the route's `retry` and `redirects` fields default to `inheriting`'s and
-    /// `redirectDefaults`') and `pagination` (as in ``Pagination/init(config:)``).
+    /// `redirectDefaults`'), `pagination` (as in ``Pagination/init(config:)``) and
+    /// `maxResponseBytes`.
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
-    ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), unknown keys).
+    ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
+    ///   in it (``DotSegments``), unknown keys).
     public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy(),
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
-                                      "redirects", "pagination"])
+                                      "redirects", "pagination", "maxResponseBytes"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -49,6 +54,10 @@ public struct Route: Sendable, Equatable {
         let pattern = try patternNode.string()
         guard pattern.hasPrefix("/") else { throw patternNode.error("must start with \"/\"") }
         if let problem = PathPattern.parameterProblem(pattern) { throw patternNode.error(problem) }
+        if DotSegments.inPath(pattern) != nil {
+            throw patternNode.error("has a dot segment (. or .., in any percent-encoding), which would change the "
+                + "resource it names (RFC 3986 section 5.2.4)")
+        }
         self.init(name: name, method: method, pathPattern: pattern,
                   objectType: try config.optional("objectType")?.string())
         if let node = try config.optional("retry") {
@@ -60,5 +69,6 @@ public struct Route: Sendable, Equatable {
             redirectPolicy = try RedirectPolicy(config: node, inheriting: redirectDefaults)
         }
         pagination = try config.optional("pagination").map { node throws(ConfigError) in try Pagination(config: node) }
+        if let node = try config.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
     }
 }

@@ -4,7 +4,9 @@ public enum Router {
     /// Fills `:name` segments of `pattern` with `parameters` (each value percent-encoded as
     /// one path segment) and appends the parameters not used in the path as a query string
     /// in key order.
-    /// - Throws: a message naming the missing parameter (never `(null)` or an empty segment).
+    /// - Throws: a message naming the missing parameter (never `(null)` or an empty segment),
+    ///   or the parameter whose value is a dot segment (`.`, `..`, `%2e%2e`, `../x`: see
+    ///   ``DotSegments``), which would make the path name another resource.
     public static func build(_ pattern: String, parameters: [String: String]) throws(RouterError) -> String {
         try build(pattern, parameters: parameters, objectAttributes: [:], objectParameters: [])
     }
@@ -14,7 +16,8 @@ public enum Router {
     /// (its top-level scalar members), then in `objectParameters` (the object's mapped
     /// attributes, for GET/DELETE). The query is the call's unused parameters (key order),
     /// then the unused `objectParameters` (their order); object attributes never go to the query.
-    /// - Throws: a message naming the missing parameter and where it was looked for.
+    /// - Throws: a message naming the missing parameter and where it was looked for, or the
+    ///   parameter whose value is a dot segment.
     public static func build(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
                              objectParameters: [(String, String)]) throws(RouterError) -> String {
         // Nothing to fill and no query: the pattern is the path (the loop below would copy it).
@@ -39,6 +42,10 @@ public enum Router {
             guard let value else {
                 let places = hasObject ? " (not in the call's parameters nor the object's attributes)" : ""
                 throw RouterError(message: "missing parameter \"\(name)\" for path pattern \(pattern)\(places)")
+            }
+            if DotSegments.inValue(value) {
+                throw RouterError(message: "path parameter \"\(name)\" is \"\(value)\", a dot segment (. or .., in any "
+                    + "percent-encoding), which would change the resource \(pattern) names (RFC 3986 section 5.2.4)")
             }
             path += percentEncoded(value)
             used.insert(name)
@@ -77,6 +84,20 @@ public enum Router {
             default:
                 result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
             }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// `path` with every non-ASCII byte written as `%XX` of its UTF-8 encoding (uppercase,
+    /// RFC 3986 section 2.1) and every other byte kept. libcurl would encode those bytes
+    /// itself (in lowercase), and the path on the wire would no longer be the path reported.
+    static func encodingNonASCII(_ path: String) -> String {
+        guard path.utf8.contains(where: { $0 >= 0x80 }) else { return path }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(path.utf8.count + 16)
+        for byte in path.utf8 {
+            if byte < 0x80 { result.append(byte) } else { result += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
         }
         return String(decoding: result, as: UTF8.self)
     }

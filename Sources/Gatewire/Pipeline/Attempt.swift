@@ -18,6 +18,9 @@ public struct Attempt: Sendable {
     public var timings: TransferTimings
     /// Bytes of request written to the connection.
     public var bytesSent: Int64
+    /// Bytes of response body received, decoded (those past ``ResponseSizeLimit`` included
+    /// up to the chunk that crossed it: the transfer stopped there).
+    public var bytesReceived: Int64 = 0
     /// The delay before the next attempt in seconds, or nil when this was the last one.
     public var delayAfter: Double?
     /// Why the call retried or stopped after this attempt (empty for a success).
@@ -30,8 +33,8 @@ public struct Attempt: Sendable {
 
     /// The attempt as a JSON object: `{"attempt", "start", "duration", "status", "error",
     /// "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
-    /// "bytes_sent", "delay", "decision", "redirects": [{"status", "url"}]}`; times in seconds,
-    /// absent values `null`.
+    /// "bytes_sent", "bytes_received", "delay", "decision", "redirects": [{"status", "url"}]}`;
+    /// times in seconds, absent values `null`.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("attempt", .integer(Int64(number)))
@@ -43,6 +46,7 @@ public struct Attempt: Sendable {
         object.set("message", message.map(JSONValue.string) ?? .null())
         object.set("timings", timings.json)
         object.set("bytes_sent", .integer(bytesSent))
+        object.set("bytes_received", .integer(bytesReceived))
         object.set("delay", delayAfter.map(JSONValue.number) ?? .null())
         object.set("decision", .string(decision))
         object.set("redirects", redirectsJSON)

@@ -28,6 +28,7 @@ final class Call: @unchecked Sendable {
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
     private let redirects: RedirectPolicy
+    private let maxResponseBytes: Int
     private let completion: Completion
     /// The retry jitter source; nil until the first retry decision when the client has no seed.
     @exclusivity(unchecked) private var generator: SeededGenerator?
@@ -65,6 +66,7 @@ final class Call: @unchecked Sendable {
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
+        maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
@@ -169,6 +171,7 @@ final class Call: @unchecked Sendable {
         refusedRedirect = nil
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
+        options.maxResponseBytes = maxResponseBytes
         options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
                                                                   hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
@@ -235,7 +238,8 @@ final class Call: @unchecked Sendable {
         var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
                               status: response?.status ?? 0, errorKind: error?.kind,
                               curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
-                              bytesSent: result.bytesSent, delayAfter: nil, decision: "", redirects: hops)
+                              bytesSent: result.bytesSent, bytesReceived: result.bytesReceived, delayAfter: nil,
+                              decision: "", redirects: hops)
         for plugin in core.plugins.reversed() {
             plugin.didReceive(attempt, response: response, context: context)
         }

@@ -67,8 +67,9 @@ final class ClientCore: Sendable {
 
     /// Resolves route, parameters, body and headers.
     /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
-    ///   route, a missing parameter, a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects,
-    ///   a body on a HEAD request: ``HTTPMethod/bodyProblem(hasBody:)``).
+    ///   route, a missing parameter, a parameter or path with a dot segment (``DotSegments``),
+    ///   a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects, a body on a HEAD
+    ///   request: ``HTTPMethod/bodyProblem(hasBody:)``).
     func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {
         var method = request.method
         var pattern = request.path
@@ -149,12 +150,19 @@ final class ClientCore: Sendable {
             return PreparedRequest(method: method, path: path, url: url, headers: headers, body: body,
                                    route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)
         }
-        let path: String
+        var path: String
         do {
             path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters,
                                     objectAttributes: objectAttributes, objectParameters: objectParameters)
         } catch {
             throw invalid(error.message)
+        }
+        path = Router.encodingNonASCII(path)
+        if let part = DotSegments.inPath(path) {
+            // Refused rather than resolved (RFC 3986 section 5.2.4): the path sent, the path
+            // reported and the route matched stay the same, inside the base URL's path.
+            throw invalid("path \(part) has a dot segment (. or .., in any percent-encoding), which would change "
+                + "the resource it names (RFC 3986 section 5.2.4); it is refused, not resolved")
         }
         return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body,
                                route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)

@@ -91,17 +91,22 @@ public struct CallOptions: Sendable {
     /// Which redirects this call follows and how (``RedirectPolicy``); nil keeps the route's
     /// or the client's.
     public var redirectPolicy: RedirectPolicy?
+    /// The largest decoded response body this call accepts, in bytes (see
+    /// ``ResponseSizeLimit``; a larger one fails with kind `responseTooLarge`); nil keeps
+    /// the route's or the client's (default 64 MiB).
+    public var maxResponseBytes: Int?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
                 retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil,
-                redirectPolicy: RedirectPolicy? = nil) {
+                redirectPolicy: RedirectPolicy? = nil, maxResponseBytes: Int? = nil) {
         self.redirectPolicy = redirectPolicy
         self.retryPolicy = retryPolicy
         self.retryTest = retryTest
         self.timeouts = timeouts
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker
+        self.maxResponseBytes = maxResponseBytes
     }
 }
 

@@ -15,7 +15,7 @@ final class ResolvedRoute: Sendable {
     init(_ route: Route, urlPrefix: String) {
         self.route = route
         let pattern = route.pathPattern.hasPrefix("/") ? route.pathPattern : "/" + route.pathPattern
-        staticPath = Router.hasParameters(pattern) ? nil : pattern
+        staticPath = Router.hasParameters(pattern) ? nil : Router.encodingNonASCII(pattern)
         staticURL = staticPath.map { urlPrefix + $0 }
     }
 }

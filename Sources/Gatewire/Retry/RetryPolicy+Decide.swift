@@ -24,8 +24,9 @@ extension RetryPolicy {
     /// 5. Delay: a `Retry-After` header on a retried response (any status) replaces the
     ///    computed backoff ``delay(forRetry:using:)`` for retry `outcome.attempt`. A
     ///    malformed `Retry-After` is ignored. A `Retry-After` above ``maxRetryAfter`` or above
-    ///    `remaining` stops at once (fail fast, no shortened wait), and so does any delay
-    ///    (computed or the test's) above `remaining`.
+    ///    `remaining` stops at once (fail fast, no shortened wait). The test's own delay is
+    ///    capped at ``maxDelay``, as the backoff is (NaN and negatives are 0). Any delay
+    ///    (computed or the test's) above `remaining` stops at once with cause `deadline`.
     ///
     /// - Parameters:
     ///   - method: the request's method.
@@ -88,8 +89,18 @@ extension RetryPolicy {
         var explicitDelay: Double? = nil
         switch verdict {
         case .retry(let after):
-            reason = "the retry test asked for a retry"
-            if let after { explicitDelay = after.isNaN ? 0 : max(0, after) }
+            if let after {
+                // The caller's delay is capped like the backoff: a test that echoes a hostile
+                // `Retry-After: 1000000000000` must not park the call for 31,700 years.
+                let asked = after.isNaN ? 0 : max(0, after)
+                let cap = Self.sanitizedCap(maxDelay)
+                explicitDelay = min(asked, cap)
+                reason = asked > cap
+                    ? "the retry test asked for a retry after \(asked.formatted)s (capped at maxDelay \(maxDelay.formatted)s)"
+                    : "the retry test asked for a retry"
+            } else {
+                reason = "the retry test asked for a retry"
+            }
         case .stop:
             return (.stop(reason: "the retry test said stop"), nil)  // handled above
         case .usePolicy:

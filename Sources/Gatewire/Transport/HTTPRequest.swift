@@ -43,6 +43,10 @@ public struct TransferOptions: Sendable, Equatable {
     /// not be retried after sending (a POST without `Idempotency-Key`) cannot recover from,
     /// so such a request takes a new connection. Default false.
     public var freshConnection: Bool = false
+    /// The largest decoded response body accepted, in bytes: the transfer is aborted at the
+    /// first byte past it, and a `Content-Length` above it is refused before the body is
+    /// read (kind `responseTooLarge`). Default 64 MiB (``ResponseSizeLimit``).
+    public var maxResponseBytes: Int = ResponseSizeLimit.defaultBytes
 
     /// The defaults above.
     public init() {}

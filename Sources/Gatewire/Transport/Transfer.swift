@@ -14,6 +14,9 @@ final class Transfer: @unchecked Sendable {
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
     @exclusivity(unchecked) private var body: [UInt8] = []
+    /// The length of the chunk that would have taken the body past
+    /// ``TransferOptions/maxResponseBytes`` (not kept; the transfer was aborted), else 0.
+    @exclusivity(unchecked) private var refusedChunk = 0
     /// The error buffer and header fields the loop lends, given to ``configure(_:buffers:)``.
     @exclusivity(unchecked) private var buffers: HandleBuffers?
     /// Whether the header callback is between a status line and the blank line after it.
@@ -83,9 +86,18 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))
         check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        // The path on the wire is the path the results report: libcurl must not resolve dot
+        // segments itself (RFC 3986 section 5.2.4); the call refuses them (``DotSegments``).
+        check(gw_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1))
         check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
+            // Decoded bytes, as they arrive: one past the limit aborts the transfer at once
+            // (a short count is CURLE_WRITE_ERROR), so a body never grows beyond the limit.
+            guard length <= transfer.options.maxResponseBytes - transfer.body.count else {
+                transfer.refusedChunk = length
+                return 0
+            }
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
             return length
         }))
@@ -140,6 +152,10 @@ final class Transfer: @unchecked Sendable {
         // the target (CURLINFO_REDIRECT_URL).
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
         if options.freshConnection { check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
+        // A Content-Length above the limit is refused before the body (CURLE_FILESIZE_EXCEEDED);
+        // not a HEAD's, which describes a body never sent (libcurl 7.88 would refuse it too).
+        check(gw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE,
+                                 request.method == .head ? 0 : curl_off_t(options.maxResponseBytes)))
 
         guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
         return nil
@@ -186,7 +202,7 @@ final class Transfer: @unchecked Sendable {
         let requestSent = refusedResend || sent > 0 || Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T) > 0
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
-                                    bytesReceived: Int64(body.count), requestSent: requestSent)
+                                    bytesReceived: Int64(body.count + refusedChunk), requestSent: requestSent)
         if code == CURLE_OK {
             var status = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -209,6 +225,12 @@ final class Transfer: @unchecked Sendable {
                 result.error = TransportError(kind: .network, curlCode: Int32(code.rawValue),
                                               message: "connection reset on a reused connection; the request may have "
                                                   + "reached the server, so it was not re-sent unrecorded")
+            } else if code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && refusedChunk > 0) {
+                result.error = TransportError(
+                    kind: .responseTooLarge, curlCode: Int32(code.rawValue),
+                    message: code == CURLE_FILESIZE_EXCEEDED
+                        ? "the response's Content-Length exceeds maxResponseBytes (\(options.maxResponseBytes) bytes); its body was not read"
+                        : "the decoded response body passed maxResponseBytes (\(options.maxResponseBytes) bytes); the transfer was aborted there")
             } else {
                 result.error = Self.error(for: code, detail: detail, requestSent: requestSent)
             }

@@ -23,7 +23,8 @@ Ownership conventions of the header, as they appear here:
 
 * a returned ``const char *`` is owned by the library: ``restype = c_char_p`` (ctypes copies
   it into ``bytes`` at once, while it is still valid); the body (``gw_result_body``, which
-  may contain NUL bytes) is ``c_void_p`` and copied with ``string_at`` and its length;
+  may contain NUL bytes) is ``c_void_p`` and copied with :func:`copy_bytes` and its
+  ``size_t`` length (never ``string_at``, whose length is a C ``int``);
 * a returned ``char *`` belongs to the caller: it arrives through a ``c_void_p`` out-parameter
   and is read with :func:`take_string` (``string_at`` + ``gw_string_free``);
 * opaque handles are ``c_void_p`` (the default ``c_int`` restype would truncate them).
@@ -58,6 +59,7 @@ __all__ = [
     "raise_status",
     "last_error_message",
     "take_string",
+    "copy_bytes",
     "decode",
     "gw_plugin",
     "gw_client_options",
@@ -416,6 +418,20 @@ def last_error_message() -> str:
     that failed on the calling thread ("" if none has). Successful calls leave it unchanged,
     so read it only right after a call that returned a ``GW_ERROR_*``."""
     return decode(load().gw_last_error_message()) or ""
+
+
+# ctypes.string_at passes its length as a C int (CPython declares it (c_void_p, c_int)): a
+# body of 2 GiB or more raises SystemError there, and one of 4 GiB + 5 bytes comes back as 5
+# bytes. PyBytes_FromStringAndSize takes a Py_ssize_t; PYFUNCTYPE holds the GIL, as it must.
+_bytes_from_pointer = ctypes.PYFUNCTYPE(ctypes.py_object, c_void_p, ctypes.c_ssize_t)(
+    ("PyBytes_FromStringAndSize", ctypes.pythonapi)
+)
+
+
+def copy_bytes(pointer: int, length: int) -> bytes:
+    """Copy ``length`` bytes (a ``size_t``, any size up to ``sys.maxsize``) from ``pointer``
+    into a new ``bytes``; the memory stays the library's. Raises MemoryError when it does not fit."""
+    return _bytes_from_pointer(pointer, length)  # type: ignore[no-any-return]
 
 
 def take_string(pointer: int | None) -> str | None:

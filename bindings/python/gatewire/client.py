@@ -117,6 +117,7 @@ _CALL_DEFAULTS: dict[str, Any] = {
     "method": None, "path": None, "route": None, "params": None, "headers": None, "json": _UNSET,
     "object_type": None, "max_retries": None, "attempt_timeout": None, "deadline": None, "policy": None,
     "redirects": None,
+    "max_response_bytes": None,
 }  # fmt: skip
 _CALL_KEYWORDS = frozenset(_CALL_DEFAULTS) | {"retry_test"}
 _SCALARS = (str, int, float, bool, type(None))
@@ -258,6 +259,7 @@ class Client:
         retry_key: int,
         policy: Mapping[str, Any] | None = None,
         redirects: str | bool | Mapping[str, Any] | None = None,
+        max_response_bytes: int | None = None,
     ) -> _native.gw_call_options:
         options = _native.gw_call_options()
         _native.check(_native.lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
@@ -282,11 +284,19 @@ class Client:
             if not 0.001 <= deadline <= 86400:
                 raise InvalidArgument(f"deadline must be 0.001...86400 seconds, got {deadline!r}")
             options.deadline = float(deadline)
-        if policy is not None or redirects is not None:  # the config's keys, read by the library
+        if max_response_bytes is not None:
+            if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or not (
+                1 <= max_response_bytes <= 2**62
+            ):
+                raise InvalidArgument(f"max_response_bytes must be an int in 1...2**62, got {max_response_bytes!r}")
+        if policy is not None or redirects is not None or max_response_bytes is not None:
+            # The config's keys, read by the library.
             policies = dict(policy or {})
             if redirects is not None:
                 policies["redirects"] = {"follow": redirects} if isinstance(redirects, str) else (
                     redirects if isinstance(redirects, bool) else dict(redirects))
+            if max_response_bytes is not None:
+                policies["maxResponseBytes"] = max_response_bytes
             options.policy_json = _json.dumps(policies).encode("utf-8")
         if retry_key:
             options.retry_test = _RETRY_TEST
@@ -308,6 +318,7 @@ class Client:
         retry_test: RetryTest | None = None,
         policy: Mapping[str, Any] | None = None,
         redirects: str | bool | Mapping[str, Any] | None = None,
+        max_response_bytes: int | None = None,
     ) -> Result:
         """Send a call and block until it completes (retries included).
 
@@ -332,7 +343,7 @@ class Client:
                 the client's policy).
             policy: this call's resilience policies, with the gateway config's keys:
                 ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
-                False}``; absent ``retry`` fields keep the route's (else the client's) policy,
+                False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else the client's) policy,
                 e.g. ``policy={"retry": {"idempotencyKey": True}}``. None keeps them all.
             redirects: which redirects this call follows (the config's ``redirects``): a
                 ``follow`` word, ``"none"``, ``"sameOrigin"`` or ``"any"``; ``False`` (none);
@@ -348,6 +359,10 @@ class Client:
                 client's).
             retry_test: asked once per failed attempt, on the client's loop thread (see
                 :data:`gatewire.RetryTest`).
+            max_response_bytes: the largest decoded response body accepted, in bytes,
+                1...2**62 (None = the route's, else the config's ``maxResponseBytes``, default
+                64 MiB); a larger one aborts the transfer as it arrives and raises
+                :class:`ResponseTooLarge` (never retried). Same as ``policy={"maxResponseBytes": n}``.
 
         Returns:
             The :class:`Result` of a successful call.
@@ -366,6 +381,7 @@ class Client:
             method=method, path=path, route=None, params=params, headers=headers, json=json,
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
             deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
+            max_response_bytes=max_response_bytes,
         )  # fmt: skip
 
     def call_route(
@@ -382,6 +398,7 @@ class Client:
         retry_test: RetryTest | None = None,
         policy: Mapping[str, Any] | None = None,
         redirects: str | bool | Mapping[str, Any] | None = None,
+        max_response_bytes: int | None = None,
     ) -> Result:
         """Call the configured route ``route`` and block until it completes.
 
@@ -400,6 +417,7 @@ class Client:
             method=None, path=None, route=route, params=params, headers=headers, json=json,
             object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
             deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
+            max_response_bytes=max_response_bytes,
         )  # fmt: skip
 
     def pages(
@@ -490,6 +508,7 @@ class Client:
         retry_test: RetryTest | None = None,
         policy: Mapping[str, Any] | None = None,
         redirects: str | bool | Mapping[str, Any] | None = None,
+        max_response_bytes: int | None = None,
     ) -> CallFuture:
         """Start a call and return at once; the arguments are those of :meth:`call`, or
         ``route=`` instead of method and path as in :meth:`call_route` (with a route, method
@@ -513,6 +532,7 @@ class Client:
             blocking=False, method=method, path=path, route=route, params=params, headers=headers,
             json=json, object_type=object_type, max_retries=max_retries,
             attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
+            max_response_bytes=max_response_bytes,
         )  # fmt: skip
 
     # -- many calls through a completion queue (issue 6) ----------------------------------

@@ -157,7 +157,7 @@ class FinalResult(_Borrowed):
         """The final response body (b"" without one)."""
         length = ctypes.c_size_t()
         pointer = _native.lib.gw_result_body(self._result(), ctypes.byref(length))
-        return ctypes.string_at(pointer, length.value) if pointer else b""
+        return _native.copy_bytes(pointer, length.value) if pointer else b""
 
     def json(self) -> Any:
         """The body parsed as JSON (json.loads); raises ValueError when it is not JSON."""
@@ -228,7 +228,9 @@ RetryAnswer = Union[bool, float, int, RetryVerdict, None]
 #:
 #: * ``None`` or ``RetryVerdict.USE_POLICY``: the client's retry policy decides;
 #: * ``True`` or ``RetryVerdict.RETRY``: retry (within ``max_retries``) after the policy's delay;
-#: * a number (int or float, not bool) ``>= 0``: retry after that many seconds;
+#: * a number (int or float, not bool) ``>= 0``: retry after that many seconds, capped at the
+#:   policy's ``maxDelay`` (``float("inf")`` too); a delay past the call's deadline fails the
+#:   call at once with :class:`Timeout` (kind ``deadline``), as the policy's own delays do;
 #: * ``False`` or ``RetryVerdict.STOP``: stop and report this attempt's outcome.
 #:
 #: An exception raised by the test is logged and counts as ``None``.

@@ -29,6 +29,8 @@ class Attempt:
         timings: libcurl's phase timings in seconds, keyed ``"dns"``, ``"connect"``,
             ``"tls"``, ``"first_byte"``, ``"total"``.
         bytes_sent: request bytes written to the connection.
+        bytes_received: response body bytes received, decoded (past ``maxResponseBytes`` the
+            transfer stopped at the chunk that crossed it).
         delay: the wait before the next attempt in seconds, or None when none followed.
         decision: why the call retried or stopped after this attempt (``""`` for a success).
         redirects: the redirects this attempt followed, in order: ``(status, url)`` pairs,
@@ -46,6 +48,7 @@ class Attempt:
     message: str | None = None
     timings: dict[str, float] = field(default_factory=dict)
     bytes_sent: int = 0
+    bytes_received: int = 0
     delay: float | None = None
     decision: str = ""
     redirects: tuple[tuple[int, str], ...] = ()
@@ -63,6 +66,7 @@ class Attempt:
             message=item.get("message") or None,
             timings=dict(item.get("timings") or {}),
             bytes_sent=int(item.get("bytes_sent") or 0),
+            bytes_received=int(item.get("bytes_received") or 0),
             delay=None if item.get("delay") is None else float(item["delay"]),
             decision=item.get("decision") or "",
             redirects=tuple((int(hop["status"]), str(hop["url"])) for hop in item.get("redirects") or ()),
@@ -254,7 +258,7 @@ def _loads(text: bytes | None) -> Any:
 def _body(pointer: int) -> bytes:
     length = ctypes.c_size_t(0)
     data = _native.lib.gw_result_body(pointer, ctypes.byref(length))
-    return ctypes.string_at(data, length.value) if data and length.value else b""
+    return _native.copy_bytes(data, length.value) if data and length.value else b""
 
 
 def _parse_attempts(text: bytes | None) -> tuple[Attempt, ...]:
@@ -319,7 +323,7 @@ def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | 
         setter = object.__setattr__
         setter(self, "_status", fields.status)
         length = fields.body_length
-        setter(self, "_body", ctypes.string_at(fields.body, length) if length else b"")
+        setter(self, "_body", _native.copy_bytes(fields.body, length) if length else b"")
         setter(self, "_raw", _NativeTexts(pointer))
         pointer = 0  # the Result owns it now
         for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata"):

@@ -1,0 +1,56 @@
+"""The `gatewire` command line and the call's limits: dot segments refused (and the path on
+the wire is the path written), and `--max-response-bytes`."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+
+
+@pytest.mark.parametrize("value", ["..", ".", "%2e%2E", ".%2e", "../admin"])
+def test_a_dot_segment_parameter_is_refused(cli: str, server: str, value: str) -> None:  # noqa: F811
+    done = run(cli, "call", "--base-url", f"{server}/echo/api/v1", "DELETE", "/users/:id/sessions", "--param", f"id={value}")
+    assert done.returncode == 1, done.stdout
+    error = json.loads(done.stdout)
+    assert (error["kind"], error["status"], error["attempts"]) == ("invalid_argument", 0, 0)
+    assert error["message"].startswith('path parameter "id" is ')
+
+
+@pytest.mark.parametrize("path", ["/a/../b", "/./x", "/a/%2e%2e/b", "/a/b/.."])
+def test_a_raw_path_with_a_dot_segment_is_refused(cli: str, server: str, path: str) -> None:  # noqa: F811
+    done = run(cli, "call", "--base-url", f"{server}/echo/api/v1", "GET", path)
+    assert done.returncode == 1, done.stdout
+    error = json.loads(done.stdout)
+    assert (error["kind"], error["attempts"]) == ("invalid_argument", 0)
+    assert "dot segment" in error["message"]
+
+
+def test_the_path_sent_is_the_path_written(cli: str, server: str) -> None:  # noqa: F811
+    done = run(cli, "call", "--base-url", f"{server}/echo", "GET", "/a/.../b/.hidden/caf\u00e9/:name",
+               "--param", "name=x..y z")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert json.loads(done.stdout)["path"] == "/echo/a/.../b/.hidden/caf%C3%A9/x..y%20z"
+
+
+def test_max_response_bytes(cli: str, server: str) -> None:  # noqa: F811
+    done = run(cli, "call", "--base-url", server, "GET", "/bytes/1000", "--max-response-bytes", "1000")
+    assert done.returncode == 0 and len(done.stdout.strip()) == 1000, done.stdout
+    start = time.monotonic()
+    # About 64 KB on the wire (under the limit), 64 MiB decoded: the decoded size counts.
+    done = run(cli, "call", "--base-url", server, "GET", "/gzip-bomb/67108864", "--max-response-bytes", "1048576", "--verbose")
+    assert time.monotonic() - start < 5
+    assert done.returncode == 1, done.stdout
+    error = json.loads(done.stdout)
+    assert (error["kind"], error["status"], error["attempts"]) == ("response_too_large", 0, 1)
+    assert "decoded response body passed maxResponseBytes (1048576 bytes)" in error["message"]
+    assert "response_too_large is never retried" in done.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "x", "4611686018427387905"])
+def test_max_response_bytes_usage_errors(cli: str, server: str, value: str) -> None:  # noqa: F811
+    done = run(cli, "call", "--base-url", server, "GET", "/bytes/1", "--max-response-bytes", value)
+    assert done.returncode == 2
+    assert "--max-response-bytes expects bytes in 1...4611686018427387904" in done.stderr
