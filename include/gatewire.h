@@ -351,9 +351,8 @@ const char *gw_result_mapped_first(const gw_result *result, const char *key_path
  * none); with key_path NULL, over every key path. */
 int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
 /* The response metadata the mappings saw as "@metadata", as JSON: {"method", "url" (after
- * redirects, the last hop's, redacted), "path",
- * "status", "headers": {lower-case name: value}, "pathParameters", "query"}; NULL when no
- * descriptor matched. */
+ * redirects, the last hop's, redacted), "path", "status", "headers": {lower-case name: value},
+ * "pathParameters", "query"}; NULL when no descriptor matched. */
 const char *gw_result_metadata_json(const gw_result *result);
 
 /* gw_paginator_next's status after the last page (not an error; no result). */

@@ -140,6 +140,21 @@ import Testing
         #expect(error?.attempts.first?.redirects.count == 2)
     }
 
+    @Test func aRefreshingCredentialIsNotAskedAboutA401FromAnotherOrigin() async throws {
+        let server = try TestServer()
+        let credential = RefreshingCredential(token: "R-SECRET") { _ in "R-NEW" }
+        let gateway = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#),
+                             plugins: [credential])
+        let error = await #expect(throws: GatewireError.self) { try await gateway.send(.get(redirect("@host2/auth/other"))) }
+        #expect(error?.kind == .httpStatus && error?.status == 401)
+        #expect(error?.attempts.count == 1 && error?.attempts[0].redirects.count == 1)
+        #expect(credential.refreshCount == 0)  // its token never went there
+        // The same 401 on the call's own origin is the credential's: one refresh and a replay.
+        let own = await #expect(throws: GatewireError.self) { try await gateway.send(.get(redirect("/auth/own"))) }
+        #expect(own?.status == 401 && own?.attempts.count == 2)
+        #expect(credential.refreshCount == 1)
+    }
+
     @Test func followNoneMakesTheRedirectTheResponse() async throws {
         let server = try TestServer()
         var options = CallOptions()

@@ -68,3 +68,10 @@ def test_redirects_words_and_false(client: gatewire.Client, server: str) -> None
     with pytest.raises(gatewire.RedirectError):
         client.call("GET", redirect("@host2/echo/x"), redirects="sameOrigin")
     assert client.call("GET", redirect("/echo/x"), redirects="sameOrigin").json()["path"] == "/echo/x"
+
+
+def test_call_many_takes_redirects(client: gatewire.Client) -> None:
+    spec = {"method": "GET", "path": redirect("/echo/x")}
+    refused, followed = client.call_many([{**spec, "redirects": "none"}, spec])
+    assert isinstance(refused, gatewire.RedirectError) and refused.status == 302
+    assert isinstance(followed, gatewire.Result) and followed.attempts[0].redirects[0][0] == 302

@@ -586,9 +586,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="serve HTTPS with a fresh self-signed certificate for 127.0.0.1 (made with openssl)")
     args = parser.parse_args(argv)
 
-    server = Server(("127.0.0.1", args.port), Handler, args.fixtures, args.verbose)
-    port = server.server_address[1]
-    other_host = server.twin(("127.0.0.2", port))
+    for tries_left in reversed(range(20)):  # a free port on 127.0.0.1 may be taken on 127.0.0.2
+        server = Server(("127.0.0.1", args.port), Handler, args.fixtures, args.verbose)
+        port = server.server_address[1]
+        try:
+            other_host = server.twin(("127.0.0.2", port))
+            break
+        except OSError:
+            server.server_close()
+            if args.port or not tries_left:
+                raise
     plain = server.twin(("127.0.0.1", 0))
     server.ports.update(main=port, plain=plain.server_address[1])
     if args.tls_self_signed:

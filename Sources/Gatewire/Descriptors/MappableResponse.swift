@@ -28,7 +28,8 @@ public struct MappableResponse: Sendable {
     public var body: [UInt8]
     /// The response's header fields (for `@metadata.headers`); empty when not known.
     public var headers: HTTPHeaders = HTTPHeaders()
-    /// The absolute URL the request was sent to (for `@metadata.url`); nil when not known.
+    /// The absolute URL the response came from (for `@metadata.url`; after redirects the
+    /// last hop's, redacted); nil when not known.
     public var url: String?
 
     /// A response to map; `path` is relative to the base URL, as sent.

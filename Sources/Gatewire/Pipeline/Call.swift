@@ -369,7 +369,8 @@ final class Call: @unchecked Sendable {
             let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message)
         }
-        // `@metadata.url`: where the response came from (the last hop's URL), redacted.
+        // `@metadata.url`: the call's URL, or after redirects the last hop's, redacted (a
+        // Location may carry what the caller never put in the path).
         let mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
                                         headers: response.headers, body: response.body,
                                         url: hops.isEmpty ? prepared.url : core.redactor.url(response.effectiveURL))
