@@ -12,7 +12,10 @@
  *    ("max_retries: -5 is out of range ...", "header \"X\": ...").
  *  - Header fields (config "headers", headers_json, gw_request_set_header, credentials,
  *    plugin settings) follow RFC 9110: a name is a token (section 5.1: letters, digits and
- *    !#$%&'*+-.^_`|~), a value has no CR, LF or NUL (section 5.5). Anything else is refused
+ *    !#$%&'*+-.^_`|~) and not one libcurl frames the message or the connection with
+ *    (Content-Length, Transfer-Encoding, Connection, Keep-Alive, Proxy-Connection, TE,
+ *    Upgrade, Trailer: RFC 9112 section 6, RFC 9110 section 7.6.1); a value has no control
+ *    character but HTAB (section 5.5: no CR, LF, NUL, 0x01, 0x0B, DEL). Anything else is refused
  *    where it enters (GW_ERROR_INVALID_ARGUMENT, GW_ERROR_CONFIG, or a call failing with
  *    GW_KIND_INVALID_ARGUMENT / GW_KIND_PLUGIN), and never reaches the wire.
  *  - Strings are UTF-8 and NUL-terminated. A "const char *" the library returns is owned by
@@ -367,7 +370,8 @@ const char *gw_request_url(const gw_request *request);    /* valid until changed
 const char *gw_request_header(const gw_request *request, const char *name);
 /* Sets (replaces) a header; value NULL removes it. Copies both strings. GW_ERROR_INVALID_ARGUMENT
  * (nothing changes) for a NULL request or name, a name that is not a token (RFC 9110 section
- * 5.1) or a value with CR, LF or NUL (RFC 9110 section 5.5); the message names the header. */
+ * 5.1) or is a framing or connection field, or a value with a control character other than
+ * HTAB (RFC 9110 section 5.5); see "Header fields" above; the message names the header. */
 int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
 /* Replaces the URL (absolute). Copies the string. Returns GW_OK, or GW_ERROR_INVALID_ARGUMENT
  * (gw_last_error_message() set, the URL unchanged) for a NULL request or a url that is NULL or
@@ -478,14 +482,15 @@ typedef struct gw_credential_options {
 
 /* Creates a credential; set it as gw_client_options.credential (the client keeps a
  * reference) and free yours with gw_credential_free. GW_ERROR_INVALID_ARGUMENT when header is
- * not a token or prefix + token has CR, LF or NUL (RFC 9110 sections 5.1 and 5.5). */
+ * not a token (or a framing field) or prefix + token has a control character other than
+ * HTAB (RFC 9110 sections 5.1 and 5.5). */
 int32_t gw_credential_new(const gw_credential_options *options, gw_credential **out_credential);
 void gw_credential_free(gw_credential *credential); /* NULL is ignored */
 /* How many refreshes have been started. */
 int32_t gw_credential_refresh_count(const gw_credential *credential);
 /* Answers a refresh: the new token (copied), or NULL when it failed. Exactly once per
  * gw_refresh, from any thread, now or later; the handle is freed by this call. A token with
- * CR, LF or NUL (RFC 9110 section 5.5) counts as a failed refresh and returns
+ * a control character other than HTAB (RFC 9110 section 5.5) counts as a failed refresh and returns
  * GW_ERROR_INVALID_ARGUMENT (the handle is freed all the same). */
 int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
 

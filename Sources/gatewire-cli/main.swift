@@ -19,8 +19,9 @@ let help = usage + """
       --config FILE           the gateway config (JSON); optional when --base-url is given
       --base-url URL          replaces the config's baseURL
       --param k=v             fills the path's :k segment, else adds k=v to the query (repeatable)
-      --header 'Name: value'  an extra request header (repeatable); the name must be a token and
-                              the value free of CR, LF and NUL (RFC 9110 sections 5.1, 5.5)
+      --header 'Name: value'  an extra request header (repeatable); the name must be a token, not
+                              a framing field (Content-Length, Connection...), and the value
+                              free of control characters but HTAB (RFC 9110 sections 5.1, 5.5)
       --body JSON             the request body; mapped by the request descriptor of the route's
                               objectType or of --object-type, else sent as is
       --object-type TYPE      the object type whose request descriptor maps --body

@@ -314,8 +314,11 @@ class Client:
             params: path (``:name``) and query parameters; values are str/int/float/bool
                 (bools are sent as ``true``/``false``).
             headers: request headers; they replace the config's headers of the same name.
-                Names are tokens (RFC 9110 section 5.1), values have no CR, LF or NUL (RFC
-                9110 section 5.5): anything else raises InvalidArgument naming the header.
+                Names are tokens (RFC 9110 section 5.1) other than the framing and
+                connection fields libcurl sends (Content-Length, Transfer-Encoding,
+                Connection, Keep-Alive, Proxy-Connection, TE, Upgrade, Trailer), values have
+                no control character but HTAB (RFC 9110 section 5.5): anything else raises
+                InvalidArgument naming the header.
             json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON
                 ``null``; omit for no body).
             object_type: map ``json`` through the request descriptor of the type of this
