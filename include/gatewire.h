@@ -18,6 +18,13 @@
  *    character but HTAB (section 5.5: no CR, LF, NUL, 0x01, 0x0B, DEL). Anything else is refused
  *    where it enters (GW_ERROR_INVALID_ARGUMENT, GW_ERROR_CONFIG, or a call failing with
  *    GW_KIND_INVALID_ARGUMENT / GW_KIND_PLUGIN), and never reaches the wire.
+ *  - Secrets: every string the library hands out (results, observers, events, log lines,
+ *    error messages) has a URL's userinfo removed and the values of secret header fields
+ *    (Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, Api-Key,
+ *    X-Auth-Token, X-Access-Token, auth plugins' headers, config "redactHeaders") and query
+ *    parameters (api_key, apikey, access_token, token, key, signature, client_secret,
+ *    password, secret, the apiKey plugin's, config "redactQuery") replaced by "<redacted>".
+ *    The response's own headers and body are passed through as received.
  *  - Strings are UTF-8 and NUL-terminated. A "const char *" the library returns is owned by
  *    the library (valid as documented); a "char *" it returns is the caller's and must be
  *    released with gw_string_free(). Strings passed in are copied before the call returns.
@@ -276,7 +283,8 @@ const char *gw_result_error_kind_name(const gw_result *result);
 const char *gw_result_error_message(const gw_result *result);
 /* The method sent, e.g. "GET". */
 const char *gw_result_method(const gw_result *result);
-/* The path sent, relative to the base URL, with its query. */
+/* The path sent, relative to the base URL, with its query; secret query values redacted
+ * (see "Secrets" at the top). */
 const char *gw_result_path(const gw_result *result);
 /* The final response body, decoded from its Content-Encoding (gzip, ...), and its length in
  * bytes (out_length may be NULL); NULL/0 without a response or with an empty body. Not
@@ -326,8 +334,9 @@ const char *gw_result_mapped_first(const gw_result *result, const char *key_path
  * none); with key_path NULL, over every key path. */
 int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
 /* The response metadata the mappings saw as "@metadata", as JSON: {"method", "url", "path",
- * "status", "headers": {lower-case name: value}, "pathParameters", "query"}; NULL when no
- * descriptor matched. */
+ * "status", "headers": {lower-case name: value}, "pathParameters", "query"}, redacted (the url
+ * without userinfo; secret header and query values "<redacted>"); NULL when no descriptor
+ * matched. */
 const char *gw_result_metadata_json(const gw_result *result);
 
 /* gw_paginator_next's status after the last page (not an error; no result). */
@@ -442,7 +451,8 @@ const char *gw_event_json(const gw_event *event);
 /* ---- Log lines and contained errors -------------------------------------------------------
  * Where the "log" plugin writes and where contained errors (an observer that failed) are
  * reported: `sink(line, user_data)` from any thread (NULL restores stderr). Process-wide.
- * Lines never contain credentials (Authorization, Cookie, api keys are redacted). */
+ * Lines never contain credentials: the library's one redaction rule applies (see "Secrets"
+ * at the top). */
 typedef void (*gw_log_fn)(const char *line, void *user_data);
 int32_t gw_set_log_sink(gw_log_fn sink, void *user_data);
 

@@ -6,7 +6,8 @@ import Glibc
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`,
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `redactHeaders`, `redactQuery`, `retry`, `retryBudget`,
+/// `circuitBreaker`, `routes`, `mappings`,
 /// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
 /// so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -25,6 +26,11 @@ public struct GatewayConfig: Sendable {
     /// path is resolved against the config file's directory (the current directory for config
     /// text), as plugin paths are (``ConfigPath``); it must be readable when the config is loaded.
     public var caFile: String?
+    /// The secret names of this gateway besides the defaults and the plugins' (keys
+    /// `redactHeaders` and `redactQuery`: arrays of header and query parameter names, e.g.
+    /// `["X-Signature"]`, `["sig"]`): their values are hidden in everything that leaves the
+    /// library (see ``Redactor``) and dropped on a cross-origin redirect.
+    public var redactor = Redactor()
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
     /// The retry budget per host (key `retryBudget`); off by default.
@@ -68,7 +74,9 @@ public struct GatewayConfig: Sendable {
     public static func baseURLProblem(_ url: String) -> String? {
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""
-        return host.isEmpty || host.hasPrefix("/") ? "must be an absolute http:// or https:// URL, got \"\(url)\"" : nil
+        // The URL is quoted without its userinfo (a password) or secret query values.
+        return host.isEmpty || host.hasPrefix("/")
+            ? "must be an absolute http:// or https:// URL, got \"\(Redactor.standard.url(url))\"" : nil
     }
 
     /// Parses a config from JSON text. A key repeated in one object is an error (it would
@@ -98,7 +106,8 @@ public struct GatewayConfig: Sendable {
 
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
-        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "retry", "routes",
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "redactHeaders",
+                                    "redactQuery", "retry", "routes",
                                     "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
@@ -123,6 +132,10 @@ public struct GatewayConfig: Sendable {
             }
             caFile = path
         }
+        func names(_ key: String) throws(ConfigError) -> [String] {
+            try root.optional(key)?.elements().map { (node) throws(ConfigError) in try node.string() } ?? []
+        }
+        redactor = Redactor(headers: try names("redactHeaders"), queryParameters: try names("redactQuery"))
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }

@@ -80,7 +80,8 @@ class Result:
         status: the final HTTP status (int).
         body: the final response body, decoded from any content encoding (bytes).
         method: the method sent, e.g. ``"GET"``.
-        path: the path sent, relative to the base URL, with its query.
+        path: the path sent, relative to the base URL, with its query; secret query values
+            are ``<redacted>`` (README "Secrets"), as in ``repr`` and :class:`CallError`.
         mapped: the mapped objects keyed by descriptor key path (``""`` for the root), parsed
             from ``gw_result_mapped_json``; None when no descriptor matched (or the body was
             empty), ``{}`` when descriptors matched but found nothing at their key paths.
@@ -89,7 +90,8 @@ class Result:
             ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
             one up case-insensitively with :meth:`header`.
         metadata: the response metadata the mappings saw as ``@metadata`` (``{"method", "url",
-            "path", "status", "headers", "pathParameters", "query"}``), or None when no
+            "path", "status", "headers", "pathParameters", "query"}``), redacted as ``path``
+            is (the url without userinfo, secret header values masked too), or None when no
             descriptor matched.
     """
 
