@@ -32,7 +32,11 @@
  *    (or the _INIT macro) so fields can be added without breaking the ABI.
  *  - Callbacks take void *user_data last. Completions, plugins, retry tests and failure
  *    observers run on the client's event-loop thread (one per client) and must not block;
- *    a blocking gw_call() from inside one returns GW_ERROR_WOULD_DEADLOCK.
+ *    a blocking gw_call() (or gw_queue_wait() with a timeout) from inside one returns
+ *    GW_ERROR_WOULD_DEADLOCK.
+ *  - Handles: every _free function ignores NULL. Passing a handle that was already freed
+ *    (freeing it twice, or any use after its _free) is undefined behaviour, as for
+ *    sqlite3_close() on a closed connection: the library cannot detect it and may crash.
  *  - Times are seconds as double.
  *  - Jansson: an application may use the same libjansson.so. Gatewire replaces Jansson's
  *    allocator (json_set_alloc_funcs) on its first response body of 16 KiB or more, only
@@ -175,7 +179,8 @@ int32_t gw_client_new_from_config(const char *config_json, gw_client **out_clien
 
 /* Stops the client's event loop and frees it. Calls still running complete with
  * GW_KIND_CANCELLED first (their completions and the observers run). Blocks until the loop
- * thread has ended, unless called on that thread (from a callback). NULL is ignored. */
+ * thread has ended, unless called on that thread (from a callback). NULL is ignored; a client
+ * already freed is undefined behaviour (see "Handles" at the top). */
 void gw_client_free(gw_client *client);
 
 /* Validates a gateway config without creating a client. On GW_OK, *out_warnings (if not
@@ -317,7 +322,8 @@ const char *gw_result_error_objects_json(const gw_result *result);
 const char *gw_result_attempts_json(const gw_result *result);
 /* The number of attempts made (0 when the call failed before sending). */
 int32_t gw_result_attempt_count(const gw_result *result);
-/* Frees a result. NULL is ignored. */
+/* Frees a result. NULL is ignored; a result already freed is undefined behaviour (see
+ * "Handles" at the top). */
 void gw_result_free(gw_result *result);
 
 /* ---- Mapping results and pagination (issue 3) ------------------------------------------
@@ -533,7 +539,10 @@ int32_t gw_call_async_queued(gw_client *client, const gw_call_options *options, 
  * each with gw_result_free) and out_tags[i] (may be NULL) for i < *out_count. Blocks while
  * the queue is empty: at most timeout_seconds (0 = do not block, < 0 = until a result
  * arrives); *out_count is 0 when the time ran out. Returns GW_ERROR_INVALID_ARGUMENT for NULL
- * queue, out_results or out_count, or a zero capacity. */
+ * queue, out_results or out_count, or a zero capacity; GW_ERROR_WOULD_DEADLOCK (nothing taken)
+ * when called with a non-zero timeout on any client's event-loop thread (in a completion,
+ * observer, monitor or plugin hook), where waiting would stall the loop (as gw_call refuses);
+ * a poll with timeout 0 is allowed there. */
 int32_t gw_queue_wait(gw_queue *queue, double timeout_seconds, gw_result **out_results, uint64_t *out_tags,
                       size_t capacity, size_t *out_count);
 

@@ -38,8 +38,9 @@ let help = usage + """
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
 
     gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
-      descriptors, a retry maxDelay below its initialDelay) and OK with exit 0, or on stderr
-      "CONFIG: error: FIELD: why" (without FIELD when the whole file is wrong), exit 1.
+      descriptors, a retry maxDelay below its initialDelay, verifyTLS false) and OK with
+      exit 0, or on stderr "CONFIG: error: FIELD: why" (without FIELD when the whole file is
+      wrong), exit 1.
 
     Usage errors exit 2.
     """
@@ -218,6 +219,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         request.options.timeouts = timeouts
     }
 
+    if let warning = config.insecureTLSWarning { printError("gatewire: warning: \(warning)") }
     let client = Client(config: config)
     defer { client.close() }
     let observed = ObserverLines()

@@ -2627,6 +2627,55 @@ static void test_destroy_without_out_id(void)
 
 #define QUEUED 40
 
+/* gw_queue_wait from a completion (the loop thread): a wait is refused at once with
+ * GW_ERROR_WOULD_DEADLOCK (it would stall the loop that fills the queue), a poll is allowed. */
+typedef struct queue_wait_state {
+    latch done;
+    gw_queue *queue;
+    int32_t waiting_rc, forever_rc, poll_rc;
+    double waited;
+    char message[512];
+} queue_wait_state;
+
+static void wait_in_completion(gw_result *result, void *user_data)
+{
+    queue_wait_state *state = user_data;
+    gw_result *taken[4];
+    size_t count = 99;
+    double t0 = now_seconds();
+    state->waiting_rc = gw_queue_wait(state->queue, 5.0, taken, NULL, 4, &count);
+    snprintf(state->message, sizeof state->message, "%s", gw_last_error_message());
+    state->forever_rc = gw_queue_wait(state->queue, -1.0, taken, NULL, 4, &count);
+    state->waited = now_seconds() - t0;
+    state->poll_rc = gw_queue_wait(state->queue, 0, taken, NULL, 4, &count);
+    gw_result_free(result);
+    latch_count_down(&state->done);
+}
+
+static void test_queue_wait_on_the_loop_thread(void)
+{
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    static queue_wait_state state;
+    begin("gw_queue_wait in a completion: refused, not a stalled loop");
+    if (client == NULL)
+        return;
+    latch_init(&state.done);
+    CHECK_INT(gw_queue_new(&state.queue), GW_OK);
+    options.method = "GET";
+    options.path = "/echo";
+    CHECK_INT(gw_call_async(client, &options, wait_in_completion, &state, NULL), GW_OK);
+    CHECK(latch_wait(&state.done, 1, 10.0));
+    CHECK_INT(state.waiting_rc, GW_ERROR_WOULD_DEADLOCK);
+    CHECK_INT(state.forever_rc, GW_ERROR_WOULD_DEADLOCK);
+    CHECK(state.waited < 1.0);
+    CHECK_CONTAINS(state.message, "gw_queue_wait: called on an event-loop thread");
+    CHECK_INT(state.poll_rc, GW_OK);
+    gw_client_free(client);
+    gw_queue_free(state.queue);
+    latch_destroy(&state.done);
+}
+
 static void test_completion_queue(void)
 {
     static char paths[QUEUED][32];
@@ -2812,6 +2861,7 @@ int main(void)
 
     test_destroy_without_out_id();
     test_completion_queue();
+    test_queue_wait_on_the_loop_thread();
     test_validation();
 
     alarm(0);

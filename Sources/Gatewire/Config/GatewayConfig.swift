@@ -6,10 +6,10 @@ import Glibc
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `redactHeaders`, `redactQuery`, `retry`, `retryBudget`,
-/// `circuitBreaker`, `routes`, `mappings`,
-/// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
-/// so a misspelt field is reported rather than ignored.
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
+/// `redactQuery`, `retry`, `retryBudget`, `circuitBreaker`, `routes`, `mappings`, `requestDescriptors`,
+/// `responseDescriptors`, `errorDescriptors`. Unknown keys are errors, so a misspelt field is
+/// reported rather than ignored.
 public struct GatewayConfig: Sendable {
     /// The URL every path is relative to, e.g. `http://127.0.0.1:8080/api/v1` (no trailing slash needed).
     public var baseURL: String
@@ -19,8 +19,25 @@ public struct GatewayConfig: Sendable {
     public var authentication: Authentication?
     /// Time limits; the defaults of ``Timeouts``.
     public var timeouts = Timeouts()
-    /// Verify TLS certificates and host names (default true).
+    /// Verify TLS certificates and host names (default true). False turns off both the chain
+    /// and the host name checks (anyone on the path can read and change the traffic):
+    /// ``insecureTLSWarning`` says so, and `gatewire check`, `gatewire call` and the `log`
+    /// plugin print it, once per client.
     public var verifyTLS = true
+
+    /// The warning for `verifyTLS: false`, or nil when certificates are verified.
+    public var insecureTLSWarning: String? {
+        verifyTLS ? nil : "verifyTLS is false: TLS certificate chains and host names are not checked, so anyone "
+            + "on the network path can read and change this gateway's traffic (use caFile for a private CA)"
+    }
+    /// The proxy of every call (key `proxy`; see ``TransferOptions/proxy``): nil (absent)
+    /// leaves it to libcurl's `http_proxy`, `https_proxy`, `ALL_PROXY` and `NO_PROXY`
+    /// environment variables; `""` uses none and ignores them. Credentials in its userinfo are
+    /// sent as `Proxy-Authorization` and never shown (``Redactor``).
+    public var proxy: String?
+    /// Hosts reached without the proxy (key `noProxy`, ``TransferOptions/noProxy``): e.g.
+    /// `"localhost,127.0.0.1,.internal"`, or `"*"`; nil: the environment's `NO_PROXY`.
+    public var noProxy: String?
     /// A PEM file of the CA certificates to trust instead of the system's (key `caFile`), for
     /// a gateway behind a private CA; nil trusts the system's CAs. Stored absolute: a relative
     /// path is resolved against the config file's directory (the current directory for config
@@ -79,6 +96,20 @@ public struct GatewayConfig: Sendable {
             ? "must be an absolute http:// or https:// URL, got \"\(Redactor.standard.url(url))\"" : nil
     }
 
+    /// Why `url` cannot be a proxy, or nil when it can: `""` or a URL whose scheme libcurl
+    /// speaks to a proxy (http, https, socks4, socks4a, socks5, socks5h) with a host. The URL
+    /// is quoted without its userinfo.
+    public static func proxyProblem(_ url: String) -> String? {
+        if url.isEmpty { return nil }
+        let schemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
+        guard let separator = url.firstRange(of: "://"), schemes.contains(url[..<separator.lowerBound].lowercased()),
+              !url[separator.upperBound...].isEmpty, !url[separator.upperBound...].hasPrefix("/") else {
+            return "must be \"\" or a proxy URL (\(schemes.map { $0 + "://" }.joined(separator: ", ")) with a host), "
+                + "got \"\(Redactor.standard.url(url))\""
+        }
+        return nil
+    }
+
     /// Parses a config from JSON text. A key repeated in one object is an error (it would
     /// silently replace the first).
     /// - Throws: ``ConfigError`` with the field's path, or with the line and column of invalid JSON.
@@ -106,10 +137,9 @@ public struct GatewayConfig: Sendable {
 
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
-        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "redactHeaders",
-                                    "redactQuery", "retry", "routes",
-                                    "retryBudget", "circuitBreaker", "mappings", "requestDescriptors", "responseDescriptors",
-                                    "errorDescriptors", "plugins"])
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "proxy", "noProxy",
+                                    "redactHeaders", "redactQuery", "retry", "routes", "retryBudget", "circuitBreaker",
+                                    "mappings", "requestDescriptors", "responseDescriptors", "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -132,6 +162,8 @@ public struct GatewayConfig: Sendable {
             }
             caFile = path
         }
+        proxy = try root.optional("proxy")?.string(checkedBy: Self.proxyProblem)
+        noProxy = try root.optional("noProxy")?.string()
         func names(_ key: String) throws(ConfigError) -> [String] {
             try root.optional(key)?.elements().map { (node) throws(ConfigError) in try node.string() } ?? []
         }
@@ -156,5 +188,6 @@ public struct GatewayConfig: Sendable {
             }
         }
         warnings = catalog.warnings() + Self.retryDelayWarnings(root: root, policy: retryPolicy, routes: routes)
+            + (insecureTLSWarning.map { [$0] } ?? [])
     }
 }

@@ -35,6 +35,8 @@ final class ClientCore: Sendable {
         var options = TransferOptions()
         options.verifyTLS = config.verifyTLS
         options.caFile = config.caFile
+        options.proxy = config.proxy
+        options.noProxy = config.noProxy
         transferOptions = options
         var prefix = config.baseURL
         while prefix.hasSuffix("/") { prefix.removeLast() }
@@ -42,6 +44,10 @@ final class ClientCore: Sendable {
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
         loop = EventLoop()
+        if let warning = config.insecureTLSWarning {
+            // Each log plugin says it once, when its client is made.
+            for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }
+        }
     }
 
     var catalog: MappingCatalog { config.catalog }

@@ -130,7 +130,10 @@ class Client:
             With ``config`` or ``config_path`` it replaces the config's ``baseURL`` (e.g. a
             server on a free port).
         config: a gateway config, as a dict or JSON text (keys: ``baseURL``, ``headers``,
-            ``auth``, ``plugins``, ``timeouts``, ``verifyTLS``, ``retry``, ``retryBudget``,
+            ``auth``, ``plugins``, ``timeouts``, ``verifyTLS`` (``False`` is logged as a warning by a
+            ``log`` plugin), ``caFile``, ``proxy`` and ``noProxy`` (absent: libcurl reads
+            ``http_proxy``, ``https_proxy``, ``ALL_PROXY``, ``NO_PROXY``), ``redactHeaders``,
+            ``redactQuery``, ``retry``, ``retryBudget``,
             ``circuitBreaker``, ``routes``, ``mappings``, ``requestDescriptors``,
             ``responseDescriptors``, ``errorDescriptors``; times in seconds; see the README).
         config_path: the path of a gateway config file (instead of ``config``).

@@ -6,6 +6,8 @@
 ///
 /// Config: `{"name": "log", "redactHeaders": ["X-Api-Key"], "redactQuery": ["sig"],
 /// "headers": true}` (`headers`: also log the request's header fields, redacted; default false).
+/// A client whose config has `verifyTLS: false` makes each of its log plugins write one
+/// `warning: verifyTLS is false: ...` line when it is created.
 public struct LoggingPlugin: Plugin {
     public let name = "log"
     /// The names this plugin adds to the client's redactor (see ``secretNames``).
