@@ -12,9 +12,19 @@
  *    ("max_retries: -5 is out of range ...", "header \"X\": ...").
  *  - Header fields (config "headers", headers_json, gw_request_set_header, credentials,
  *    plugin settings) follow RFC 9110: a name is a token (section 5.1: letters, digits and
- *    !#$%&'*+-.^_`|~), a value has no CR, LF or NUL (section 5.5). Anything else is refused
+ *    !#$%&'*+-.^_`|~) and not one libcurl frames the message or the connection with
+ *    (Content-Length, Transfer-Encoding, Connection, Keep-Alive, Proxy-Connection, TE,
+ *    Upgrade, Trailer: RFC 9112 section 6, RFC 9110 section 7.6.1); a value has no control
+ *    character but HTAB (section 5.5: no CR, LF, NUL, 0x01, 0x0B, DEL). Anything else is refused
  *    where it enters (GW_ERROR_INVALID_ARGUMENT, GW_ERROR_CONFIG, or a call failing with
  *    GW_KIND_INVALID_ARGUMENT / GW_KIND_PLUGIN), and never reaches the wire.
+ *  - Secrets: every string the library hands out (results, observers, events, log lines,
+ *    error messages) has a URL's userinfo removed and the values of secret header fields
+ *    (Authorization, Proxy-Authorization, Cookie, Set-Cookie, X-Api-Key, Api-Key,
+ *    X-Auth-Token, X-Access-Token, auth plugins' headers, config "redactHeaders") and query
+ *    parameters (api_key, apikey, access_token, token, key, signature, client_secret,
+ *    password, secret, the apiKey plugin's, config "redactQuery") replaced by "<redacted>".
+ *    The response's own headers and body are passed through as received.
  *  - Strings are UTF-8 and NUL-terminated. A "const char *" the library returns is owned by
  *    the library (valid as documented); a "char *" it returns is the caller's and must be
  *    released with gw_string_free(). Strings passed in are copied before the call returns.
@@ -22,7 +32,11 @@
  *    (or the _INIT macro) so fields can be added without breaking the ABI.
  *  - Callbacks take void *user_data last. Completions, plugins, retry tests and failure
  *    observers run on the client's event-loop thread (one per client) and must not block;
- *    a blocking gw_call() from inside one returns GW_ERROR_WOULD_DEADLOCK.
+ *    a blocking gw_call() (or gw_queue_wait() with a timeout) from inside one returns
+ *    GW_ERROR_WOULD_DEADLOCK.
+ *  - Handles: every _free function ignores NULL. Passing a handle that was already freed
+ *    (freeing it twice, or any use after its _free) is undefined behaviour, as for
+ *    sqlite3_close() on a closed connection: the library cannot detect it and may crash.
  *  - Times are seconds as double.
  *  - Jansson: an application may use the same libjansson.so. Gatewire replaces Jansson's
  *    allocator (json_set_alloc_funcs) on its first response body of 16 KiB or more, only
@@ -171,7 +185,8 @@ int32_t gw_client_new_from_config(const char *config_json, gw_client **out_clien
 
 /* Stops the client's event loop and frees it. Calls still running complete with
  * GW_KIND_CANCELLED first (their completions and the observers run). Blocks until the loop
- * thread has ended, unless called on that thread (from a callback). NULL is ignored. */
+ * thread has ended, unless called on that thread (from a callback). NULL is ignored; a client
+ * already freed is undefined behaviour (see "Handles" at the top). */
 void gw_client_free(gw_client *client);
 
 /* Validates a gateway config without creating a client. On GW_OK, *out_warnings (if not
@@ -294,7 +309,8 @@ const char *gw_result_error_kind_name(const gw_result *result);
 const char *gw_result_error_message(const gw_result *result);
 /* The method sent, e.g. "GET". */
 const char *gw_result_method(const gw_result *result);
-/* The path sent, relative to the base URL, with its query. */
+/* The path sent, relative to the base URL, with its query; secret query values redacted
+ * (see "Secrets" at the top). */
 const char *gw_result_path(const gw_result *result);
 /* The final response body, decoded from its Content-Encoding (gzip, ...), and its length in
  * bytes (out_length may be NULL); NULL/0 without a response or with an empty body. Not
@@ -334,7 +350,8 @@ const char *gw_result_error_objects_json(const gw_result *result);
 const char *gw_result_attempts_json(const gw_result *result);
 /* The number of attempts made (0 when the call failed before sending). */
 int32_t gw_result_attempt_count(const gw_result *result);
-/* Frees a result. NULL is ignored. */
+/* Frees a result. NULL is ignored; a result already freed is undefined behaviour (see
+ * "Handles" at the top). */
 void gw_result_free(gw_result *result);
 
 /* ---- Mapping results and pagination (issue 3) ------------------------------------------
@@ -351,8 +368,9 @@ const char *gw_result_mapped_first(const gw_result *result, const char *key_path
  * none); with key_path NULL, over every key path. */
 int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
 /* The response metadata the mappings saw as "@metadata", as JSON: {"method", "url" (after
- * redirects, the last hop's, redacted), "path", "status", "headers": {lower-case name: value},
- * "pathParameters", "query"}; NULL when no descriptor matched. */
+ * redirects, the last hop's), "path", "status", "headers": {lower-case name: value},
+ * "pathParameters", "query"}, redacted (the url without userinfo; secret header and query values
+ * "<redacted>"); NULL when no descriptor matched. */
 const char *gw_result_metadata_json(const gw_result *result);
 
 /* gw_paginator_next's status after the last page (not an error; no result). */
@@ -395,7 +413,8 @@ const char *gw_request_url(const gw_request *request);    /* valid until changed
 const char *gw_request_header(const gw_request *request, const char *name);
 /* Sets (replaces) a header; value NULL removes it. Copies both strings. GW_ERROR_INVALID_ARGUMENT
  * (nothing changes) for a NULL request or name, a name that is not a token (RFC 9110 section
- * 5.1) or a value with CR, LF or NUL (RFC 9110 section 5.5); the message names the header. */
+ * 5.1) or is a framing or connection field, or a value with a control character other than
+ * HTAB (RFC 9110 section 5.5); see "Header fields" above; the message names the header. */
 int32_t gw_request_set_header(gw_request *request, const char *name, const char *value);
 /* Replaces the URL (absolute). Copies the string. Returns GW_OK, or GW_ERROR_INVALID_ARGUMENT
  * (gw_last_error_message() set, the URL unchanged) for a NULL request or a url that is NULL or
@@ -467,7 +486,8 @@ const char *gw_event_json(const gw_event *event);
 /* ---- Log lines and contained errors -------------------------------------------------------
  * Where the "log" plugin writes and where contained errors (an observer that failed) are
  * reported: `sink(line, user_data)` from any thread (NULL restores stderr). Process-wide.
- * Lines never contain credentials (Authorization, Cookie, api keys are redacted). */
+ * Lines never contain credentials: the library's one redaction rule applies (see "Secrets"
+ * at the top). */
 typedef void (*gw_log_fn)(const char *line, void *user_data);
 int32_t gw_set_log_sink(gw_log_fn sink, void *user_data);
 
@@ -507,14 +527,15 @@ typedef struct gw_credential_options {
 
 /* Creates a credential; set it as gw_client_options.credential (the client keeps a
  * reference) and free yours with gw_credential_free. GW_ERROR_INVALID_ARGUMENT when header is
- * not a token or prefix + token has CR, LF or NUL (RFC 9110 sections 5.1 and 5.5). */
+ * not a token (or a framing field) or prefix + token has a control character other than
+ * HTAB (RFC 9110 sections 5.1 and 5.5). */
 int32_t gw_credential_new(const gw_credential_options *options, gw_credential **out_credential);
 void gw_credential_free(gw_credential *credential); /* NULL is ignored */
 /* How many refreshes have been started. */
 int32_t gw_credential_refresh_count(const gw_credential *credential);
 /* Answers a refresh: the new token (copied), or NULL when it failed. Exactly once per
  * gw_refresh, from any thread, now or later; the handle is freed by this call. A token with
- * CR, LF or NUL (RFC 9110 section 5.5) counts as a failed refresh and returns
+ * a control character other than HTAB (RFC 9110 section 5.5) counts as a failed refresh and returns
  * GW_ERROR_INVALID_ARGUMENT (the handle is freed all the same). */
 int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
 
@@ -547,7 +568,10 @@ int32_t gw_call_async_queued(gw_client *client, const gw_call_options *options, 
  * each with gw_result_free) and out_tags[i] (may be NULL) for i < *out_count. Blocks while
  * the queue is empty: at most timeout_seconds (0 = do not block, < 0 = until a result
  * arrives); *out_count is 0 when the time ran out. Returns GW_ERROR_INVALID_ARGUMENT for NULL
- * queue, out_results or out_count, or a zero capacity. */
+ * queue, out_results or out_count, or a zero capacity; GW_ERROR_WOULD_DEADLOCK (nothing taken)
+ * when called with a non-zero timeout on any client's event-loop thread (in a completion,
+ * observer, monitor or plugin hook), where waiting would stall the loop (as gw_call refuses);
+ * a poll with timeout 0 is allowed there. */
 int32_t gw_queue_wait(gw_queue *queue, double timeout_seconds, gw_result **out_results, uint64_t *out_tags,
                       size_t capacity, size_t *out_count);
 

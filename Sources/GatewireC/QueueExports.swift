@@ -132,6 +132,13 @@ public func gw_queue_wait(_ queue: OpaquePointer?, _ timeout: Double, _ outResul
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: queue, out_results or out_count is NULL, or capacity is 0")
     }
     guard !timeout.isNaN else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: timeout is NaN") }
+    // On a loop thread a wait would stall every call of that loop, the ones that would fill
+    // the queue too (as gw_call refuses); a poll (timeout 0) does not wait.
+    guard timeout == 0 || !Client.isOnAnyEventLoopThread else {
+        return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
+                              "gw_queue_wait: called on an event-loop thread (in a callback) with a timeout, where waiting "
+                                + "would deadlock; poll with timeout 0 or wait on another thread")
+    }
     outCount.pointee = unbox(queue, as: CompletionQueue.self).take(timeout: timeout, into: outResults, tags: outTags,
                                                                    capacity: capacity)
     return GW_OK

@@ -19,8 +19,9 @@ let help = usage + """
       --config FILE           the gateway config (JSON); optional when --base-url is given
       --base-url URL          replaces the config's baseURL
       --param k=v             fills the path's :k segment, else adds k=v to the query (repeatable)
-      --header 'Name: value'  an extra request header (repeatable); the name must be a token and
-                              the value free of CR, LF and NUL (RFC 9110 sections 5.1, 5.5)
+      --header 'Name: value'  an extra request header (repeatable); the name must be a token, not
+                              a framing field (Content-Length, Connection...), and the value
+                              free of control characters but HTAB (RFC 9110 sections 5.1, 5.5)
       --body JSON             the request body; mapped by the request descriptor of the route's
                               objectType or of --object-type, else sent as is
       --object-type TYPE      the object type whose request descriptor maps --body
@@ -47,8 +48,9 @@ let help = usage + """
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
 
     gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
-      descriptors, a retry maxDelay below its initialDelay) and OK with exit 0, or on stderr
-      "CONFIG: error: FIELD: why" (without FIELD when the whole file is wrong), exit 1.
+      descriptors, a retry maxDelay below its initialDelay, verifyTLS false) and OK with
+      exit 0, or on stderr "CONFIG: error: FIELD: why" (without FIELD when the whole file is
+      wrong), exit 1.
 
     Usage errors exit 2.
     """
@@ -256,6 +258,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
         request.options.timeouts = timeouts
     }
 
+    if let warning = config.insecureTLSWarning { printError("gatewire: warning: \(warning)") }
     let client = Client(config: config)
     defer { client.close() }
     let observed = ObserverLines()

@@ -22,7 +22,7 @@ import Testing
         #expect(HTTPHeaders.fieldProblem(name: "X-Ok_1!#$%&'*+-.^`|~", value: "any text, even \"quoted\" \t") == nil)
         #expect(HTTPHeaders.fieldProblem(name: "X-Empty", value: "") == nil)
         #expect(HTTPHeaders.fieldProblem(name: "X", value: "a\r\nInjected: 1")
-            == "header \"X\": the value contains CR at byte 1 (RFC 9110 section 5.5: CR, LF and NUL are not allowed in a field value)")
+            == "header \"X\": the value contains CR at byte 1 (RFC 9110 section 5.5: no control character but HTAB is allowed in a field value)")
         #expect(HTTPHeaders.valueProblem("a\nb")?.hasPrefix("the value contains LF at byte 1") == true)
         #expect(HTTPHeaders.valueProblem("a\0b")?.hasPrefix("the value contains NUL at byte 1") == true)
         #expect(HTTPHeaders.nameProblem("Bad Name")?.hasPrefix("the header name contains a space at byte 3") == true)
@@ -30,6 +30,19 @@ import Testing
         #expect(HTTPHeaders.nameProblem("")?.hasPrefix("the header name is empty") == true)
         #expect(HTTPHeaders.nameProblem("Ünicode")?.hasPrefix("the header name contains the byte 0xC3 at byte 0") == true)
         #expect(HTTPHeaders.fieldProblem(name: "X\r\nY", value: "")?.hasPrefix(#"header "X\r\nY": the header name contains CR"#) == true)
+        // Every control character but HTAB (RFC 9110 section 5.5); obs-text (UTF-8) passes.
+        #expect(HTTPHeaders.valueProblem("a\u{01}b")?.hasPrefix("the value contains the byte 0x1 at byte 1") == true)
+        #expect(HTTPHeaders.valueProblem("a\u{0B}b")?.hasPrefix("the value contains the byte 0xB at byte 1") == true)
+        #expect(HTTPHeaders.valueProblem("ab\u{7F}")?.hasPrefix("the value contains DEL at byte 2") == true)
+        #expect(HTTPHeaders.valueProblem("a\tb ü") == nil)
+        // The framing and connection fields are libcurl's, in any case.
+        for name in ["Content-Length", "transfer-encoding", "Connection", "Keep-Alive", "Proxy-Connection", "TE",
+                     "Upgrade", "Trailer"] {
+            #expect(HTTPHeaders.nameProblem(name)?.hasPrefix("the header frames the message or manages the connection") == true,
+                    "\(name)")
+        }
+        #expect(HTTPHeaders.nameProblem("Host") == nil)
+        #expect(HTTPHeaders.nameProblem("Content-Type") == nil)
         let headers: HTTPHeaders = ["A": "1", "B": "2\n"]
         #expect(headers.problem?.hasPrefix("header \"B\": the value contains LF") == true)
     }
@@ -39,6 +52,12 @@ import Testing
         let cases: [(String, String, String)] = [
             (#"{\#(base), "headers": {"X": "a\r\nInjected: 1"}}"#, "headers.X", "the value contains CR at byte 1"),
             (#"{\#(base), "headers": {"Bad Name": "x"}}"#, "headers.Bad Name", "the header name contains a space"),
+            (#"{\#(base), "headers": {"Content-Length": "1000"}}"#, "headers.Content-Length", "RFC 9112 section 6.2"),
+            (#"{\#(base), "headers": {"X": "a\u000bb"}}"#, "headers.X", "the value contains the byte 0xB"),
+            (#"{\#(base), "plugins": [{"name": "headers", "headers": {"Connection": "close"}}]}"#,
+             "plugins[0].headers.Connection", "manages the connection"),
+            (#"{\#(base), "plugins": [{"name": "apiKey", "header": "Upgrade", "value": "k"}]}"#, "plugins[0].header",
+             "manages the connection"),
             (#"{\#(base), "auth": {"type": "bearer", "token": "t\nInjected: 1"}}"#, "auth.token", "the value contains LF"),
             (#"{\#(base), "auth": {"type": "basic", "username": "a:b", "password": "p"}}"#, "auth.username", "RFC 7617"),
             (#"{\#(base), "auth": {"type": "basic", "username": "a", "password": "p\r\n"}}"#, "auth.password", "control character"),
@@ -94,6 +113,25 @@ import Testing
         func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
             request.headers.set("X-Evil", "v\r\nInjected: yes")
         }
+    }
+
+    struct Framing: Plugin {
+        let name = "Framing"
+        func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
+            request.headers.set("Transfer-Encoding", "chunked")
+        }
+    }
+
+    @Test func aPluginsFramingHeaderFailsTheCall() async throws {
+        let probe = key("plugin-framing")
+        let client = Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [Framing()])
+        let error = await #expect(throws: GatewireError.self) {
+            try await client.send(Request(.post, "/fault/\(probe)/200", body: .json(try JSONValue.parse(#"{"id": 1}"#))))
+        }
+        #expect(error?.kind == .plugin)
+        #expect(error?.message.hasPrefix("plugin Framing set an invalid header \"Transfer-Encoding\": the header frames") == true,
+                "\(String(describing: error))")
+        #expect(try await count(probe) == 0)
     }
 
     @Test func aPluginsInvalidHeaderFailsTheCallNamingThePlugin() async throws {

@@ -45,6 +45,18 @@ import Testing
             let observed = seen.withLock { Array($0[before...]) }
 
             #expect(completions == 1, comment)
+            if let refusal = expect.refused {
+                guard case .failure(let error) = outcome else {
+                    Issue.record("\(comment.rawValue): expected a refusal, got a success")
+                    continue
+                }
+                #expect(error.kind == .invalidArgument && error.attempts.isEmpty, "\(comment.rawValue): \(error)")
+                #expect(error.message.contains(refusal), "\(comment.rawValue): \(error.message)")
+                if let expected = expect.serverCount {
+                    #expect(try await count(plain, call.path) == expected, "\(comment.rawValue): server count")
+                }
+                continue
+            }
             let status: Int
             let attempts: [Attempt]
             switch outcome {
@@ -209,6 +221,8 @@ struct DelayBound: Sendable {
 
 /// What one call must give.
 struct Expectation: Sendable {
+    /// A refusal before the call is built: text its message contains (only the server count is checked besides).
+    var refused: String?
     var ok = false
     var kind: String?
     var status = 0
@@ -343,6 +357,12 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
             return Int(value)
         }
         var expect = Expectation()
+        if let refused = e["refused"]?.string {
+            expect.refused = refused
+            expect.serverCount = e["server_count"]?.integer.map { Int($0) }
+            call.expect = expect
+            return call
+        }
         expect.ok = e["ok"]?.bool ?? false
         expect.kind = e["kind"]?.string
         expect.status = try int("status")

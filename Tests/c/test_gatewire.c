@@ -1248,8 +1248,8 @@ static void test_validation(void)
     CHECK_INT(gw_call(client, &options, &result), GW_ERROR_INVALID_ARGUMENT);
     CHECK(result == NULL);
     CHECK_STR(gw_last_error_message(),
-              "header \"X\": the value contains CR at byte 1 (RFC 9110 section 5.5: CR, LF and NUL are "
-              "not allowed in a field value)");
+              "header \"X\": the value contains CR at byte 1 (RFC 9110 section 5.5: no control character "
+              "but HTAB is allowed in a field value)");
     options.headers_json = "{\"Bad Name\": \"x\"}";
     CHECK_INT(gw_call(client, &options, &result), GW_ERROR_INVALID_ARGUMENT);
     CHECK_CONTAINS(gw_last_error_message(), "header \"Bad Name\": the header name contains a space");
@@ -1322,8 +1322,8 @@ static void test_validation(void)
         result = call(client, "GET", "/echo", &rc);
         CHECK_INT(rc, GW_OK);
         CHECK_INT(state.crlf_rc, GW_ERROR_INVALID_ARGUMENT);
-        CHECK_STR(state.crlf_message, "header \"X-Evil\": the value contains CR at byte 1 (RFC 9110 section 5.5: CR, LF "
-                                      "and NUL are not allowed in a field value)");
+        CHECK_STR(state.crlf_message, "header \"X-Evil\": the value contains CR at byte 1 (RFC 9110 section 5.5: no control "
+                                      "character but HTAB is allowed in a field value)");
         CHECK_INT(state.name_rc, GW_ERROR_INVALID_ARGUMENT);
         CHECK_CONTAINS(state.name_message, "header \"Bad Name\": the header name contains a space");
         CHECK_INT(state.will_send_fail_rc, GW_ERROR_INVALID_ARGUMENT);
@@ -2237,6 +2237,116 @@ static void test_events_logs_metrics_and_shared_objects(void)
     remove("libgw_test_plugin.so");
 }
 
+/* ---- Secrets never leave --------------------------------------------------------------------
+ * Secrets planted everywhere (base URL userinfo, bearer token, the apiKey plugin's header and
+ * query parameter, configured names, call headers and query parameters) reach the server but
+ * no string the library hands out: every string accessor of gw_result, the observer's result,
+ * event JSON and log lines. */
+
+static const char *const planted_secrets[] = {"BASEPASS_C1", "BEARER_C2", "APIKEY_C3", "APIQ_C4", "QTOKEN_C5",
+                                              "QKEY_C6", "QSIG_C7", "CALLKEY_C8", "SIGH_C9", "gwuser"};
+static char leak_text[65536];
+static pthread_mutex_t leak_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+static void collect_text(const char *text)
+{
+    pthread_mutex_lock(&leak_mutex);
+    append_entry(leak_text, sizeof leak_text, text ? text : "", "\n");
+    pthread_mutex_unlock(&leak_mutex);
+}
+
+/* Every string accessor of a result (its body aside: the server's bytes). */
+static void collect_result(const gw_result *result)
+{
+    collect_text(gw_result_error_kind_name(result));
+    collect_text(gw_result_error_message(result));
+    collect_text(gw_result_method(result));
+    collect_text(gw_result_path(result));
+    collect_text(gw_result_headers_json(result));
+    collect_text(gw_result_mapped_json(result));
+    collect_text(gw_result_error_objects_json(result));
+    collect_text(gw_result_attempts_json(result));
+    collect_text(gw_result_mapped_at(result, ""));
+    collect_text(gw_result_mapped_first(result, ""));
+    collect_text(gw_result_metadata_json(result));
+}
+
+static void collect_event(const gw_event *event, void *user_data)
+{
+    (void)user_data;
+    collect_text(gw_event_json(event));
+}
+
+static void collect_failure(const gw_result *failure, void *user_data)
+{
+    (void)user_data;
+    collect_result(failure);
+}
+
+static void test_secrets_never_leave(void)
+{
+    gw_client *client;
+    gw_result *result;
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    char config[2048], path[128];
+    const char *params = "{\"access_token\": \"QTOKEN_C5\", \"api_key\": \"QKEY_C6\", \"sig\": \"QSIG_C7\", \"page\": 2}";
+    const char *headers = "{\"X-Api-Key\": \"CALLKEY_C8\", \"X-Signature\": \"SIGH_C9\"}";
+    char *text;
+    size_t i;
+    begin("secrets never leave: results, observers, events, logs");
+
+    snprintf(config, sizeof config,
+             "{\"baseURL\": \"http://gwuser:BASEPASS_C1@%s\", \"auth\": {\"type\": \"bearer\", \"token\": \"BEARER_C2\"},"
+             " \"redactHeaders\": [\"X-Signature\"], \"redactQuery\": [\"sig\"],"
+             " \"plugins\": [{\"name\": \"apiKey\", \"header\": \"X-Custom-Key\", \"value\": \"APIKEY_C3\"},"
+             " {\"name\": \"apiKey\", \"query\": \"q_auth\", \"value\": \"APIQ_C4\"}, {\"name\": \"log\", \"headers\": true}],"
+             " \"mappings\": {\"Fault\": {\"attributes\": {\"@metadata.url\": \"url\", \"@metadata.query.sig\": \"sig\"}}},"
+             " \"responseDescriptors\": [{\"mapping\": \"Fault\", \"pathPattern\": \"/fault/:key/:step\"}]}",
+             base_url + strlen("http://"));
+    leak_text[0] = '\0';
+    log_lines[0] = '\0';
+    CHECK_INT(gw_set_log_sink(capture_log, NULL), GW_OK);
+    client = new_client_from_config(config);
+    CHECK_INT(gw_client_add_event_monitor(client, collect_event, NULL, NULL, NULL), GW_OK);
+    CHECK_INT(gw_client_add_failure_observer(client, collect_failure, NULL, NULL, NULL), GW_OK);
+    options.method = "GET";
+    options.params_json = params;
+    options.headers_json = headers;
+
+    options.path = "/echo"; /* the server sees every secret ... */
+    CHECK_INT(gw_call(client, &options, &result), GW_OK);
+    text = body_text(result);
+    for (i = 0; i < sizeof planted_secrets / sizeof planted_secrets[0]; i++)
+        if (strcmp(planted_secrets[i], "BASEPASS_C1") != 0 && strcmp(planted_secrets[i], "gwuser") != 0)
+            CHECK_CONTAINS(text, planted_secrets[i]);
+    free(text);
+    collect_result(result);
+    gw_result_free(result);
+
+    snprintf(path, sizeof path, "/fault/%s/200", unique_key("planted"));
+    options.path = path;
+    CHECK_INT(gw_call(client, &options, &result), GW_OK);
+    collect_result(result);
+    CHECK_CONTAINS(gw_result_path(result), "access_token=<redacted>");
+    CHECK_CONTAINS(gw_result_path(result), "page=2");
+    CHECK_CONTAINS(gw_result_mapped_json(result), "\"sig\":\"<redacted>\"");
+    gw_result_free(result);
+
+    options.path = "/status/404";
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    collect_result(result);
+    gw_result_free(result);
+    gw_client_free(client);
+    gw_set_log_sink(NULL, NULL);
+    collect_text(log_lines);
+
+    CHECK_CONTAINS(leak_text, "X-Api-Key: <redacted>");
+    CHECK_CONTAINS(leak_text, "\"url\":\"http://127.0.0.1:");
+    for (i = 0; i < sizeof planted_secrets / sizeof planted_secrets[0]; i++)
+        check(strstr(leak_text, planted_secrets[i]) == NULL, __FILE__, __LINE__, "%s leaked:\n%s", planted_secrets[i],
+              leak_text);
+}
+
 /* ---- Times in JSON -----------------------------------------------------------------------
  * Every real number in the attempts, event and metrics documents is written as "%.11g"
  * (include/gatewire.h, "Times in JSON"): reformatting the value that way gives the same text. */
@@ -2588,6 +2698,55 @@ static void test_destroy_without_out_id(void)
 
 #define QUEUED 40
 
+/* gw_queue_wait from a completion (the loop thread): a wait is refused at once with
+ * GW_ERROR_WOULD_DEADLOCK (it would stall the loop that fills the queue), a poll is allowed. */
+typedef struct queue_wait_state {
+    latch done;
+    gw_queue *queue;
+    int32_t waiting_rc, forever_rc, poll_rc;
+    double waited;
+    char message[512];
+} queue_wait_state;
+
+static void wait_in_completion(gw_result *result, void *user_data)
+{
+    queue_wait_state *state = user_data;
+    gw_result *taken[4];
+    size_t count = 99;
+    double t0 = now_seconds();
+    state->waiting_rc = gw_queue_wait(state->queue, 5.0, taken, NULL, 4, &count);
+    snprintf(state->message, sizeof state->message, "%s", gw_last_error_message());
+    state->forever_rc = gw_queue_wait(state->queue, -1.0, taken, NULL, 4, &count);
+    state->waited = now_seconds() - t0;
+    state->poll_rc = gw_queue_wait(state->queue, 0, taken, NULL, 4, &count);
+    gw_result_free(result);
+    latch_count_down(&state->done);
+}
+
+static void test_queue_wait_on_the_loop_thread(void)
+{
+    gw_client *client = new_client();
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    static queue_wait_state state;
+    begin("gw_queue_wait in a completion: refused, not a stalled loop");
+    if (client == NULL)
+        return;
+    latch_init(&state.done);
+    CHECK_INT(gw_queue_new(&state.queue), GW_OK);
+    options.method = "GET";
+    options.path = "/echo";
+    CHECK_INT(gw_call_async(client, &options, wait_in_completion, &state, NULL), GW_OK);
+    CHECK(latch_wait(&state.done, 1, 10.0));
+    CHECK_INT(state.waiting_rc, GW_ERROR_WOULD_DEADLOCK);
+    CHECK_INT(state.forever_rc, GW_ERROR_WOULD_DEADLOCK);
+    CHECK(state.waited < 1.0);
+    CHECK_CONTAINS(state.message, "gw_queue_wait: called on an event-loop thread");
+    CHECK_INT(state.poll_rc, GW_OK);
+    gw_client_free(client);
+    gw_queue_free(state.queue);
+    latch_destroy(&state.done);
+}
+
 static void test_completion_queue(void)
 {
     static char paths[QUEUED][32];
@@ -2766,6 +2925,7 @@ int main(void)
     test_filtered_observers();
     test_events_logs_metrics_and_shared_objects();
     test_redirects();
+    test_secrets_never_leave();
     test_times_in_json();
     test_httpbin_refresh_replays_inside_the_call();
     test_httpbin_wrong_password_observers();
@@ -2773,6 +2933,7 @@ int main(void)
 
     test_destroy_without_out_id();
     test_completion_queue();
+    test_queue_wait_on_the_loop_thread();
     test_validation();
 
     alarm(0);

@@ -454,6 +454,23 @@ static void run_call(gw_client *client, gw_client *plain, observer_state *observ
             pthread_mutex_unlock(&state.mutex);
             gw_call_handle_free(handle);
         }
+    } else if (json_object_get(expect, "refused") != NULL) {
+        /* Refused before the call is built: an argument error, no result, nothing sent. */
+        const char *needle = json_string_value(json_object_get(expect, "refused"));
+        int32_t rc = gw_call(client, &options, &result);
+        EXPECT(rc == GW_ERROR_INVALID_ARGUMENT && result == NULL, "gw_call returned %d, expected a refusal",
+               (int)rc);
+        EXPECT(needle && strstr(gw_last_error_message(), needle) != NULL, "message \"%s\" lacks \"%s\"",
+               gw_last_error_message(), needle ? needle : "(null)");
+        if (json_object_get(expect, "server_count"))
+            EXPECT(server_count(plain, path) == (long)json_integer_value(json_object_get(expect, "server_count")),
+                   "server count %ld for %s", server_count(plain, path), path);
+        gw_result_free(result);
+        free(path);
+        free(headers);
+        free(body);
+        free(policy);
+        return;
     } else {
         int32_t rc = gw_call(client, &options, &result);
         elapsed = now_seconds() - start;

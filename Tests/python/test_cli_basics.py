@@ -179,6 +179,12 @@ def test_header_injection_is_a_usage_error(cli: str, server: str, key: str) -> N
     done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--header", "Bad Name: x")
     assert done.returncode == 2
     assert 'header "Bad Name": the header name contains a space' in done.stderr
+    done = run(cli, "call", "--base-url", server, "POST", f"/sequence/{key}/200", "--body", '{"id": 1}',
+               "--header", "Content-Length: 1000")
+    assert done.returncode == 2
+    assert 'header "Content-Length": the header frames the message or manages the connection' in done.stderr
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--header", "Y: a\x7fb")
+    assert done.returncode == 2 and 'header "Y": the value contains DEL at byte 1' in done.stderr
     done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--user", "ann:pa\nss")
     assert done.returncode == 2 and "--user: the password contains a control character" in done.stderr
     counted = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/count")

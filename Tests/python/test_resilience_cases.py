@@ -33,6 +33,8 @@ def test_case_file_is_complete() -> None:
         assert case["calls"], case["name"]
         for call in case["calls"]:
             expect = call["expect"]
+            if "refused" in expect:
+                continue
             assert {"ok", "status", "attempts", "observer_calls"} <= expect.keys(), case["name"]
             assert expect["ok"] or "kind" in expect, case["name"]
 
@@ -198,6 +200,13 @@ def test_resilience_case(case: dict[str, Any], server: str, library: str, server
             where = f"{case['name']} call {index} ({call.get('method', 'GET')} {call.get('path') or call.get('route')})"
             if "sleep_before" in call:
                 time.sleep(call["sleep_before"])
+            if "refused" in expect:
+                with pytest.raises(gatewire.InvalidArgument) as refused:
+                    run_call(client, call)
+                assert expect["refused"] in str(refused.value), f"{where}: {refused.value}"
+                if "server_count" in expect:
+                    assert server_count(call["path"]) == expect["server_count"], f"{where}: server count"
+                continue
             seen_before = len(observer.snapshot())
             result, error, elapsed, completions = run_call(client, call)
             seen = observer.snapshot()[seen_before:]

@@ -8,7 +8,12 @@ served like the main one, TLS included) and a second port on 127.0.0.1 that alwa
 plain HTTP (another port; the http side of an https server). Every response carries Content-Length so
 keep-alive works. Endpoints (any method unless stated):
 
-  /echo[/anything]          200 {"method", "path", "query", "headers", "body"}
+  /echo[/anything]          200 {"method", "path", "query", "headers", "body", "target"}; target:
+                            the request-target as received, absolute-form
+                            ("http://host:port/echo") when a client used this server as
+                            its HTTP proxy (any endpoint answers an absolute-form request
+                            as it would the origin-form one)
+  /nested/<depth>           200 {"tree": [[...["leaf"]...]]}: arrays nested <depth> levels
   /headers                  200 {"headers": {lower-case name: value}}
   /status/<code>            that status, body {"status": code} (none for 1xx/204/304);
                             ?retry_after=<v> adds Retry-After
@@ -186,6 +191,10 @@ class Handler(BaseHTTPRequestHandler):
     # -- dispatch -------------------------------------------------------------------------
 
     def _handle(self) -> None:
+        self.request_target = self.path
+        if self.path.startswith(("http://", "https://")):  # absolute-form: sent to a proxy
+            absolute = urlsplit(self.path)
+            self.path = absolute.path + ("?" + absolute.query if absolute.query else "")
         if self.path.startswith("/fault/"):
             return self._fault()
         body = self._read_body()
@@ -225,6 +234,9 @@ class Handler(BaseHTTPRequestHandler):
                 return self._redirect(parts[1], path, query, body)
             if head == "raw-headers" and len(parts) == 1:
                 return self._raw_headers(query)
+            if head == "nested" and len(parts) == 2:
+                depth = int(parts[1])
+                return self._send(200, b'{"tree": ' + b"[" * depth + b'"leaf"' + b"]" * depth + b"}")
             if head == "slack" and len(parts) == 2:
                 return self._json(200, {"ok": True} if parts[1] == "ok" else {"ok": False, "error": parts[1]})
             return self._json(404, {"error": "no such endpoint", "path": path})
@@ -295,7 +307,7 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError:
                 parsed = text
         self._json(200, {"method": self.command, "path": path, "query": query,
-                         "headers": self._headers_dict(), "body": parsed})
+                         "headers": self._headers_dict(), "body": parsed, "target": self.request_target})
 
     def _status(self, code_text: str, query: dict[str, str]) -> None:
         try:

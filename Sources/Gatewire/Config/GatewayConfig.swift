@@ -6,9 +6,10 @@ import Glibc
 /// serves Swift, C, Python and the `gatewire` CLI (see `examples/` and the README).
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
-/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `maxResponseBytes`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`, `mappings`,
-/// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are errors,
-/// so a misspelt field is reported rather than ignored.
+/// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
+/// `redactQuery`, `maxResponseBytes`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`,
+/// `mappings`, `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are
+/// errors, so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
     /// The URL every path is relative to, e.g. `http://127.0.0.1:8080/api/v1` (no trailing slash needed).
     public var baseURL: String
@@ -18,8 +19,25 @@ public struct GatewayConfig: Sendable {
     public var authentication: Authentication?
     /// Time limits; the defaults of ``Timeouts``.
     public var timeouts = Timeouts()
-    /// Verify TLS certificates and host names (default true).
+    /// Verify TLS certificates and host names (default true). False turns off both the chain
+    /// and the host name checks (anyone on the path can read and change the traffic):
+    /// ``insecureTLSWarning`` says so, and `gatewire check`, `gatewire call` and the `log`
+    /// plugin print it, once per client.
     public var verifyTLS = true
+
+    /// The warning for `verifyTLS: false`, or nil when certificates are verified.
+    public var insecureTLSWarning: String? {
+        verifyTLS ? nil : "verifyTLS is false: TLS certificate chains and host names are not checked, so anyone "
+            + "on the network path can read and change this gateway's traffic (use caFile for a private CA)"
+    }
+    /// The proxy of every call (key `proxy`; see ``TransferOptions/proxy``): nil (absent)
+    /// leaves it to libcurl's `http_proxy`, `https_proxy`, `ALL_PROXY` and `NO_PROXY`
+    /// environment variables; `""` uses none and ignores them. Credentials in its userinfo are
+    /// sent as `Proxy-Authorization` and never shown (``Redactor``).
+    public var proxy: String?
+    /// Hosts reached without the proxy (key `noProxy`, ``TransferOptions/noProxy``): e.g.
+    /// `"localhost,127.0.0.1,.internal"`, or `"*"`; nil: the environment's `NO_PROXY`.
+    public var noProxy: String?
     /// A PEM file of the CA certificates to trust instead of the system's (key `caFile`), for
     /// a gateway behind a private CA; nil trusts the system's CAs. Stored absolute: a relative
     /// path is resolved against the config file's directory (the current directory for config
@@ -29,6 +47,11 @@ public struct GatewayConfig: Sendable {
     /// 1...2^62; default 64 MiB); see ``ResponseSizeLimit``. A route's or a call's own
     /// limit replaces it.
     public var maxResponseBytes = ResponseSizeLimit.defaultBytes
+    /// The secret names of this gateway besides the defaults and the plugins' (keys
+    /// `redactHeaders` and `redactQuery`: arrays of header and query parameter names, e.g.
+    /// `["X-Signature"]`, `["sig"]`): their values are hidden in everything that leaves the
+    /// library (see ``Redactor``) and dropped on a cross-origin redirect.
+    public var redactor = Redactor()
     /// The retry policy of every call without its own.
     public var retryPolicy = RetryPolicy()
     /// The retry budget per host (key `retryBudget`); off by default.
@@ -76,10 +99,27 @@ public struct GatewayConfig: Sendable {
     public static func baseURLProblem(_ url: String) -> String? {
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""
-        if host.isEmpty || host.hasPrefix("/") { return "must be an absolute http:// or https:// URL, got \"\(url)\"" }
+        if host.isEmpty || host.hasPrefix("/") {
+            // The URL is quoted without its userinfo (a password) or secret query values.
+            return "must be an absolute http:// or https:// URL, got \"\(Redactor.standard.url(url))\""
+        }
         if DotSegments.inPath(String(host)) != nil {
             return "has a dot segment (. or .., in any percent-encoding) in its path, which would change the "
                 + "resource it names (RFC 3986 section 5.2.4)"
+        }
+        return nil
+    }
+
+    /// Why `url` cannot be a proxy, or nil when it can: `""` or a URL whose scheme libcurl
+    /// speaks to a proxy (http, https, socks4, socks4a, socks5, socks5h) with a host. The URL
+    /// is quoted without its userinfo.
+    public static func proxyProblem(_ url: String) -> String? {
+        if url.isEmpty { return nil }
+        let schemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
+        guard let separator = url.firstRange(of: "://"), schemes.contains(url[..<separator.lowerBound].lowercased()),
+              !url[separator.upperBound...].isEmpty, !url[separator.upperBound...].hasPrefix("/") else {
+            return "must be \"\" or a proxy URL (\(schemes.map { $0 + "://" }.joined(separator: ", ")) with a host), "
+                + "got \"\(Redactor.standard.url(url))\""
         }
         return nil
     }
@@ -111,8 +151,9 @@ public struct GatewayConfig: Sendable {
 
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
-        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "maxResponseBytes", "retry", "routes",
-                                    "retryBudget", "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
+        try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "proxy", "noProxy",
+                                    "redactHeaders", "redactQuery", "maxResponseBytes", "retry", "routes", "retryBudget",
+                                    "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
@@ -137,6 +178,12 @@ public struct GatewayConfig: Sendable {
             caFile = path
         }
         if let node = try root.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
+        proxy = try root.optional("proxy")?.string(checkedBy: Self.proxyProblem)
+        noProxy = try root.optional("noProxy")?.string()
+        func names(_ key: String) throws(ConfigError) -> [String] {
+            try root.optional(key)?.elements().map { (node) throws(ConfigError) in try node.string() } ?? []
+        }
+        redactor = Redactor(headers: try names("redactHeaders"), queryParameters: try names("redactQuery"))
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
@@ -160,5 +207,6 @@ public struct GatewayConfig: Sendable {
             }
         }
         warnings = catalog.warnings() + Self.retryDelayWarnings(root: root, policy: retryPolicy, routes: routes)
+            + (insecureTLSWarning.map { [$0] } ?? [])
     }
 }

@@ -31,6 +31,9 @@ public struct MappableResponse: Sendable {
     /// The absolute URL the response came from (for `@metadata.url`; after redirects the
     /// last hop's, redacted); nil when not known.
     public var url: String?
+    /// What `@metadata` hides of ``url``, the query and the headers (userinfo, secret values):
+    /// the metadata reaches mapped objects and results, which leave the library.
+    public var redactor = Redactor.standard
 
     /// A response to map; `path` is relative to the base URL, as sent.
     public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
@@ -78,7 +81,7 @@ public struct MappableResponse: Sendable {
     public func metadata(pathParameters: [String: String]) -> JSONValue {
         let metadata = JSONValue.object()
         metadata.set("method", .string(method.rawValue))
-        metadata.set("url", url.map(JSONValue.string) ?? .null())
+        metadata.set("url", url.map { .string(redactor.url($0)) } ?? .null())
         var bare = Substring(path)
         if let cut = bare.firstIndex(where: { $0 == "?" || $0 == "#" }) { bare = bare[..<cut] }
         metadata.set("path", .string(String(bare)))
@@ -89,7 +92,8 @@ public struct MappableResponse: Sendable {
             let name = field.name.lowercased()
             if seen.contains(name) { continue }
             seen.append(name)
-            headerObject.set(name, .string(headers.values(for: name).joined(separator: ", ")))
+            let value = redactor.isSecretHeader(name) ? Redactor.mask : headers.values(for: name).joined(separator: ", ")
+            headerObject.set(name, .string(value))
         }
         metadata.set("headers", headerObject)
         func object(_ values: [String: String]) -> JSONValue {
@@ -98,7 +102,7 @@ public struct MappableResponse: Sendable {
             return result
         }
         metadata.set("pathParameters", object(pathParameters))
-        metadata.set("query", object(queryParameters))
+        metadata.set("query", object(queryParameters.reduce(into: [:]) { $0[$1.key] = redactor.queryValue($1.key, $1.value) }))
         return metadata
     }
 }

@@ -41,6 +41,8 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var stopKind: ErrorKind?
     @exclusivity(unchecked) private var finished = false
     private let callID: UInt64
+    /// The path as sent with its secrets hidden: what results, errors and events report.
+    private let reportedPath: String
     /// The request of the attempt in flight (what the credential signed).
     @exclusivity(unchecked) private var sentRequest: HTTPRequest?
     @exclusivity(unchecked) private var sentAt = 0.0
@@ -70,6 +72,7 @@ final class Call: @unchecked Sendable {
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
+        reportedPath = core.redactor.url(prepared.path)
         let budgetPolicy = options.retryBudget ?? route?.route.retryBudget ?? core.config.retryBudget
         let breakerPolicy = options.circuitBreaker ?? route?.route.circuitBreaker ?? core.config.circuitBreaker
         if budgetPolicy.isEnabled || breakerPolicy.isEnabled {
@@ -87,7 +90,7 @@ final class Call: @unchecked Sendable {
 
     private func event(_ kind: CallEvent.Kind, attempt: Int, status: Int = 0, errorKind: ErrorKind? = nil,
                        delay: Double? = nil, record: Attempt? = nil) -> CallEvent {
-        CallEvent(kind: kind, callID: callID, method: prepared.method, path: prepared.path, attempt: attempt,
+        CallEvent(kind: kind, callID: callID, method: prepared.method, path: reportedPath, attempt: attempt,
                   elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, record: record)
     }
 
@@ -369,11 +372,13 @@ final class Call: @unchecked Sendable {
             let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message)
         }
-        // `@metadata.url`: the call's URL, or after redirects the last hop's, redacted (a
-        // Location may carry what the caller never put in the path).
-        let mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
+        // `@metadata.url`: the call's URL, or after redirects the last hop's; the metadata
+        // redacts it with the client's rule (a Location may carry what the caller never put
+        // in the path).
+        var mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
                                         headers: response.headers, body: response.body,
-                                        url: hops.isEmpty ? prepared.url : core.redactor.url(response.effectiveURL))
+                                        url: hops.isEmpty ? prepared.url : response.effectiveURL)
+        mappable.redactor = core.redactor
         let mapper = core.catalog.responseMapper
         let triage = mapper.triage(mappable, readingJSONBody: prepared.readsJSONBody)
         guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
@@ -430,16 +435,15 @@ final class Call: @unchecked Sendable {
                         message: "status \(response.status) is not accepted", errorObjects: outcome.errorObjects,
                         response: response)
         }
-        complete(.success(Response(method: prepared.method, path: prepared.path, http: response,
+        complete(.success(Response(method: prepared.method, path: reportedPath, http: response,
                                    mapped: outcome.mapped, pathParameters: outcome.pathParameters,
                                    attempts: attempts, json: outcome.json, metadata: outcome.metadata)))
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
                       response: HTTPResponse? = nil) {
-        // The path as sent may carry secrets in its query (api_key=...): errors get it redacted.
         let error = GatewireError(kind: kind, status: status, message: message, method: prepared.method,
-                                  path: core.redactor.url(prepared.path), errorObjects: errorObjects,
+                                  path: reportedPath, errorObjects: errorObjects,
                                   response: response, attempts: attempts)
         complete(.failure(error))
     }

@@ -19,7 +19,7 @@ public struct CallEvent: Sendable {
     public var callID: UInt64
     /// The call's method.
     public var method: HTTPMethod
-    /// The call's path relative to the base URL.
+    /// The call's path relative to the base URL, secret query values hidden (``Redactor``).
     public var path: String
     /// The attempt number (0 for `callStarted`; the attempts made for `callFinished`).
     public var attempt: Int

@@ -62,6 +62,10 @@ public final class Client: Sendable {
     /// plugin, retry test or observer), where a blocking call would deadlock.
     public var isOnEventLoopThread: Bool { core.loop.isCurrentThread }
 
+    /// Whether the caller runs on any client's event-loop thread (in a completion, observer,
+    /// monitor or plugin hook), where a blocking wait would stall that loop's calls.
+    public static var isOnAnyEventLoopThread: Bool { LoopThread.isCurrent }
+
     // MARK: Failure observers
 
     /// Registers `observer` to see every failed call from now on, exactly once per call,

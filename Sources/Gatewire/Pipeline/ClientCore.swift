@@ -8,7 +8,9 @@ final class ClientCore: Sendable {
     /// The first ``RefreshingCredential`` among the plugins: asked after every 401.
     let credential: RefreshingCredential?
     let transferOptions: TransferOptions
-    /// Hides secrets in logs and error messages: the default names plus every plugin's.
+    /// Hides secrets in everything that leaves the library (``Redactor``): the default names,
+    /// the config's `redactHeaders`/`redactQuery` and every plugin's ``Plugin/secretNames``
+    /// (the auth plugins' headers and parameters). The complete set of credential-bearing names.
     let redactor: Redactor
     /// Retry budgets and circuit breakers per host (event-loop thread only).
     let resilience = ResilienceState()
@@ -27,11 +29,14 @@ final class ClientCore: Sendable {
         self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + config.plugins.map(\.plugin) + plugins
         credential = self.plugins.lazy.compactMap { $0 as? RefreshingCredential }.first
         let secrets = self.plugins.map(\.secretNames)
-        redactor = Redactor(headers: secrets.flatMap(\.headers), queryParameters: secrets.flatMap(\.queryParameters))
+        redactor = config.redactor.merging(Redactor(headers: secrets.flatMap(\.headers),
+                                                    queryParameters: secrets.flatMap(\.queryParameters)))
         self.randomSeed = randomSeed
         var options = TransferOptions()
         options.verifyTLS = config.verifyTLS
         options.caFile = config.caFile
+        options.proxy = config.proxy
+        options.noProxy = config.noProxy
         transferOptions = options
         var prefix = config.baseURL
         while prefix.hasSuffix("/") { prefix.removeLast() }
@@ -39,6 +44,10 @@ final class ClientCore: Sendable {
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
         loop = EventLoop()
+        if let warning = config.insecureTLSWarning {
+            // Each log plugin says it once, when its client is made.
+            for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }
+        }
     }
 
     var catalog: MappingCatalog { config.catalog }
@@ -97,7 +106,7 @@ final class ClientCore: Sendable {
             objectType = type
         }
         func invalid(_ message: String) -> GatewireError {
-            GatewireError(kind: .invalidArgument, message: message, method: method, path: pattern)
+            GatewireError(kind: .invalidArgument, message: message, method: method, path: redactor.url(pattern))
         }
         var headers = config.headers
         if request.headers.count > 0 { headers.merge(request.headers) }

@@ -19,7 +19,8 @@ public protocol Plugin: Sendable {
     /// built afresh for every attempt, so changes never pile up across retries.
     /// - Throws: any error to fail the call with kind `plugin`; nothing is sent. A header
     ///   field it leaves that ``HTTPHeaders/fieldProblem(name:value:)`` rejects (RFC 9110
-    ///   sections 5.1 and 5.5: CR, LF, NUL, a name that is not a token) fails the call the same way.
+    ///   sections 5.1 and 5.5: a control character, a name that is not a token or is a framing
+    ///   field) fails the call the same way.
     func prepare(_ request: inout HTTPRequest, context: PluginContext) throws
 
     /// Sees the outcome of one attempt: `response` is nil when the transport failed

@@ -2,7 +2,8 @@
 public struct Response: Sendable {
     /// The method that was sent.
     public let method: HTTPMethod
-    /// The path relative to the base URL, as sent (parameters filled in, query included).
+    /// The path relative to the base URL, as sent (parameters filled in, query included), with
+    /// the values of secret query parameters hidden (``Redactor``).
     public let path: String
     /// The final response (status, headers, raw body).
     public let http: HTTPResponse

@@ -226,6 +226,7 @@ final class EventLoop: Sendable {
 
     private func run() {
         threadID.store(UInt(pthread_self()), ordering: .releasing)
+        LoopThread.markCurrent()
         while !stopping.load(ordering: .acquiring) {
             runJobs()
             runDueTimers()

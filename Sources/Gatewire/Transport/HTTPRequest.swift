@@ -34,6 +34,17 @@ public struct TransferOptions: Sendable, Equatable {
     /// (`CURLOPT_CAINFO`), for a gateway whose certificate comes from a private CA; nil (the
     /// default) trusts the system's CAs. Verification stays as ``verifyTLS`` says.
     public var caFile: String?
+    /// The proxy of every attempt (`CURLOPT_PROXY`): `http://[user:password@]host:port`, or
+    /// `https://`, `socks4://`, `socks4a://`, `socks5://`, `socks5h://` (RFC 9110 section
+    /// 3.7: the request line then carries the absolute URL). `""` uses no proxy and ignores
+    /// the environment. nil (the default) leaves it to libcurl's environment variables:
+    /// `http_proxy` (lower case only) for http URLs, `https_proxy` or `HTTPS_PROXY` for https,
+    /// `all_proxy` or `ALL_PROXY` for both, with `no_proxy` or `NO_PROXY` exceptions.
+    public var proxy: String?
+    /// Hosts reached without the proxy (`CURLOPT_NOPROXY`): comma-separated host names (a
+    /// name also covers its subdomains), IP addresses or CIDR ranges, or `*` for every host;
+    /// it replaces `NO_PROXY`. nil (the default): the environment's `NO_PROXY`.
+    public var noProxy: String?
     /// Ask for and decode every `Content-Encoding` libcurl supports (gzip, deflate, br, zstd).
     public var acceptEncoding: Bool = true
     /// Open a new connection instead of reusing a kept-alive one (`CURLOPT_FRESH_CONNECT`).

@@ -7,29 +7,55 @@
 /// - a field name is a `token` (section 5.1, with `token` and `tchar` from section 5.6.2):
 ///   one or more of the letters, the digits and ``!#$%&'*+-.^_`|~``; so no space, no colon,
 ///   no control character, nothing outside ASCII;
-/// - a field value must not contain CR, LF or NUL (section 5.5). Other characters are sent
-///   as given (an empty value too).
+/// - a name that frames the message or manages the connection is libcurl's to send, never
+///   the caller's: `Content-Length` and `Transfer-Encoding` (RFC 9112 section 6: a wrong one
+///   desynchronises a reused or proxied connection), the connection-specific fields of
+///   RFC 9110 section 7.6.1 (`Connection`, `Keep-Alive`, `Proxy-Connection`, `TE`,
+///   `Upgrade`) and `Trailer` (section 6.6.2: only a chunked body, which libcurl decides,
+///   carries trailers). Case-insensitive. `Host` stays allowed (RFC 9110 section 7.2: a
+///   caller may name the virtual host, as requests and OkHttp allow);
+/// - a field value must not contain a control character other than HTAB (section 5.5:
+///   `field-vchar` is VCHAR or obs-text, with SP and HTAB between): CR, LF, NUL, `\x01`,
+///   `\x0b`, DEL (`\x7f`)... are refused. Bytes from 0x80 (obs-text, UTF-8) and an empty
+///   value are sent as given.
 ///
 /// Messages never repeat the value (it may be a credential): they name the header and the
 /// position (a 0-based byte offset in the UTF-8 text) of the first bad character.
 extension HTTPHeaders {
     /// Why `name` cannot be a header field name, or nil when it can (RFC 9110 section 5.1).
     /// Pure; any thread.
+    /// A name that is a token but one of libcurl's framing or connection fields is refused
+    /// too (see the rules above).
     public static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "the header name is empty (RFC 9110 section 5.1: a name is a token of 1 or more characters)" }
         for (offset, byte) in name.utf8.enumerated() where !isTokenByte(byte) {
             return "the header name contains \(describe(byte)) at byte \(offset) "
                 + "(RFC 9110 section 5.1: a name is a token of letters, digits and !#$%&'*+-.^_`|~)"
         }
+        if let rule = transportOwnedFields[name.lowercased()] {
+            return "the header frames the message or manages the connection, which libcurl does (\(rule))"
+        }
         return nil
     }
 
-    /// Why `value` cannot be a header field value, or nil when it can: it must not contain
-    /// CR, LF or NUL (RFC 9110 section 5.5). Pure; any thread.
+    /// The fields only the transport may send (lower-case), with the rule that says why.
+    private static let transportOwnedFields: [String: String] = [
+        "content-length": "RFC 9112 section 6.2",
+        "transfer-encoding": "RFC 9112 section 6.1",
+        "connection": "RFC 9110 section 7.6.1",
+        "keep-alive": "RFC 9110 section 7.6.1",
+        "proxy-connection": "RFC 9110 section 7.6.1",
+        "te": "RFC 9110 sections 7.6.1 and 10.1.4",
+        "upgrade": "RFC 9110 sections 7.6.1 and 7.8",
+        "trailer": "RFC 9110 section 6.6.2",
+    ]
+
+    /// Why `value` cannot be a header field value, or nil when it can: it must not contain a
+    /// control character other than HTAB (RFC 9110 section 5.5). Pure; any thread.
     public static func valueProblem(_ value: String) -> String? {
-        for (offset, byte) in value.utf8.enumerated() where byte == 0x0D || byte == 0x0A || byte == 0x00 {
+        for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return "the value contains \(describe(byte)) at byte \(offset) "
-                + "(RFC 9110 section 5.5: CR, LF and NUL are not allowed in a field value)"
+                + "(RFC 9110 section 5.5: no control character but HTAB is allowed in a field value)"
         }
         return nil
     }
@@ -66,6 +92,7 @@ extension HTTPHeaders {
         case 0x0A: "LF"
         case 0x00: "NUL"
         case 0x20: "a space"
+        case 0x7F: "DEL"
         case 0x21...0x7E: "\"\(Character(Unicode.Scalar(byte)))\""
         default: "the byte 0x\(String(byte, radix: 16, uppercase: true))"
         }

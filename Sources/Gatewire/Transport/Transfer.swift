@@ -146,6 +146,8 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
         check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
         if let caFile = options.caFile { check(gw_easy_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
+        if let proxy = options.proxy { check(gw_easy_setopt_str(easy, CURLOPT_PROXY, proxy)) }
+        if let noProxy = options.noProxy { check(gw_easy_setopt_str(easy, CURLOPT_NOPROXY, noProxy)) }
         // Decodes what libcurl can; the field itself comes from `makeHeaderList` (AcceptEncoding).
         if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         // Redirects are the call's (RedirectPolicy decides each hop): libcurl only reports

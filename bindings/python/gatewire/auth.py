@@ -20,7 +20,7 @@ logger = logging.getLogger("gatewire")
 
 #: ``refresh(current_token) -> new_token or None``: called on a worker thread; None (or an
 #: exception, which is logged) means the refresh failed and the waiting calls fail with ``auth``;
-#: so does a token with CR, LF or NUL (RFC 9110 section 5.5: it could not be sent; logged).
+#: so does a token with a control character (RFC 9110 section 5.5: it could not be sent; logged).
 RefreshFunction = Callable[[Optional[str]], Optional[str]]
 
 _credentials: dict[int, "RefreshingCredential"] = {}
@@ -75,7 +75,7 @@ class RefreshingCredential:
         refresh_interval: the budget's window in seconds (default 30).
 
     Raises:
-        InvalidArgument: ``header`` is not a token, or ``prefix + token`` has CR, LF or NUL
+        InvalidArgument: ``header`` is not a token, or ``prefix + token`` has a control character other than HTAB
             (RFC 9110 sections 5.1 and 5.5); the message names the header.
     """
 

@@ -132,7 +132,10 @@ class Client:
             With ``config`` or ``config_path`` it replaces the config's ``baseURL`` (e.g. a
             server on a free port).
         config: a gateway config, as a dict or JSON text (keys: ``baseURL``, ``headers``,
-            ``auth``, ``plugins``, ``timeouts``, ``verifyTLS``, ``retry``, ``retryBudget``,
+            ``auth``, ``plugins``, ``timeouts``, ``verifyTLS`` (``False`` is logged as a warning by a
+            ``log`` plugin), ``caFile``, ``proxy`` and ``noProxy`` (absent: libcurl reads
+            ``http_proxy``, ``https_proxy``, ``ALL_PROXY``, ``NO_PROXY``), ``redactHeaders``,
+            ``redactQuery``, ``retry``, ``retryBudget``,
             ``circuitBreaker``, ``routes``, ``mappings``, ``requestDescriptors``,
             ``responseDescriptors``, ``errorDescriptors``; times in seconds; see the README).
         config_path: the path of a gateway config file (instead of ``config``).
@@ -332,8 +335,11 @@ class Client:
             params: path (``:name``) and query parameters; values are str/int/float/bool
                 (bools are sent as ``true``/``false``).
             headers: request headers; they replace the config's headers of the same name.
-                Names are tokens (RFC 9110 section 5.1), values have no CR, LF or NUL (RFC
-                9110 section 5.5): anything else raises InvalidArgument naming the header.
+                Names are tokens (RFC 9110 section 5.1) other than the framing and
+                connection fields libcurl sends (Content-Length, Transfer-Encoding,
+                Connection, Keep-Alive, Proxy-Connection, TE, Upgrade, Trailer), values have
+                no control character but HTAB (RFC 9110 section 5.5): anything else raises
+                InvalidArgument naming the header.
             json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON
                 ``null``; omit for no body). It goes out with the method asked, GET
                 included; HEAD with a body raises InvalidArgument (RFC 9110 section 9.3.2).

@@ -173,7 +173,8 @@ class CallError(GatewireError):
         attempts: the attempt history (tuple of :class:`gatewire.Attempt`).
         body: the final response body (bytes; ``b""`` without a response).
         method: the method sent, e.g. ``"GET"`` (str).
-        path: the path sent, relative to the base URL, with its query (str).
+        path: the path sent, relative to the base URL, with its query; the values of secret
+            query parameters are ``<redacted>`` (the core's one rule: README "Secrets") (str).
         headers: every header field of the final response in received order, as a
             read-only tuple of ``(name, value)`` str pairs (``()`` without a response).
 

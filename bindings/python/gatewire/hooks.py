@@ -103,8 +103,9 @@ class PreparedRequest(_Borrowed):
 
         Raises:
             gatewire.InvalidArgument: a name that is not a token (RFC 9110 section 5.1:
-                letters, digits and ``!#$%&'*+-.^_`|~``) or a value with CR, LF or NUL
-                (RFC 9110 section 5.5); the message names the header. Raised from
+                letters, digits and ``!#$%&'*+-.^_`|~``), a framing or connection field
+                (Content-Length, Connection...), or a value with a control character other
+                than HTAB (RFC 9110 section 5.5); the message names the header. Raised from
                 :meth:`Plugin.prepare` it fails the call (PluginError) with that reason.
         """
         self._check(_native.lib.gw_request_set_header(self._live(), name.encode("utf-8"), value.encode("utf-8")))

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import ctypes
 import json as _json
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import _native
-from .errors import CallError, ErrorKind, call_error_class, first_header
+from .errors import CallError, ErrorKind, MappingError, call_error_class, first_header
 
 __all__ = ["Attempt", "Result"]
 
@@ -90,7 +91,8 @@ class Result:
         status: the final HTTP status (int).
         body: the final response body, decoded from any content encoding (bytes).
         method: the method sent, e.g. ``"GET"``.
-        path: the path sent, relative to the base URL, with its query.
+        path: the path sent, relative to the base URL, with its query; secret query values
+            are ``<redacted>`` (README "Secrets"), as in ``repr`` and :class:`CallError`.
         mapped: the mapped objects keyed by descriptor key path (``""`` for the root), parsed
             from ``gw_result_mapped_json``; None when no descriptor matched (or the body was
             empty), ``{}`` when descriptors matched but found nothing at their key paths.
@@ -99,7 +101,8 @@ class Result:
             ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
             one up case-insensitively with :meth:`header`.
         metadata: the response metadata the mappings saw as ``@metadata`` (``{"method", "url",
-            "path", "status", "headers", "pathParameters", "query"}``), or None when no
+            "path", "status", "headers", "pathParameters", "query"}``), redacted as ``path``
+            is (the url without userinfo, secret header values masked too), or None when no
             descriptor matched.
     """
 
@@ -179,7 +182,7 @@ class Result:
     def mapped(self) -> dict[str, Any] | None:
         value = self._mapped
         if value is _UNSET:
-            value = self._mapped = _loads(self._raw["mapped"])
+            value = self._mapped = self._tree("mapped objects", self._raw["mapped"])
         return value  # type: ignore[no-any-return]
 
     @property
@@ -200,8 +203,20 @@ class Result:
     def metadata(self) -> dict[str, Any] | None:
         value = self._metadata
         if value is _UNSET:
-            value = self._metadata = _loads(self._raw["metadata"])
+            value = self._metadata = self._tree("metadata", self._raw["metadata"])
         return value  # type: ignore[no-any-return]
+
+    def _tree(self, what: str, text: bytes | None) -> Any:
+        """``text`` parsed with :func:`json.loads`. The core accepts trees nested up to 2,048
+        levels (Jansson's parser limit) while :mod:`json` recurses once a level and stops at
+        the interpreter's recursion limit (about 1,000): such a tree raises this binding's
+        MappingError (kind ``mapping``, this result's status, path and attempts), not a bare
+        RecursionError."""
+        try:
+            return _loads(text)
+        except RecursionError:
+            raise _too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
+                            path=self.path, headers=self.headers) from None
 
     ok = True  #: always True: failures raise :class:`gatewire.CallError` instead
 
@@ -247,6 +262,14 @@ class Result:
 
     def __repr__(self) -> str:
         return f"<Result {self.method} {self.path} {self.status} ({len(self.body)} bytes, {len(self.attempts)} attempts)>"
+
+
+def _too_deep(what: str, **fields: Any) -> MappingError:
+    """The MappingError for a tree :func:`json.loads` cannot build (see :meth:`Result._tree`)."""
+    return MappingError(
+        f"the {what} are nested too deeply to build in Python (its recursion limit is "
+        f"{sys.getrecursionlimit()}; Gatewire accepts up to 2048 levels): map a shallower key path",
+        kind=ErrorKind.MAPPING, **fields)
 
 
 def _loads(text: bytes | None) -> Any:
@@ -373,25 +396,26 @@ def _convert(pointer: int) -> Result | CallError:
     body = _body(pointer)
     attempts = _attempts(pointer)
     headers = _headers(pointer)
+    fields: dict[str, Any] = {"status": status, "attempts": attempts, "body": body, "method": method, "path": path, "headers": headers}
     if native.gw_result_ok(pointer):
-        return Result(
-            status=status,
-            body=body,
-            method=method,
-            path=path,
-            mapped=_loads(native.gw_result_mapped_json(pointer)),
-            attempts=attempts,
-            headers=headers,
-            metadata=_loads(native.gw_result_metadata_json(pointer)),
-        )
+        try:
+            mapped = _loads(native.gw_result_mapped_json(pointer))
+            metadata = _loads(native.gw_result_metadata_json(pointer))
+        except RecursionError:
+            return _too_deep("mapped objects", **fields)
+        return Result(mapped=mapped, metadata=metadata, **fields)
     kind = ErrorKind.from_native(int(native.gw_result_error_kind(pointer)))
     message = _native.decode(native.gw_result_error_message(pointer)) or ""
+    try:
+        error_objects = _loads(native.gw_result_error_objects_json(pointer))
+    except RecursionError:
+        return _too_deep("error objects", **fields)
     cls = call_error_class(kind)
     return cls(
         message,
         kind=kind,
         status=status,
-        error_objects=_loads(native.gw_result_error_objects_json(pointer)),
+        error_objects=error_objects,
         attempts=attempts,
         body=body,
         method=method,

@@ -1,7 +1,7 @@
 /// Sends an API key on every attempt, in a header (`X-Api-Key: <key>`) or a query parameter
 /// (`?api_key=<key>`, percent-encoded). Config: `{"name": "apiKey", "header": "X-Api-Key",
-/// "value": "..."}` or `{"name": "apiKey", "query": "api_key", "value": "..."}`. The logging
-/// plugin redacts the header or parameter name used here.
+/// "value": "..."}` or `{"name": "apiKey", "query": "api_key", "value": "..."}`. The
+/// header or parameter name is secret for the client: hidden in all it reports (``Redactor``).
 public struct APIKeyPlugin: Plugin {
     /// Where the key goes.
     public enum Placement: Sendable, Equatable {

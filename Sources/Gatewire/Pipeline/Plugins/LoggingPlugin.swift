@@ -1,13 +1,16 @@
 /// Logs every attempt's request (after every `prepare`, so it shows what goes on the wire),
 /// every attempt's outcome with its time, and each call's final result, one line each, to a
-/// sink (default: stderr). Secrets never reach the sink: see ``Redactor`` (credential headers
-/// and key-carrying query parameters are masked; bodies are not logged).
+/// sink (default: stderr). Secrets never reach the sink: the client's ``Redactor`` (userinfo
+/// removed; credential headers, a call's own `X-Api-Key` too, and key-carrying query
+/// parameters masked; bodies are not logged), to which this plugin's names are added.
 ///
 /// Config: `{"name": "log", "redactHeaders": ["X-Api-Key"], "redactQuery": ["sig"],
 /// "headers": true}` (`headers`: also log the request's header fields, redacted; default false).
+/// A client whose config has `verifyTLS: false` makes each of its log plugins write one
+/// `warning: verifyTLS is false: ...` line when it is created.
 public struct LoggingPlugin: Plugin {
     public let name = "log"
-    /// What is masked.
+    /// The names this plugin adds to the client's redactor (see ``secretNames``).
     public let redactor: Redactor
     /// Whether request header fields are logged (redacted).
     public let logHeaders: Bool
@@ -20,8 +23,13 @@ public struct LoggingPlugin: Plugin {
         self.sink = sink ?? { Diagnostics.report($0) }
     }
 
+    /// The redactor's names: the client hides them everywhere, not only in this log.
+    public var secretNames: (headers: [String], queryParameters: [String]) {
+        (redactor.headers.sorted(), redactor.queryParameters.sorted())
+    }
+
     public func willSend(_ request: HTTPRequest, context: PluginContext) {
-        let redactor = redactor.merging(context.redactor)
+        let redactor = context.redactor  // the client's: this plugin's names, the defaults, every plugin's
         var line = "[call \(context.callID)] -> \(request.method.rawValue) \(redactor.url(request.url)) (attempt \(context.attempt))"
         if logHeaders {
             line += " " + request.headers.map { redactor.header($0.name, $0.value) }.joined(separator: "; ")
@@ -42,7 +50,7 @@ public struct LoggingPlugin: Plugin {
         case .success(let response):
             sink("[call \(context.callID)] done: \(response.status) after \(response.attempts.count) attempt(s)")
         case .failure(let error):
-            sink("[call \(context.callID)] failed: \(error.kind) status \(error.status) after \(error.attempts.count) attempt(s): \(redactor.merging(context.redactor).url(error.message))")
+            sink("[call \(context.callID)] failed: \(error.kind) status \(error.status) after \(error.attempts.count) attempt(s): \(context.redactor.url(error.message))")
         }
         return result
     }
