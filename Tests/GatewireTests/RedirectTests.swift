@@ -113,7 +113,7 @@ import Testing
         #expect(allowed.status == 200)
         for secret in Self.secrets { #expect(!allowed.http.text.contains(secret)) }
         #expect(allowed.attempts[0].redirects.first?.url.hasPrefix("http://127.0.0.1:") == true)
-        let plain = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(base)", "verifyTLS": false}"#))
+        let plain = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(base)", "verifyTLS": false}"#))
         let count = try await plain.send(.get("/fault/\(key)/count"))
         #expect(count.body?.node["count"]?.integer == 0)
     }
