@@ -92,6 +92,7 @@ final class Transfer: @unchecked Sendable {
         check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_str(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"))
         check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        check(gw_easy_setopt_str(easy, CURLOPT_USERAGENT, UserAgent.field))  // libcurl copies it
         check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
