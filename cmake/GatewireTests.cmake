@@ -147,3 +147,17 @@ add_test(NAME version_agrees
                  --cli ${GW_CLI})
 set_tests_properties(version_agrees PROPERTIES TIMEOUT 60 LABELS "abi")
 
+# ---- deploy_without_toolchain: the installed consumers, CLI and Python binding make real
+# calls with the Swift toolchain's folder hidden (unshare -m + tmpfs; needs root, as CI has)
+add_test(NAME deploy_without_toolchain
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/deploy_check.py
+                 --build-dir ${CMAKE_BINARY_DIR}
+                 --consumer ${CMAKE_SOURCE_DIR}/Tests/c/consumer
+                 --cmake ${CMAKE_COMMAND}
+                 --cc ${CMAKE_C_COMPILER}
+                 --pkg-config ${GW_PKG_CONFIG}
+                 --version ${PROJECT_VERSION}
+                 --libdir ${CMAKE_INSTALL_LIBDIR}
+                 --includedir ${CMAKE_INSTALL_INCLUDEDIR}
+                 --step-timeout 120)
+set_tests_properties(deploy_without_toolchain PROPERTIES TIMEOUT 600 LABELS "install;server")
