@@ -7,8 +7,9 @@ all: build
 bootstrap:
 	bash scripts/bootstrap.sh
 
+# .build/lib/libGatewire.so* and .build/bin/gatewire, as CMake builds them (scripts/build.sh).
 build: bootstrap
-	swift build -c release
+	bash scripts/build.sh release .build .build
 
 test:
 	bash scripts/test.sh

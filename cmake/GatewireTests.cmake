@@ -27,8 +27,8 @@ add_executable(test_gatewire_c Tests/c/test_gatewire.c)
 set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
 target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}"
-    GW_INCLUDE_DIR="${CMAKE_SOURCE_DIR}/include" GW_LIBRARY_DIR="${GW_SCRATCH}/${GW_SWIFT_CONFIG}")
-# libGatewire.so only (its RUNPATH finds the Swift runtime) plus the threads library.
+    GW_INCLUDE_DIR="${CMAKE_SOURCE_DIR}/include" GW_LIBRARY_DIR="${GW_LIBRARY_DIR}")
+# libGatewire.so only (the Swift runtime is inside it) plus the threads library.
 target_link_libraries(test_gatewire_c PRIVATE Gatewire::Gatewire Threads::Threads)
 
 add_test(NAME c_api
@@ -98,7 +98,7 @@ add_test(NAME python_binding
 set_tests_properties(python_binding PROPERTIES
     TIMEOUT 300
     LABELS "python;server"
-    ENVIRONMENT "GATEWIRE_LIB=${GW_SO};PYTHONPATH=${CMAKE_SOURCE_DIR}/bindings/python:${GW_TOOLS};PYTHONDONTWRITEBYTECODE=1")
+    ENVIRONMENT "GATEWIRE_LIB=${GW_SO};GATEWIRE_CLI=${GW_CLI};PYTHONPATH=${CMAKE_SOURCE_DIR}/bindings/python:${GW_TOOLS};PYTHONDONTWRITEBYTECODE=1")
 
 # ---- install_consumer: install to a temporary prefix, move it, build two consumers ---------
 add_test(NAME install_consumer
@@ -137,3 +137,27 @@ else()
     set_tests_properties(c_resilience_cases PROPERTIES WILL_FAIL TRUE)
 endif()
 set_tests_properties(c_resilience_cases PROPERTIES TIMEOUT 120 LABELS "c;server")
+
+# ---- version_agrees: VERSION == CMake, header macros, gw_version, CLI, Python; SONAME, links
+add_test(NAME version_agrees
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_version.py
+                 --root ${CMAKE_SOURCE_DIR}
+                 --cmake-version ${PROJECT_VERSION}
+                 --library-dir ${GW_LIBRARY_DIR}
+                 --cli ${GW_CLI})
+set_tests_properties(version_agrees PROPERTIES TIMEOUT 60 LABELS "abi")
+
+# ---- deploy_without_toolchain: the installed consumers, CLI and Python binding make real
+# calls with the Swift toolchain's folder hidden (unshare -m + tmpfs; needs root, as CI has)
+add_test(NAME deploy_without_toolchain
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/deploy_check.py
+                 --build-dir ${CMAKE_BINARY_DIR}
+                 --consumer ${CMAKE_SOURCE_DIR}/Tests/c/consumer
+                 --cmake ${CMAKE_COMMAND}
+                 --cc ${CMAKE_C_COMPILER}
+                 --pkg-config ${GW_PKG_CONFIG}
+                 --version ${PROJECT_VERSION}
+                 --libdir ${CMAKE_INSTALL_LIBDIR}
+                 --includedir ${CMAKE_INSTALL_INCLUDEDIR}
+                 --step-timeout 120)
+set_tests_properties(deploy_without_toolchain PROPERTIES TIMEOUT 600 LABELS "install;server")

@@ -110,7 +110,15 @@ typedef struct gw_credential gw_credential; /* a token refreshed on 401 (see the
 
 /* ---- Library ----------------------------------------------------------------------------- */
 
-/* The library version, "MAJOR.MINOR.PATCH". Static storage; never free. Any thread. */
+/* The version of this header; the repository's VERSION file is the one source (the
+ * version_agrees test checks that every copy matches it). gw_version() gives the library's. */
+#define GW_VERSION_MAJOR 0
+#define GW_VERSION_MINOR 1
+#define GW_VERSION_PATCH 0
+#define GW_VERSION_STRING "0.1.0"
+
+/* The library version, "MAJOR.MINOR.PATCH" (GW_VERSION_STRING of the header it was built
+ * with). Static storage; never free. Any thread. */
 const char *gw_version(void);
 
 /* The message of the most recent gw_ function that failed (returned a GW_ERROR_*) on the

@@ -30,6 +30,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build
 
 echo "== bench smoke (every client completes with correct bodies; no speed asserted)"
-python3 scripts/watchdog.py 600 "bench smoke" -- python3 bench/run.py --smoke --lib build/swiftpm/release
+python3 scripts/watchdog.py 600 "bench smoke" -- python3 bench/run.py --smoke --lib build/lib
 
 ctest --test-dir build --output-on-failure

@@ -1,10 +1,10 @@
 import CGatewireABI
+import Gatewire
 import Glibc
 
 @_cdecl("gw_version")
 public func gw_version() -> UnsafePointer<CChar> {
-    let version: StaticString = "0.1.0"
-    return UnsafeRawPointer(version.utf8Start).assumingMemoryBound(to: CChar.self)
+    Version.cString
 }
 
 @_cdecl("gw_last_error_message")

@@ -326,7 +326,7 @@ var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "call": call(arguments)
 case "check": check(arguments)
-case "--version": printLine("gatewire 0.1.0"); exit(0)
+case "--version": printLine("gatewire \(Version.string)"); exit(0)
 case "--help", "-h", "help": printLine(help); exit(0)
 case nil: fail(usage)
 case let command?: fail("unknown command \"\(command)\"\n\(usage)")

@@ -4,11 +4,12 @@
     install_consumer.py --build-dir BUILD --consumer Tests/c/consumer --cmake cmake --cc cc
                         --pkg-config pkg-config --version 0.1.0 --libdir lib --includedir include
 
-1. `cmake --install BUILD --prefix <tmp>/stage`, and checks the installed files.
+1. `cmake --install BUILD --prefix <tmp>/stage`, and checks the installed files (the library
+   libGatewire.so.VERSION with its two symlinks, the header, both package files, bin/gatewire).
 2. Moves the tree to <tmp>/moved, so only a relocatable package can pass what follows.
 3. Configures, builds and runs Tests/c/consumer (find_package(Gatewire 0.1 CONFIG REQUIRED),
    Gatewire::Gatewire) with CMAKE_PREFIX_PATH=<tmp>/moved; checks it found the moved package,
-   recorded NEEDED libGatewire.so (not a path) and printed the version.
+   recorded NEEDED libGatewire.so.MAJOR (the SONAME, not a path) and printed the version.
 4. Compiles the same main.c with `pkg-config --cflags --libs gatewire` (PKG_CONFIG_PATH only)
    and runs it.
 Every step has a time bound; any failure (a missing tool included) exits non-zero.
@@ -87,9 +88,16 @@ def main() -> int:
     try:
         stage, moved = tmp / "stage", tmp / "moved"
         run([args.cmake, "--install", str(args.build_dir), "--prefix", str(stage)], timeout)
-        library = stage / args.libdir / "libGatewire.so"
-        expect(library.is_file(), f"installed {library.relative_to(tmp)}")
+        major = args.version.split(".")[0]
+        soname = f"libGatewire.so.{major}"
+        library = stage / args.libdir / f"libGatewire.so.{args.version}"
+        expect(library.is_file() and not library.is_symlink(), f"installed {library.relative_to(tmp)}")
         expect(bool(library.stat().st_mode & stat.S_IXUSR), "the installed library is executable (install(PROGRAMS))")
+        for link, target in ((soname, library.name), ("libGatewire.so", soname)):
+            path = stage / args.libdir / link
+            expect(path.is_symlink() and os.readlink(path) == target, f"installed the symlink {link} -> {target}")
+        cli = stage / "bin" / "gatewire"
+        expect(cli.is_file() and bool(cli.stat().st_mode & stat.S_IXUSR), "installed bin/gatewire")
         for relative in (f"{args.includedir}/gatewire.h", f"{args.libdir}/pkgconfig/gatewire.pc",
                          f"{args.libdir}/cmake/Gatewire/GatewireConfig.cmake",
                          f"{args.libdir}/cmake/Gatewire/GatewireConfigVersion.cmake"):
@@ -112,7 +120,7 @@ def main() -> int:
         run([args.cmake, "--build", str(build)], timeout, env=env)
         consumer = build / "gatewire_consumer"
         needed = needed_libraries(consumer, timeout)
-        expect("libGatewire.so" in needed, f"the consumer records NEEDED libGatewire.so (NEEDED: {needed})")
+        expect(soname in needed, f"the consumer records NEEDED {soname} (NEEDED: {needed})")
         expect(not any(n.startswith("libswift") for n in needed), "no Swift runtime library on the consumer's link line")
         out = run([str(consumer)], timeout, env=env)
         expect(out.strip() == f"gatewire {args.version}", f"the CMake consumer printed 'gatewire {args.version}'")

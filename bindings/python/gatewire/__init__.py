@@ -81,4 +81,6 @@ __all__ = [
     "InvalidRequest",
 ]
 
+#: The package version, "MAJOR.MINOR.PATCH": the library's (``gw_version``), from the
+#: repository's VERSION file (the version_agrees test checks they agree).
 __version__ = "0.1.0"

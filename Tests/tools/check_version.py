@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""version_agrees: every copy of the version is the repository's VERSION file.
+
+    check_version.py --root REPO --cmake-version 0.1.0 --library-dir build/lib --cli build/bin/gatewire
+
+Fails (exit 1), printing each difference, unless all of these equal VERSION (MAJOR.MINOR.PATCH):
+  - CMake's PROJECT_VERSION (passed in; CMakeLists.txt reads VERSION);
+  - include/gatewire.h: GW_VERSION_MAJOR, GW_VERSION_MINOR, GW_VERSION_PATCH, GW_VERSION_STRING;
+  - gw_version() of the built library (loaded with ctypes);
+  - the built CLI's `gatewire --version` ("gatewire VERSION");
+  - the Python package's __version__, which pyproject.toml names as its dynamic version;
+and the library directory holds libGatewire.so.VERSION with SONAME libGatewire.so.MAJOR, and
+the symlinks libGatewire.so -> libGatewire.so.MAJOR -> libGatewire.so.VERSION.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import ctypes
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+
+def header_macros(header: Path) -> dict[str, str]:
+    """The GW_VERSION_* #defines of the header, as written."""
+    pattern = re.compile(r"^#define\s+(GW_VERSION_(?:MAJOR|MINOR|PATCH|STRING))\s+(\S+)", re.M)
+    return dict(pattern.findall(header.read_text()))
+
+
+def python_version(init: Path) -> str | None:
+    """The literal assigned to __version__ in the package's __init__.py."""
+    for node in ast.parse(init.read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets):
+            return ast.literal_eval(node.value)
+    return None
+
+
+def soname(library: Path) -> str | None:
+    out = subprocess.run(["readelf", "-d", str(library)], check=True, capture_output=True,
+                         text=True, timeout=60).stdout
+    match = re.search(r"\(SONAME\)\s+Library soname: \[([^\]]+)\]", out)
+    return match.group(1) if match else None
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--root", type=Path, required=True)
+    parser.add_argument("--cmake-version", required=True)
+    parser.add_argument("--library-dir", type=Path, required=True)
+    parser.add_argument("--cli", type=Path, required=True)
+    args = parser.parse_args()
+
+    version_file = args.root / "VERSION"
+    if not version_file.is_file():
+        print(f"FAIL: {version_file} does not exist (the one source of the version)")
+        return 1
+    version = version_file.read_text().strip()
+    match = re.fullmatch(r"(\d+)\.(\d+)\.(\d+)", version)
+    if not match:
+        print(f"FAIL: VERSION is {version!r}, not MAJOR.MINOR.PATCH")
+        return 1
+    major, minor, patch = match.groups()
+    problems: list[str] = []
+
+    def agree(what: str, found: object, expected: str) -> None:
+        if found != expected:
+            problems.append(f"{what} is {found!r}, VERSION says {expected!r}")
+        else:
+            print(f"ok: {what} = {found}")
+
+    agree("CMake PROJECT_VERSION", args.cmake_version, version)
+    macros = header_macros(args.root / "include" / "gatewire.h")
+    agree("GW_VERSION_MAJOR", macros.get("GW_VERSION_MAJOR"), major)
+    agree("GW_VERSION_MINOR", macros.get("GW_VERSION_MINOR"), minor)
+    agree("GW_VERSION_PATCH", macros.get("GW_VERSION_PATCH"), patch)
+    agree("GW_VERSION_STRING", macros.get("GW_VERSION_STRING"), f'"{version}"')
+
+    package = args.root / "bindings" / "python"
+    agree("gatewire.__version__", python_version(package / "gatewire" / "__init__.py"), version)
+    pyproject = tomllib.loads((package / "pyproject.toml").read_text())
+    dynamic = pyproject.get("tool", {}).get("setuptools", {}).get("dynamic", {}).get("version", {})
+    if "version" in pyproject.get("project", {}) or dynamic != {"attr": "gatewire.__version__"}:
+        problems.append("pyproject.toml must take its version from gatewire.__version__ "
+                        "(dynamic = [\"version\"], [tool.setuptools.dynamic] version = { attr = ... })")
+    else:
+        print("ok: pyproject.toml's version is gatewire.__version__")
+
+    real = args.library_dir / f"libGatewire.so.{version}"
+    links = {f"libGatewire.so.{major}": real.name, "libGatewire.so": f"libGatewire.so.{major}"}
+    if not real.is_file() or real.is_symlink():
+        problems.append(f"{real} is not a regular file")
+    else:
+        agree(f"SONAME of {real.name}", soname(real), f"libGatewire.so.{major}")
+        library = ctypes.CDLL(str(real))
+        library.gw_version.restype = ctypes.c_char_p
+        agree("gw_version()", library.gw_version().decode(), version)
+    for link, target in links.items():
+        path = args.library_dir / link
+        agree(f"symlink {link}", os.readlink(path) if path.is_symlink() else None, target)
+
+    if not os.access(args.cli, os.X_OK):
+        problems.append(f"the CLI {args.cli} is not built")
+    else:
+        cli = subprocess.run([str(args.cli), "--version"], capture_output=True, text=True, timeout=60)
+        agree("gatewire --version", cli.stdout.strip(), f"gatewire {version}")
+
+    for problem in problems:
+        print(f"FAIL: {problem}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Builds the deployable artifacts, the one way both `make build` and CMake use:
+#
+#   scripts/build.sh CONFIG SCRATCH OUT [SWIFT BUILD FLAGS...]   (CONFIG: debug or release)
+#
+#   OUT/lib/libGatewire.so.MAJOR.MINOR.PATCH   SONAME libGatewire.so.MAJOR, exports gw_* only
+#   OUT/lib/libGatewire.so.MAJOR -> libGatewire.so.MAJOR.MINOR.PATCH
+#   OUT/lib/libGatewire.so       -> libGatewire.so.MAJOR
+#   OUT/bin/gatewire                           the CLI
+#
+# Both link the Swift runtime statically (-static-stdlib), so at run time they need only
+# Debian's libc, libm, libstdc++, libgcc_s, libcurl and libjansson: no Swift toolchain
+# (README.md, "Deployment"). The version comes from the VERSION file; SCRATCH is SwiftPM's
+# scratch path (both products share its compiled modules). Extra flags after OUT are passed
+# to both swift builds.
+set -euo pipefail
+if [ $# -lt 3 ] || [[ ! "$1" =~ ^(debug|release)$ ]]; then
+    echo "usage: scripts/build.sh debug|release SCRATCH OUT [SWIFT BUILD FLAGS...]" >&2
+    exit 2
+fi
+config="$1" scratch="$2" out="$3"
+shift 3  # the rest goes to both swift builds (e.g. -Xswiftc -sanitize=address)
+root="$(cd "$(dirname "$0")/.." && pwd)"
+version="$(tr -d '[:space:]' < "$root/VERSION")"
+if [[ ! "$version" =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+    echo "build.sh: VERSION must be MAJOR.MINOR.PATCH, not '$version'" >&2
+    exit 1
+fi
+major="${version%%.*}"
+
+# The same -Xswiftc flags in both builds, so the second reuses the first's compiled modules.
+swift_flags=(-c "$config" --package-path "$root" --scratch-path "$scratch" -Xswiftc -static-stdlib "$@")
+swift build "${swift_flags[@]}" --product Gatewire \
+    -Xlinker "-soname=libGatewire.so.$major" -Xlinker "--version-script=$root/scripts/libgatewire.map"
+swift build "${swift_flags[@]}" --product gatewire
+
+built="$scratch/$config"
+mkdir -p "$out/lib" "$out/bin"
+# cmp first: an unchanged library keeps its time stamp, so dependants are not relinked.
+if ! cmp -s "$built/libGatewire.so" "$out/lib/libGatewire.so.$version"; then
+    cp "$built/libGatewire.so" "$out/lib/libGatewire.so.$version"
+fi
+ln -sfn "libGatewire.so.$version" "$out/lib/libGatewire.so.$major"
+ln -sfn "libGatewire.so.$major" "$out/lib/libGatewire.so"
+if ! cmp -s "$built/gatewire" "$out/bin/gatewire"; then
+    cp "$built/gatewire" "$out/bin/gatewire"
+fi
