@@ -24,7 +24,9 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGW_SWIFT_CONFIG=debug -DGW_S
       -DCMAKE_C_COMPILER="$clang" >/dev/null
 cmake --build build-asan
 
-export ASAN_OPTIONS="halt_on_error=1"
+# verify_asan_link_order=0: the watchdog runs each step under stdbuf, whose LD_PRELOAD puts
+# libstdbuf.so (it only sets stdout's buffering) ahead of the ASan runtime.
+export ASAN_OPTIONS="halt_on_error=1:verify_asan_link_order=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 echo "== ASan+UBSan: the C suites"
