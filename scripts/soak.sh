@@ -21,7 +21,13 @@ mkdir -p build-soak
 cc -std=c99 -O2 -Wall -Wextra -pedantic -D_POSIX_C_SOURCE=200809L -I include soak/soak.c \
    -L "$lib" -Wl,-rpath,"$lib" -lGatewire -o build-soak/soak
 
-# The backlog (4096) exceeds the calls in flight, so no SYN waits for a retransmission.
+# The backlog (4096) exceeds the calls in flight, so no SYN waits for a retransmission; the
+# kernel caps it at net.core.somaxconn.
+somaxconn="$(cat /proc/sys/net/core/somaxconn)"
+if [ "$somaxconn" -le "$in_flight" ]; then
+    echo "soak.sh: net.core.somaxconn ($somaxconn) must exceed the calls in flight ($in_flight)" >&2
+    exit 1
+fi
 server_log="build-soak/server.log"
 .venv/bin/python soak/fault_server.py --backlog 4096 >"$server_log.port" 2>"$server_log" &
 server=$!
