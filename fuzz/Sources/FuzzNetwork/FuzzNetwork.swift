@@ -47,20 +47,21 @@ public func fuzzNetwork(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 let foldedFirstLinesAllowed: Bool = getenv("GW_FUZZ_FOLDED_FIRST_LINE").map { strcmp($0, "1") == 0 } ?? false
 
 /// Replaces the SP or HTAB that starts a folded line with `X` wherever libcurl 7.88.1 would
-/// unfold it into the previous transfer's freed header: before any line since the last
-/// `HTTP/` (a status line, wherever it starts) that libcurl stores as a header (a colon
-/// before any CR, no NUL). Conservative: it also rewrites lines libcurl would not reach.
+/// unfold it into the previous transfer's freed header: when no line since the last `HTTP/`
+/// (a status line, wherever in a line it appears) is one libcurl stores as a header (not
+/// folded, a colon before any CR, no NUL). Conservative: it also rewrites lines libcurl would
+/// not reach.
 func unfoldFirstLines(_ bytes: inout [UInt8]) {
     var start = 0
     var storedHeader = false
     while start < bytes.count {
         let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
         let line = bytes[start..<end]
+        let folded = line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t")
+        if folded && !storedHeader { bytes[start] = UInt8(ascii: "X") }
         if containsStatusLine(line) {
             storedHeader = false
-        } else if line.first == UInt8(ascii: " ") || line.first == UInt8(ascii: "\t") {
-            if !storedHeader { bytes[start] = UInt8(ascii: "X") }
-        } else if !line.contains(0),
+        } else if !folded && !line.contains(0),
                   line.prefix(while: { $0 != UInt8(ascii: "\r") }).contains(UInt8(ascii: ":")) {
             storedHeader = true
         }
