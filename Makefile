@@ -1,6 +1,6 @@
 # Gatewire: the usual entry points. Every target installs what it needs first
 # (scripts/bootstrap.sh: Debian packages and the project's .venv).
-.PHONY: all bootstrap build test demo bench bench-smoke clean
+.PHONY: all bootstrap build test test-asan test-tsan fuzz soak demo bench bench-smoke clean
 
 all: build
 
@@ -14,6 +14,25 @@ build: bootstrap
 test:
 	bash scripts/test.sh
 
+# Sanitizers: the library and the C suites + a Python subset under ASan (UBSan on the C
+# targets); the Swift suites under TSan.
+test-asan:
+	bash scripts/test-asan.sh
+
+test-tsan:
+	bash scripts/test-tsan.sh
+
+# libFuzzer targets (fuzz/README.md), FUZZ_SECONDS each; the fault soak, SOAK_CALLS calls at
+# 256 in flight.
+FUZZ_SECONDS ?= 60
+SOAK_CALLS ?= 100000
+
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz.sh
+
+soak:
+	SOAK_CALLS=$(SOAK_CALLS) bash scripts/soak.sh
+
 demo:
 	bash scripts/demo.sh
 
@@ -26,4 +45,4 @@ bench-smoke: bootstrap
 	python3 bench/run.py --smoke
 
 clean:
-	rm -rf .build build bench/.build bench/swift/.build
+	rm -rf .build build build-asan build-tsan build-soak fuzz/.build bench/.build bench/swift/.build

@@ -4,7 +4,11 @@
 #   2. ctest: the C ABI test program, the Python binding (pytest), the exports-vs-header
 #      check, strict header compiles, and an install + find_package/pkg-config consumer;
 #   3. the bench's smoke mode (bench/run.py --smoke, on the library ctest built): every bench
-#      client completes its requests with correct bodies (no speed is asserted).
+#      client completes its requests with correct bodies (no speed is asserted);
+#   4. the sanitizers (scripts/test-asan.sh: ASan+UBSan on the C suites and a Python subset;
+#      scripts/test-tsan.sh: TSan on the Swift suites), the libFuzzer targets for
+#      FUZZ_SECONDS each (scripts/fuzz.sh, default 60) and the fault soak with SOAK_CALLS calls
+#      (scripts/soak.sh, default 10000 here).
 # Each suite starts and stops its own servers. Fails on any compiler warning in our sources.
 # Every step that runs tests has a time limit (scripts/watchdog.py; ctest's own per-test
 # TIMEOUT; pytest-timeout): a hung step fails in minutes and prints where it hung.
@@ -33,3 +37,13 @@ echo "== bench smoke (every client completes with correct bodies; no speed asser
 python3 scripts/watchdog.py 600 "bench smoke" -- python3 bench/run.py --smoke --lib build/lib
 
 ctest --test-dir build --output-on-failure
+
+# Each script limits its own test steps; these limits cover its builds too.
+echo "== ASan + UBSan (make test-asan)"
+python3 scripts/watchdog.py 2400 "test-asan" -- bash scripts/test-asan.sh
+echo "== TSan (make test-tsan)"
+python3 scripts/watchdog.py 3000 "test-tsan" -- bash scripts/test-tsan.sh
+echo "== fuzz (make fuzz)"
+python3 scripts/watchdog.py 3000 "fuzz" -- env FUZZ_SECONDS="${FUZZ_SECONDS:-60}" bash scripts/fuzz.sh
+echo "== soak (make soak)"
+python3 scripts/watchdog.py 1200 "soak" -- env SOAK_CALLS="${SOAK_CALLS:-10000}" bash scripts/soak.sh

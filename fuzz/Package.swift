@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+// The libFuzzer targets (fuzz/README.md). A package of its own, so that the main package's
+// `swift build` never links them: each target's only entry point is
+// `LLVMFuzzerTestOneInput`, and libFuzzer brings `main` when built with
+// `--sanitize=fuzzer -Xswiftc -sanitize=fuzzer,address` (scripts/fuzz.sh).
+import PackageDescription
+
+// SwiftPM names a path dependency after its directory, whatever the clone is called.
+let repository = String(#filePath.split(separator: "/").dropLast(2).last!)
+let gatewire: Target.Dependency = .product(name: "Gatewire", package: repository)
+
+let package = Package(
+    name: "GatewireFuzz",
+    dependencies: [.package(path: "..")],
+    targets: [
+        .executableTarget(name: "fuzz-config", dependencies: [gatewire], path: "Sources/FuzzConfig"),
+        .executableTarget(name: "fuzz-mapper", dependencies: [gatewire], path: "Sources/FuzzMapper"),
+        .executableTarget(name: "fuzz-headers", dependencies: [gatewire], path: "Sources/FuzzHeaders"),
+        .executableTarget(name: "fuzz-network", dependencies: [gatewire], path: "Sources/FuzzNetwork"),
+    ]
+)
