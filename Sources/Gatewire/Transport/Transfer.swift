@@ -89,7 +89,6 @@ final class Transfer: @unchecked Sendable {
         // The path on the wire is the path the results report: libcurl must not resolve dot
         // segments itself (RFC 3986 section 5.2.4); the call refuses them (``DotSegments``).
         check(gw_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1))
-
         check(gw_easy_setopt_str(easy, CURLOPT_USERAGENT, UserAgent.field))  // libcurl copies it
         check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
