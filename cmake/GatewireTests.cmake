@@ -100,19 +100,26 @@ set_tests_properties(python_binding PROPERTIES
     LABELS "python;server"
     ENVIRONMENT "GATEWIRE_LIB=${GW_SO};GATEWIRE_CLI=${GW_CLI};PYTHONPATH=${CMAKE_SOURCE_DIR}/bindings/python:${GW_TOOLS};PYTHONDONTWRITEBYTECODE=1")
 
-# ---- install_consumer: install to a temporary prefix, move it, build two consumers ---------
-add_test(NAME install_consumer
-         COMMAND ${GW_PYTHON} ${GW_TOOLS}/install_consumer.py
-                 --build-dir ${CMAKE_BINARY_DIR}
-                 --consumer ${CMAKE_SOURCE_DIR}/Tests/c/consumer
-                 --cmake ${CMAKE_COMMAND}
-                 --cc ${CMAKE_C_COMPILER}
-                 --pkg-config ${GW_PKG_CONFIG}
-                 --version ${PROJECT_VERSION}
-                 --libdir ${CMAKE_INSTALL_LIBDIR}
-                 --includedir ${CMAKE_INSTALL_INCLUDEDIR}
-                 --step-timeout 120)
-set_tests_properties(install_consumer PROPERTIES TIMEOUT 300 LABELS "install")
+# ---- Install tests: a tool that installs to a temporary prefix and builds the C consumers ---
+# install_consumer: install, move the prefix, build two consumers (find_package, pkg-config).
+# deploy_without_toolchain: the installed consumers, CLI and Python binding make real calls
+# with the Swift toolchain's folder hidden (unshare -m + tmpfs; needs root, as CI has).
+function(gw_add_install_test name tool timeout labels)
+    add_test(NAME ${name}
+             COMMAND ${GW_PYTHON} ${GW_TOOLS}/${tool}
+                     --build-dir ${CMAKE_BINARY_DIR}
+                     --consumer ${CMAKE_SOURCE_DIR}/Tests/c/consumer
+                     --cmake ${CMAKE_COMMAND}
+                     --cc ${CMAKE_C_COMPILER}
+                     --pkg-config ${GW_PKG_CONFIG}
+                     --version ${PROJECT_VERSION}
+                     --libdir ${CMAKE_INSTALL_LIBDIR}
+                     --includedir ${CMAKE_INSTALL_INCLUDEDIR}
+                     --step-timeout 120)
+    set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} LABELS "${labels}")
+endfunction()
+gw_add_install_test(install_consumer install_consumer.py 300 "install")
+gw_add_install_test(deploy_without_toolchain deploy_check.py 600 "install;server")
 
 # ---- c_resilience_cases: the shared resilience cases (Tests/cases) through the C ABI -------
 # The same JSON file drives the Swift (ResilienceCaseTests) and Python (test_resilience_cases)
@@ -146,18 +153,3 @@ add_test(NAME version_agrees
                  --library-dir ${GW_LIBRARY_DIR}
                  --cli ${GW_CLI})
 set_tests_properties(version_agrees PROPERTIES TIMEOUT 60 LABELS "abi")
-
-# ---- deploy_without_toolchain: the installed consumers, CLI and Python binding make real
-# calls with the Swift toolchain's folder hidden (unshare -m + tmpfs; needs root, as CI has)
-add_test(NAME deploy_without_toolchain
-         COMMAND ${GW_PYTHON} ${GW_TOOLS}/deploy_check.py
-                 --build-dir ${CMAKE_BINARY_DIR}
-                 --consumer ${CMAKE_SOURCE_DIR}/Tests/c/consumer
-                 --cmake ${CMAKE_COMMAND}
-                 --cc ${CMAKE_C_COMPILER}
-                 --pkg-config ${GW_PKG_CONFIG}
-                 --version ${PROJECT_VERSION}
-                 --libdir ${CMAKE_INSTALL_LIBDIR}
-                 --includedir ${CMAKE_INSTALL_INCLUDEDIR}
-                 --step-timeout 120)
-set_tests_properties(deploy_without_toolchain PROPERTIES TIMEOUT 600 LABELS "install;server")

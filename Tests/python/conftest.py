@@ -45,37 +45,32 @@ def _read_port(process: subprocess.Popen[bytes]) -> int:
     return int(words[1])
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """Base URL (``http://127.0.0.1:<port>``) of the running test server."""
+def _serve(scheme: str, *arguments: str) -> Iterator[str]:
+    """Starts the test server with ``arguments``, yields ``<scheme>://127.0.0.1:<port>``, and
+    kills it afterwards."""
     if not SERVER_SCRIPT.is_file():
         pytest.fail(f"the test server {SERVER_SCRIPT} does not exist")
-    process = subprocess.Popen([sys.executable, str(SERVER_SCRIPT)], stdout=subprocess.PIPE)
+    process = subprocess.Popen([sys.executable, str(SERVER_SCRIPT), *arguments], stdout=subprocess.PIPE)
     try:
-        port = _read_port(process)
-        yield f"http://127.0.0.1:{port}"
+        yield f"{scheme}://127.0.0.1:{_read_port(process)}"
     finally:
         process.kill()
         process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def server() -> Iterator[str]:
+    """Base URL (``http://127.0.0.1:<port>``) of the running test server."""
+    yield from _serve("http")
 
 
 @pytest.fixture(scope="session")
 def tls_server() -> Iterator[str]:
     """Base URL (``https://127.0.0.1:<port>``) of a test server with a fresh self-signed
     certificate (``--tls-self-signed``); its plain twin port serves the same endpoints over http."""
-    process = subprocess.Popen([sys.executable, str(SERVER_SCRIPT), "--tls-self-signed"], stdout=subprocess.PIPE)
-    try:
-        yield f"https://127.0.0.1:{_read_port(process)}"
-    finally:
-        process.kill()
-        process.wait(timeout=10)
-        if process.stdout is not None:
-            process.stdout.close()
-
-
-HTTPBIN_LISTENING = re.compile(rb"Listening at: http://127\.0\.0\.1:(\d+)")
+    yield from _serve("https", "--tls-self-signed")
 
 
 @pytest.fixture(scope="session")

@@ -29,35 +29,8 @@ enum DotSegments {
         // A path without "." or "%" has no dot segment in any encoding: most paths stop here.
         guard text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }) else { return false }
         var bytes = Array(text)
-        while let decoded = decodedOnce(bytes) { bytes = decoded }
+        while let decoded = PathPattern.percentDecoded(bytes) { bytes = decoded }
         return bytes.split(omittingEmptySubsequences: false, whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
             .contains { $0.elementsEqual([UInt8(ascii: ".")]) || $0.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) }
-    }
-
-    /// `bytes` with every `%XX` decoded, or nil when there is none (a `%` without two hex
-    /// digits stays as it is).
-    private static func decodedOnce(_ bytes: [UInt8]) -> [UInt8]? {
-        func hex(_ b: UInt8) -> UInt8? {
-            switch b {
-            case 48...57: b - 48
-            case 65...70: b - 55
-            case 97...102: b - 87
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        var changed = false
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
-                out.append(high << 4 | low)
-                changed = true
-                i += 3
-            } else {
-                out.append(bytes[i])
-                i += 1
-            }
-        }
-        return changed ? out : nil
     }
 }

@@ -292,10 +292,13 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// `%XX` sequences decoded as UTF-8 (invalid sequences become U+FFFD); a `%` not followed
     /// by two hex digits is kept. `+` stays `+` (this is a path, not a form).
     static func percentDecode(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")) else { return text }
-        let bytes = Array(text.utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
+        guard text.utf8.contains(UInt8(ascii: "%")), let decoded = percentDecoded(Array(text.utf8)) else { return text }
+        return String(decoding: decoded, as: UTF8.self)
+    }
+
+    /// `bytes` with every `%XX` decoded once, or nil when there is none (a `%` without two
+    /// hex digits stays as it is).
+    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
         func hex(_ b: UInt8) -> UInt8? {
             switch b {
             case 48...57: b - 48
@@ -304,16 +307,20 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             default: nil
             }
         }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var changed = false
         var i = 0
         while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let h = hex(bytes[i + 1]), let l = hex(bytes[i + 2]) {
-                out.append(h << 4 | l)
+            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
+                out.append(high << 4 | low)
+                changed = true
                 i += 3
             } else {
                 out.append(bytes[i])
                 i += 1
             }
         }
-        return String(decoding: out, as: UTF8.self)
+        return changed ? out : nil
     }
 }
