@@ -73,6 +73,9 @@ def tls_server() -> Iterator[str]:
     yield from _serve("https", "--tls-self-signed")
 
 
+HTTPBIN_LISTENING = re.compile(rb"Listening at: http://127\.0\.0\.1:(\d+)")
+
+
 @pytest.fixture(scope="session")
 def httpbin() -> Iterator[str]:
     """Base URL of httpbin served by gunicorn on 127.0.0.1 (a free port, read from its
