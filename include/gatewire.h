@@ -252,7 +252,7 @@ typedef struct gw_call_options {
                                   anything else is an error */
     gw_retry_test_fn retry_test; /* or NULL */
     void *retry_test_user_data;
-    /* ---- Resilience (issue 4), version 2 ---- */
+    /* ---- Resilience, version 2 ---- */
     const char *policy_json;   /* this call's policies, as the gateway config's keys, or NULL:
                                   {"retry": {...}, "retryBudget": {...} | false,
                                    "circuitBreaker": {...} | false, "redirects": {"follow":
@@ -362,7 +362,7 @@ int32_t gw_result_attempt_count(const gw_result *result);
  * "Handles" at the top). */
 void gw_result_free(gw_result *result);
 
-/* ---- Mapping results and pagination (issue 3) ------------------------------------------
+/* ---- Mapping results and pagination ------------------------------------------
  * Mapped objects are keyed by the descriptors' key paths as written ("" = the whole body;
  * key_path NULL means ""). Every const char * stays valid until gw_result_free; NULL on a
  * failed call or a NULL result. */
@@ -547,7 +547,7 @@ int32_t gw_credential_refresh_count(const gw_credential *credential);
  * GW_ERROR_INVALID_ARGUMENT (the handle is freed all the same). */
 int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
 
-/* ==== Completion queues and one-call result reads (issue 6) ============================
+/* ==== Completion queues and one-call result reads ============================
  * For bindings that pay for every callback into their runtime (Python's GIL): calls started
  * with a queue instead of a completion function push their results into it from the loop
  * thread (no callback runs), and one gw_queue_wait, which blocks without calling back,

@@ -45,7 +45,7 @@ enum CallOptionsReader {
             request = blank  // copied and filled in: cheaper than `Request(route:)`'s initialiser
             request.route = route
         } else if options.path == nil, let type = string(options.object_type) {
-            // An object route: the route whose objectType and method match (issue 3).
+            // An object route: the route whose objectType and method match.
             request = Request(try method(options), "", body: .object(.object(), type: type))
         } else {
             guard let path = string(options.path) else {

@@ -5,7 +5,7 @@
 /// fails with a mapping error (see ``ResponseMapper``, rule 4), and most callers of such
 /// routes read the raw bytes (the C ABI's `gw_result_body`, Python's `Result.body`).
 /// Parsing them anyway cost about 47,000 instructions (~4 us) per call for a 224-byte
-/// object (issue 6's bench, workload (a)) and was the largest part of what Gatewire added
+/// object (the bench's workload (a)) and was the largest part of what Gatewire added
 /// over raw libcurl. So the rules that pick a JSON body (rules 2 and 3: not HEAD, 204, 205,
 /// 304 or a blank body; an `application/json` or `+json` content type) run on the first
 /// read, and the parse with them.

@@ -48,7 +48,7 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var sentAt = 0.0
     /// Whether the credential already replayed this call once after a 401.
     @exclusivity(unchecked) private var authReplayed = false
-    // Resilience (issue 4): shared per-host state, and what this call holds of it.
+    // Resilience: shared per-host state, and what this call holds of it.
     private let budget: RetryBudgetState?
     private let breaker: CircuitBreaker?
     @exclusivity(unchecked) private var holdsTrial = false

@@ -80,7 +80,7 @@ GW_ERROR_CONFIG = 2
 GW_ERROR_CALL_FAILED = 3
 GW_ERROR_WOULD_DEADLOCK = 4
 GW_ERROR_VERSION = 5
-GW_DONE = 100  # gw_paginator_next: the walk has ended (issue 3)
+GW_DONE = 100  # gw_paginator_next: the walk has ended
 
 # ---- Why a call failed (gw_result_error_kind) ------------------------------------------
 GW_KIND_NONE = 0
@@ -201,13 +201,13 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("deadline", c_double),
         ("retry_test", RETRY_TEST_FN),
         ("retry_test_user_data", c_void_p),
-        # version 2 (resilience, issue 4)
+        # version 2 (resilience)
         ("policy_json", c_char_p),
     ]
 
 
 class gw_result_fields(Structure):  # noqa: N801 - the C name
-    """``struct gw_result_fields`` (issue 6): what most readers need, from one ``gw_result_read``."""
+    """``struct gw_result_fields``: what most readers need, from one ``gw_result_read``."""
 
     _fields_ = [
         ("version", c_uint32),
@@ -269,7 +269,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_attempts_json": (c_char_p, [_P]),
     "gw_result_attempt_count": (c_int32, [_P]),
     "gw_result_free": (None, [_P]),
-    # Mapping results and pagination (issue 3)
+    # Mapping results and pagination
     "gw_result_mapped_at": (c_char_p, [_P, c_char_p]),
     "gw_result_mapped_first": (c_char_p, [_P, c_char_p]),
     "gw_result_mapped_count": (ctypes.c_int64, [_P, c_char_p]),
@@ -311,7 +311,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_credential_free": (None, [_P]),
     "gw_credential_refresh_count": (c_int32, [_P]),
     "gw_refresh_complete": (c_int32, [_P, c_char_p]),
-    # Completion queues and one-call result reads (issue 6)
+    # Completion queues and one-call result reads
     "gw_queue_new": (c_int32, [POINTER(c_void_p)]),
     "gw_queue_free": (None, [_P]),
     "gw_call_async_queued": (c_int32, [_P, POINTER(gw_call_options), _P, c_uint64, POINTER(c_void_p)]),

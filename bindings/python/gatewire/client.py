@@ -541,7 +541,7 @@ class Client:
             max_response_bytes=max_response_bytes,
         )  # fmt: skip
 
-    # -- many calls through a completion queue (issue 6) ----------------------------------
+    # -- many calls through a completion queue ----------------------------------
     def call_many(self, calls: Iterable[Mapping[str, Any]], *, in_flight: int = 64) -> Iterator[Result | CallError]:
         """Run many calls, at most ``in_flight`` at a time, and yield their outcomes in the
         order of ``calls``: the fastest way to make many calls from Python.

@@ -1,4 +1,4 @@
-"""Walking a route's pages (issue 3): :class:`Pages`, returned by :meth:`gatewire.Client.pages`.
+"""Walking a route's pages: :class:`Pages`, returned by :meth:`gatewire.Client.pages`.
 
 The pagination itself (page numbers, ``Link: rel="next"``, or a cursor; the page limit) is
 configured per route in the gateway config and decided by the library (``gw_paginator_*``);

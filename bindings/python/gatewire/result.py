@@ -333,7 +333,7 @@ class _NativeTexts:
 
 
 def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | CallError:
-    """Convert an owned ``gw_result *`` taken from a completion queue (issue 6) with one
+    """Convert an owned ``gw_result *`` taken from a completion queue with one
     ``gw_result_read`` (``fields`` is a reusable ``gw_result_fields`` with its version set,
     ``fields_ref`` its ``byref``). A success becomes a Result whose body is copied now and
     whose other fields are read from the native result on first access (it is freed with the
