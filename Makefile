@@ -1,6 +1,6 @@
 # Gatewire: the usual entry points. Every target installs what it needs first
 # (scripts/bootstrap.sh: Debian packages and the project's .venv).
-.PHONY: all bootstrap build test test-asan test-tsan fuzz soak demo bench bench-smoke clean
+.PHONY: all bootstrap build test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
 
 all: build
 
@@ -43,6 +43,11 @@ bench: bootstrap
 
 bench-smoke: bootstrap
 	python3 bench/run.py --smoke
+
+# The API references, offline, each failing on any warning: build/docs/c (Doxygen),
+# build/docs/swift (DocC), build/docs/python (Sphinx); prints each index.html and time.
+docs: bootstrap
+	bash scripts/docs.sh
 
 clean:
 	rm -rf .build build build-asan build-tsan build-soak fuzz/.build bench/.build bench/swift/.build

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test Gatewire:
-# Debian packages (libcurl, Jansson, CMake, pkg-config; nginx for the bench) and a project-local
-# Python virtual environment (.venv) with the test and demo servers.
+# Debian packages (libcurl, Jansson, CMake, pkg-config; nginx for the bench; Doxygen for the
+# C API reference) and a project-local Python virtual environment (.venv) with the test and
+# demo servers.
 # Idempotent: a second run only checks. Needs root for apt-get.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
       nginx-light  # the resilience tests and the bench run a real nginx
-      gdb)         # scripts/watchdog.py prints a hung test's thread stacks
+      gdb          # scripts/watchdog.py prints a hung test's thread stacks
+      doxygen)     # make docs: the C API reference from include/gatewire.h (docs/c/Doxyfile)
 missing=()
 for p in "${debs[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -2,7 +2,8 @@ import CGatewireABI
 import Gatewire
 import Glibc
 
-// Completion queues and one-call result reads: see the section of gatewire.h.
+// Completion queues and one-call result reads: see the "Completion queues" and "Results"
+// sections of gatewire.h.
 
 /// The object behind a `gw_queue *`: finished results and their tags, guarded by a pthread
 /// mutex; a waiter sleeps on a condition variable, signalled only when someone waits.

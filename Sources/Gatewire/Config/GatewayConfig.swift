@@ -41,7 +41,7 @@ public struct GatewayConfig: Sendable {
     /// A PEM file of the CA certificates to trust instead of the system's (key `caFile`), for
     /// a gateway behind a private CA; nil trusts the system's CAs. Stored absolute: a relative
     /// path is resolved against the config file's directory (the current directory for config
-    /// text), as plugin paths are (``ConfigPath``); it must be readable when the config is loaded.
+    /// text), as plugin paths are (`ConfigPath`); it must be readable when the config is loaded.
     public var caFile: String?
     /// The largest decoded response body a call accepts, in bytes (key `maxResponseBytes`,
     /// 1...2^62; default 64 MiB); see ``ResponseSizeLimit``. A route's or a call's own
@@ -95,7 +95,7 @@ public struct GatewayConfig: Sendable {
     }
 
     /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
-    /// or `https://` URL with a host, and its path has no dot segment (``DotSegments``).
+    /// or `https://` URL with a host, and its path has no dot segment (`DotSegments`).
     public static func baseURLProblem(_ url: String) -> String? {
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""

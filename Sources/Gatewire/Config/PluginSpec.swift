@@ -35,6 +35,7 @@ public struct PluginSpec: Sendable {
     var plugin: any Plugin { make() }
 
     /// Parses one element of `plugins`: a built-in's name (a string) or an object.
+    /// - Parameter node: the element, in the config.
     /// - Parameter baseDirectory: what a shared object's relative `path` is relative to
     ///   (the config file's directory); nil = the current directory.
     /// - Throws: ``ConfigError`` naming the field: an unknown name, a missing or invalid

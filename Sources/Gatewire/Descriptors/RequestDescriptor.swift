@@ -23,7 +23,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     public var objectType: String?
     /// How the mapped object is sent in a body: JSON (the default) or a form.
     /// For GET, HEAD and DELETE there is no body: the mapped attributes become path and
-    /// query parameters (flattened as ``FormEncoding/pairs(_:)``), whatever the format.
+    /// query parameters (flattened as ``FormEncoding/pairs(_:includeNulls:)``), whatever the format.
     public var format: BodyFormat = .json
 
     /// The body encodings of a request descriptor (config `"format"`).
@@ -70,6 +70,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     }
 
     /// The request body for `object` (a JSON object, or an array of them).
+    /// - Parameter object: the caller's object as JSON: an object, or an array of them.
     /// - Parameter mapper: resolves this descriptor's mapping and its relationships.
     /// - Throws: ``MappingError`` when `object` is not an object or array of objects, when
     ///   a mapping is unknown, or when two source paths collide (`a` and `a.b`).

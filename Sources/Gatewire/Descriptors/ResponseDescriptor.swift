@@ -41,6 +41,7 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// `{"mapping": "User", "method": "GET", "pathPattern": "/users/:id", "keyPath": "user", "statusCodes": "2xx"}`.
     /// `method` is a name, an array of names, or `"ANY"` (the default); `pathPattern`,
     /// `keyPath` and `statusCodes` are optional.
+    /// - Parameter node: the descriptor's object, in the config.
     /// - Parameter defaultStatusCodes: ``StatusCodeSet/successful`` for response descriptors,
     ///   ``StatusCodeSet/failures`` for error descriptors.
     /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
@@ -60,7 +61,9 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path parameters when this descriptor matches the response, nil otherwise.
+    /// - Parameter method: the method sent.
     /// - Parameter path: relative to the base URL, as sent (the query is ignored).
+    /// - Parameter status: the response's HTTP status.
     public func match(method: HTTPMethod, path: String, status: Int) -> [String: String]? {
         guard methods.contains(method), statusCodes.contains(status) else { return nil }
         guard let pathPattern else { return [:] }

@@ -10,8 +10,8 @@
 /// 304 or a blank body; an `application/json` or `+json` content type) run on the first
 /// read, and the parse with them.
 ///
-/// Thread safety: any thread may read; the first read parses (inside a ``JSONArena`` scope
-/// for a large body) and publishes its result with ``OnceReference`` (racing first readers
+/// Thread safety: any thread may read; the first read parses (inside a `JSONArena` scope
+/// for a large body) and publishes its result with `OnceReference` (racing first readers
 /// may each parse; one result is kept). The result is then shared by every copy of the
 /// ``Response``.
 public final class ResponseJSON: Sendable {

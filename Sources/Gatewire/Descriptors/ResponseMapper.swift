@@ -54,7 +54,7 @@ public struct ResponseMapper: Sendable {
     public init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is
-    /// in the outcome. The same as ``mapBody(of:)`` of ``triage(_:)`` when that needs a parse.
+    /// in the outcome. The same as ``mapBody(of:)`` of `triage(_:)` when that needs a parse.
     public func map(_ response: MappableResponse) -> MappingOutcome {
         let triage = triage(response)
         return triage.needsParse ? mapBody(of: triage) : triage.outcome
@@ -117,8 +117,8 @@ public struct ResponseMapper: Sendable {
 
     /// Parses the body of a ``Triage`` that needs it and maps it with the matching
     /// descriptors (rules 4 to 8). Never throws: every problem is in the outcome. A large
-    /// body's trees are built in a ``JSONArena`` scope. Runs on any thread (the event loop,
-    /// or a ``WorkerPool`` worker for a large body).
+    /// body's trees are built in a `JSONArena` scope. Runs on any thread (the event loop,
+    /// or a `WorkerPool` worker for a large body).
     public func mapBody(of triage: Triage) -> MappingOutcome {
         JSONArena.scope(bodyBytes: triage.response.body.count) { mapParsed(triage) }
     }
@@ -211,7 +211,7 @@ public struct ResponseMapper: Sendable {
         return count > 0 && (0..<count).allSatisfy { json_array_get(node.pointer, $0).type == JSON_NULL }
     }
 
-    /// The body parsed by Jansson (the caller sets up any ``JSONArena`` scope).
+    /// The body parsed by Jansson (the caller sets up any `JSONArena` scope).
     static func parseBody(_ response: MappableResponse) -> Result<JSONValue, JSONParseError> {
         response.body.withUnsafeBytes { bytes in
             Result { () throws(JSONParseError) in try JSONValue.parse(bytes) }

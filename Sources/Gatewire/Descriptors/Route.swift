@@ -40,7 +40,7 @@ public struct Route: Sendable, Equatable {
     /// `maxResponseBytes`.
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
-    ///   in it (``DotSegments``), unknown keys).
+    ///   in it (`DotSegments`), unknown keys).
     public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy(),
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {

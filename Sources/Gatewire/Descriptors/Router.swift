@@ -6,7 +6,7 @@ public enum Router {
     /// in key order.
     /// - Throws: a message naming the missing parameter (never `(null)` or an empty segment),
     ///   or the parameter whose value is a dot segment (`.`, `..`, `%2e%2e`, `../x`: see
-    ///   ``DotSegments``), which would make the path name another resource.
+    ///   `DotSegments`), which would make the path name another resource.
     public static func build(_ pattern: String, parameters: [String: String]) throws(RouterError) -> String {
         try build(pattern, parameters: parameters, objectAttributes: [:], objectParameters: [])
     }
@@ -63,6 +63,7 @@ public enum Router {
     /// written as `%XX` of its UTF-8 encoding.
     ///
     /// - Parameters:
+    ///   - value: the text to encode.
     ///   - spaceAsPlus: write a space as `+` (the WHATWG form serializer) instead of `%20`.
     ///   - keeping: other ASCII bytes to leave literal (e.g. `[` `]` in form keys).
     public static func percentEncoded(_ value: String, spaceAsPlus: Bool = false, keeping: Set<UInt8> = [])

@@ -5,7 +5,7 @@ import CJansson
 ///
 /// Gatewire parses each body once with Jansson and never converts the tree into Swift
 /// collections: mapping walks the tree through ``JSONNode`` views, builds its output as a
-/// new Jansson tree, and ``JSONDecoder`` decodes `Decodable` types straight from it.
+/// new Jansson tree, and `JSONDecoder` decodes `Decodable` types straight from it.
 ///
 /// The object holds one Jansson reference and releases it in `deinit`. A value is
 /// mutated only while it is being built (by the code that created it) and is read-only
@@ -77,6 +77,7 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The value as JSON text: compact by default, or indented by two spaces.
+    /// - Parameter pretty: indent by two spaces; false (default) writes compact text.
     /// - Parameter significantDigits: digits of real numbers, 1...17; the default 17 writes
     ///   every double so that it reads back exactly (so 0.1 reads `0.10000000000000001`).
     public func serialized(pretty: Bool = false, significantDigits: Int = 17) -> String {

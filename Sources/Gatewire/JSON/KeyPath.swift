@@ -68,7 +68,8 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     ///
     /// A plain path returns the node itself (shared, not copied); a path through an array
     /// returns a new array of the elements' sub-values.
-    /// - Parameter at: the path of `node` from the body's root, used in error messages (and
+    /// - Parameter node: the JSON to look in.
+    /// - Parameter base: the path of `node` from the body's root, used in error messages (and
     ///   evaluated only when the walk leaves plain objects).
     /// - Throws: ``MappingError`` when the path runs into a string, number or boolean.
     public func value(in node: JSONNode, at base: @autoclosure () -> String = "") throws(MappingError) -> JSONValue? {

@@ -24,6 +24,9 @@ public struct AttributeMapping: Sendable, Hashable {
     /// - Parameters:
     ///   - source: the dotted source key path (`"@value"` or `""` for the value itself).
     ///   - destination: the destination key; defaults to `source` as written.
+    ///   - type: the coercion applied; nil copies the value as parsed.
+    ///   - dateFormat: how a ``AttributeType/date`` source is read; ignored for other types.
+    ///   - required: whether a missing or `null` source value fails the mapping.
     public init(_ source: String, to destination: String? = nil, type: AttributeType? = nil,
                 dateFormat: DateFormat = .automatic, required: Bool = false) {
         self.source = AttributeMapping.keyPath(source)

@@ -32,6 +32,8 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     case json
 
     /// Coerces `node` (which is not `null`) to this type.
+    /// - Parameter node: the value, not `null`.
+    /// - Parameter dateFormat: how a ``date`` value is read; ignored for other types.
     /// - Parameter keyPath: where the value is, for the error message (evaluated only on failure).
     /// - Throws: ``MappingError`` when the value cannot be converted exactly.
     public func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: @autoclosure () -> String)

@@ -9,9 +9,9 @@
 /// Mapping graphs may be recursive (a `Comment` whose `replies` are `Comment`s): the data is
 /// a finite tree, and nesting deeper than ``maxDepth`` objects is a ``MappingError``.
 ///
-/// The mappings are compiled once, when the mapper is made (``MappingPlan``); each call walks
+/// The mappings are compiled once, when the mapper is made (`MappingPlan`); each call walks
 /// the source tree on raw Jansson pointers and builds the result with Jansson directly
-/// (``MappingWalk``).
+/// (`MappingWalk`).
 public struct ObjectMapper: Sendable {
     /// The mappings by name.
     public let mappings: [String: ObjectMapping]
@@ -22,6 +22,7 @@ public struct ObjectMapper: Sendable {
 
     /// - Parameter mappings: the mappings relationships may refer to; a later mapping with
     ///   the same name replaces an earlier one.
+    /// - Parameter maxDepth: the deepest nesting of mapped objects allowed.
     public init(mappings: [ObjectMapping], maxDepth: Int = 128) {
         var byName: [String: ObjectMapping] = [:]
         for mapping in mappings { byName[mapping.name] = mapping }
@@ -33,6 +34,8 @@ public struct ObjectMapper: Sendable {
     /// Maps `node` (an object, an array of objects, or a scalar for `"@value"` mappings) with
     /// the mapping called `name`.
     /// - Parameters:
+    ///   - node: the representation to map.
+    ///   - name: the name of the mapping to apply.
     ///   - keyPath: where `node` is in the body, for error messages.
     ///   - context: the body and response metadata for `@root` and `@metadata` sources.
     ///   - parent: the representation holding `node`, for `@parent` sources (nil at the top).

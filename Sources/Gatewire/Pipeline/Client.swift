@@ -24,6 +24,8 @@ public final class Client: Sendable {
     let core: ClientCore
 
     /// A client for `config`, with `plugins` after the config's own (auth first).
+    /// - Parameter config: the gateway config.
+    /// - Parameter plugins: run after the config's own plugins.
     /// - Parameter randomSeed: seeds the retry jitter per call, for exact tests; nil (default)
     ///   seeds from the system.
     public init(config: GatewayConfig, plugins: [any Plugin] = [], randomSeed: UInt64? = nil) {

@@ -139,7 +139,7 @@ public final class Paginator: Sendable {
         }
     }
 
-    /// ``relativePath(_:baseURL:)`` for tests.
+    /// `relativePath(_:baseURL:)` for tests.
     public static func relativePathForTesting(_ target: String, baseURL: String) -> String? {
         relativePath(target, baseURL: baseURL)
     }

@@ -14,7 +14,7 @@
 ///   auth plugins' headers, names configured as secret) with `Host`, and so are the secret
 ///   query parameters (`secrets.queryParameters`) from the next URL.
 /// - **Refused** (the call fails with kind `redirect`, unless a response descriptor accepts
-///   the redirect's status, see ``Call``): https to http unless ``allowDowngrade``; a body
+///   the redirect's status, see `Call`): https to http unless ``allowDowngrade``; a body
 ///   (307, 308) re-sent to another origin unless ``allowCrossOriginBody``; another origin
 ///   under ``Follow/sameOrigin``; hop ``maxRedirects`` + 1; a target that is not http(s);
 ///   every redirect under ``Follow/none``.

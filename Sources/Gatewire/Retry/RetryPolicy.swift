@@ -93,7 +93,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// `{"maxRetries": 3, "initialDelay": 0.5, "multiplier": 2, "maxDelay": 30, "jitter": "full",
     ///   "statusCodes": [408, 429, 500, 502, 503, 504], "methods": ["GET", "PUT"], "maxRetryAfter": 60}`.
     ///
-    /// Every field is optional and defaults as in ``init(maxRetries:initialDelay:multiplier:maxDelay:jitter:retryableStatusCodes:retryableMethods:maxRetryAfter:)``.
+    /// Every field is optional and defaults as in ``init(maxRetries:initialDelay:multiplier:maxDelay:jitter:retryableStatusCodes:retryableMethods:maxRetryAfter:idempotencyKey:retryNonIdempotent:)``.
     /// Ranges: `maxRetries` an integer in 0...100; `initialDelay`, `maxDelay` and
     /// `maxRetryAfter` seconds in 0...86400; `multiplier` in 1...1000; `jitter` one of
     /// "none", "full", "equal", "decorrelated"; `statusCodes` integers in 100...599; `methods` HTTP method

@@ -3,7 +3,7 @@
 /// Order and duplicates are kept as received or added; ``subscript(_:)`` gives the first
 /// value of a name, ``values(for:)`` all of them.
 ///
-/// A response's headers stay libcurl's bytes (a ``RawHeaderBlock``) until they are read:
+/// A response's headers stay libcurl's bytes (a `RawHeaderBlock`) until they are read:
 /// ``fields`` splits them into strings once (from any thread), a lookup by name builds only
 /// the value it returns, and the first change makes the fields an ordinary array.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {

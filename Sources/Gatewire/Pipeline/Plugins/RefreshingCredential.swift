@@ -4,7 +4,7 @@
 /// - `prepare` signs every attempt with the current token (`Authorization: Bearer <token>` by
 ///   default). A request that already carries the header (set by the call itself, e.g. the
 ///   refresh call) is left alone and never triggers a refresh: the refresh bypasses the credential.
-/// - On a 401 the call asks ``unauthorized(signedWith:sentAt:completion:)``:
+/// - On a 401 the call asks `unauthorized(signedWith:sentAt:completion:)`:
 ///   - signed with an older token than the current one: replayed at once, no refresh;
 ///   - a refresh is running: waits for it (single flight per credential version);
 ///   - else one refresh starts: the provider is asked once for a new token.

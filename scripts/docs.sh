@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The API references, built offline, each failing on any warning (make docs):
+#
+#   scripts/docs.sh [c] [swift] [python]     (no argument: all three)
+#
+#   build/docs/c/       Doxygen over include/gatewire.h (docs/c/Doxyfile)
+#   build/docs/swift/   DocC over the Gatewire module's symbol graphs and
+#                       Sources/Gatewire/Gatewire.docc (static hosting layout: serve the
+#                       folder over HTTP, e.g. python3 -m http.server -d build/docs/swift)
+#   build/docs/python/  Sphinx over bindings/python (scripts/docs-python.sh OUTDIR)
+#
+# Every part runs even when an earlier one failed, so one run reports every problem; the
+# script exits non-zero if any part failed. Prints each part's time and its index.html.
+# The symbol graphs come from a build of the Gatewire target in a scratch path of its own
+# (build/docs-swift-build): the swift-docc-plugin package cannot be fetched offline, so the
+# toolchain's docc is called directly.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+out=build/docs
+parts=("$@")
+[ "${#parts[@]}" -gt 0 ] || parts=(c swift python)
+
+# Where each part's front page is written.
+index_of() {
+    case "$1" in
+        c) echo "$out/c/index.html" ;;
+        swift) echo "$out/swift/documentation/gatewire/index.html" ;;
+        python) echo "$out/python/index.html" ;;
+    esac
+}
+
+docs_c() {
+    command -v doxygen >/dev/null || { echo "docs: doxygen is missing (run scripts/bootstrap.sh)" >&2; return 1; }
+    rm -rf "$out/c"
+    mkdir -p "$out/c"
+    # WARN_AS_ERROR=FAIL_ON_WARNINGS: every warning is printed, then doxygen exits 1.
+    GW_VERSION="$(cat VERSION)" GW_DOCS_C_OUTPUT="$out/c" doxygen docs/c/Doxyfile
+}
+
+docs_swift() {
+    local docc scratch graphs
+    docc="$(dirname "$(command -v swift)")/docc"
+    [ -x "$docc" ] || { echo "docs: $docc is missing (the Swift toolchain's docc)" >&2; return 1; }
+    scratch=build/docs-swift-build
+    graphs="$scratch/symbol-graphs"
+    # The graphs are written only when the module compiles: without them, build afresh.
+    [ -f "$graphs/Gatewire.symbols.json" ] || rm -rf "$scratch"
+    mkdir -p "$graphs"
+    swift build --scratch-path "$scratch" --target Gatewire \
+        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+    rm -rf "$out/swift"
+    "$docc" convert Sources/Gatewire/Gatewire.docc \
+        --additional-symbol-graph-dir "$graphs" \
+        --fallback-display-name Gatewire --fallback-bundle-identifier gatewire.Gatewire \
+        --warnings-as-errors --transform-for-static-hosting \
+        --output-path "$out/swift"
+}
+
+docs_python() {
+    bash scripts/docs-python.sh "$out/python"
+}
+
+failed=()
+summary=()
+for part in "${parts[@]}"; do
+    case "$part" in
+        c|swift|python) ;;
+        *) echo "usage: scripts/docs.sh [c] [swift] [python]" >&2; exit 2 ;;
+    esac
+    echo "docs: building $part" >&2
+    index="$(index_of "$part")"
+    start=$EPOCHREALTIME
+    # A subshell with errexit of its own, outside any if or ||, where bash would ignore it.
+    set +e
+    ( set -e; "docs_$part"; [ -f "$index" ] || { echo "docs: $index was not written" >&2; exit 1; } )
+    rc=$?
+    set -e
+    status=ok
+    if [ "$rc" -ne 0 ]; then
+        status=FAILED
+        failed+=("$part")
+    fi
+    seconds=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+    summary+=("$(printf '%-7s %-7s %7s s  %s' "$part" "$status" "$seconds" "$root/$index")")
+done
+
+echo "docs:"
+printf '  %s\n' "${summary[@]}"
+if [ "${#failed[@]}" -gt 0 ]; then
+    echo "docs: FAILED: ${failed[*]}" >&2
+    exit 1
+fi
