@@ -53,7 +53,6 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
-from pathlib import Path
 from typing import Any, NoReturn
 
 from ._repository import repository_root
@@ -347,8 +346,8 @@ _lib: ctypes.CDLL | None = None
 _lib_path: str | None = None
 
 
-def _built_time(path: Path) -> float:
-    return path.stat().st_mtime if path.exists() else 0.0
+def _built_time(path: str) -> float:
+    return os.path.getmtime(path) if os.path.exists(path) else 0.0
 
 
 def _candidates() -> list[str]:
@@ -356,12 +355,12 @@ def _candidates() -> list[str]:
     explicit = os.environ.get("GATEWIRE_LIB")
     if explicit:
         return [explicit]  # an explicit choice is never second-guessed
-    found = [Path(__file__).resolve().parent / "libGatewire.so"]
+    found = [os.path.join(os.path.dirname(os.path.realpath(__file__)), "libGatewire.so")]
     root = repository_root()
     if root is not None:
-        builds = [root / ".build" / "lib" / "libGatewire.so", root / "build" / "lib" / "libGatewire.so"]
+        builds = [os.path.join(root, folder, "lib", "libGatewire.so") for folder in (".build", "build")]
         found.extend(sorted(builds, key=_built_time, reverse=True))
-    return [*map(str, found), f"libGatewire.so.{MAJOR}"]
+    return [*found, f"libGatewire.so.{MAJOR}"]
 
 
 def _declare(library: ctypes.CDLL) -> None:

@@ -9,15 +9,15 @@ happen to lie above it.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 __all__ = ["repository_root"]
 
 # Files that only the Gatewire repository has around bindings/python/gatewire.
-_MARKERS = ("VERSION", "Package.swift", "include/gatewire.h")
+_MARKERS = ("VERSION", "Package.swift", os.path.join("include", "gatewire.h"))
 
 
-def repository_root() -> Path | None:
+def repository_root() -> str | None:
     """The repository's root when this package is its ``bindings/python/gatewire``, else None.
 
     Returns:
@@ -25,9 +25,11 @@ def repository_root() -> Path | None:
         ``site-packages``, or any folder that is not ``bindings/python`` of a checkout with
         ``VERSION``, ``Package.swift`` and ``include/gatewire.h`` at its root).
     """
-    package = Path(__file__).resolve().parent
-    bindings = package.parent.parent
-    if (package.name, package.parent.name, bindings.name) != ("gatewire", "python", "bindings"):
+    package = os.path.dirname(os.path.realpath(__file__))
+    python = os.path.dirname(package)
+    bindings = os.path.dirname(python)
+    names = tuple(os.path.basename(folder) for folder in (package, python, bindings))
+    if names != ("gatewire", "python", "bindings"):
         return None
-    root = bindings.parent
-    return root if all((root / marker).is_file() for marker in _MARKERS) else None
+    root = os.path.dirname(bindings)
+    return root if all(os.path.isfile(os.path.join(root, marker)) for marker in _MARKERS) else None

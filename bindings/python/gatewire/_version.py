@@ -9,12 +9,17 @@ the wheel's own version is read from the same file (``pyproject.toml``). The
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 __all__ = ["VERSION", "MAJOR"]
 
+def _read_version_file() -> str:
+    with open(os.path.join(os.path.dirname(__file__), "VERSION"), encoding="ascii") as file:
+        return file.read().strip()
+
+
 #: ``"MAJOR.MINOR.PATCH"``, the version of this package and of the library it was built with.
-VERSION: str = (Path(__file__).parent / "VERSION").read_text(encoding="ascii").strip()
+VERSION: str = _read_version_file()
 
 #: The major version: the library's SONAME is ``libGatewire.so.MAJOR``.
 MAJOR: str = VERSION.split(".", 1)[0]
