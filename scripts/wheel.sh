@@ -36,7 +36,9 @@ package="$root/bindings/python"
 mkdir "$stage/gatewire"
 cp -L "$package/pyproject.toml" "$package/setup.py" "$package/README.md" "$stage/"
 cp -L "$package"/gatewire/*.py "$package/gatewire/py.typed" "$package/gatewire/VERSION" "$stage/gatewire/"
-cp -L "$library" "$stage/gatewire/libGatewire.so"
+# Without its DWARF debug info (27.1 MB -> 16.2 MB installed, a 7.5 MB -> 4.9 MB wheel); the
+# symbol table stays, so backtraces and profilers still name functions.
+strip --strip-debug -o "$stage/gatewire/libGatewire.so" "$library"
 
 mkdir -p "$dist"
 rm -f "$dist/gatewire-$version-"*.whl
