@@ -10,7 +10,8 @@ Fails (exit 1), printing each difference, unless all of these equal VERSION (MAJ
   - the built CLI's `gatewire --version` ("gatewire VERSION");
   - the Python package's VERSION file (bindings/python/gatewire/VERSION, which must be a
     symlink to the repository's VERSION), gatewire.__version__ as the package reads it from
-    there, and pyproject.toml's dynamic version, which must be read from that file;
+    there, and pyproject.toml's dynamic version, which must be read from that file (the built
+    wheel's name and gatewire.__version__ once installed: deploy_without_toolchain);
 and the library directory holds libGatewire.so.VERSION with SONAME libGatewire.so.MAJOR, and
 the symlinks libGatewire.so -> libGatewire.so.MAJOR -> libGatewire.so.VERSION.
 """
