@@ -1,6 +1,6 @@
 # Gatewire: the usual entry points. Every target installs what it needs first
 # (scripts/bootstrap.sh: Debian packages and the project's .venv).
-.PHONY: all bootstrap build test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
+.PHONY: all bootstrap build wheel test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
 
 all: build
 
@@ -10,6 +10,11 @@ bootstrap:
 # .build/lib/libGatewire.so* and .build/bin/gatewire, as CMake builds them (scripts/build.sh).
 build: bootstrap
 	bash scripts/build.sh release .build .build
+
+# dist/gatewire-VERSION-py3-none-linux_x86_64.whl: the Python package with .build/lib's
+# libGatewire.so inside (scripts/wheel.sh; docs/deployment.md, "The Python wheel").
+wheel: build
+	bash scripts/wheel.sh .build/lib dist
 
 test:
 	bash scripts/test.sh
@@ -50,4 +55,4 @@ docs: bootstrap
 	bash scripts/docs.sh
 
 clean:
-	rm -rf .build build build-asan build-tsan build-soak fuzz/.build bench/.build bench/swift/.build
+	rm -rf .build build dist build-asan build-tsan build-soak fuzz/.build bench/.build bench/swift/.build

@@ -102,8 +102,8 @@ set_tests_properties(python_binding PROPERTIES
 
 # ---- Install tests: a tool that installs to a temporary prefix and builds the C consumers ---
 # install_consumer: install, move the prefix, build two consumers (find_package, pkg-config).
-# deploy_without_toolchain: the installed consumers, CLI and Python binding make real calls
-# with the Swift toolchain's folder hidden (unshare -m + tmpfs; needs root, as CI has).
+# deploy_without_toolchain: the installed consumers, CLI, Python binding and Python wheel make
+# real calls with the Swift toolchain's folder hidden (unshare -m + tmpfs; needs root, as CI has).
 function(gw_add_install_test name tool timeout labels)
     add_test(NAME ${name}
              COMMAND ${GW_PYTHON} ${GW_TOOLS}/${tool}
@@ -115,11 +115,14 @@ function(gw_add_install_test name tool timeout labels)
                      --version ${PROJECT_VERSION}
                      --libdir ${CMAKE_INSTALL_LIBDIR}
                      --includedir ${CMAKE_INSTALL_INCLUDEDIR}
-                     --step-timeout 120)
+                     --step-timeout 120
+                     ${ARGN})
     set_tests_properties(${name} PROPERTIES TIMEOUT ${timeout} LABELS "${labels}")
 endfunction()
 gw_add_install_test(install_consumer install_consumer.py 300 "install")
-gw_add_install_test(deploy_without_toolchain deploy_check.py 600 "install;server")
+# The wheel is built from the library in build/lib (scripts/wheel.sh), not by a second Swift build.
+gw_add_install_test(deploy_without_toolchain deploy_check.py 600 "install;server"
+                    --wheel-from ${GW_LIBRARY_DIR})
 
 # ---- c_resilience_cases: the shared resilience cases (Tests/cases) through the C ABI -------
 # The same JSON file drives the Swift (ResilienceCaseTests) and Python (test_resilience_cases)

@@ -27,6 +27,6 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "bootstrap: creating $venv" >&2
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, pytest_timeout, requests, urllib3, httpx, aiohttp' 2>/dev/null; then
+if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, pytest_timeout, requests, urllib3, httpx, aiohttp, sphinx, setuptools.command.bdist_wheel' 2>/dev/null; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
 fi

@@ -8,7 +8,10 @@ Fails (exit 1), printing each difference, unless all of these equal VERSION (MAJ
   - include/gatewire.h: GW_VERSION_MAJOR, GW_VERSION_MINOR, GW_VERSION_PATCH, GW_VERSION_STRING;
   - gw_version() of the built library (loaded with ctypes);
   - the built CLI's `gatewire --version` ("gatewire VERSION");
-  - the Python package's __version__, which pyproject.toml names as its dynamic version;
+  - the Python package's VERSION file (bindings/python/gatewire/VERSION, which must be a
+    symlink to the repository's VERSION), gatewire.__version__ as the package reads it from
+    there, and pyproject.toml's dynamic version, which must be read from that file (the built
+    wheel's name and gatewire.__version__ once installed: deploy_without_toolchain);
 and the library directory holds libGatewire.so.VERSION with SONAME libGatewire.so.MAJOR, and
 the symlinks libGatewire.so -> libGatewire.so.MAJOR -> libGatewire.so.VERSION.
 """
@@ -16,7 +19,6 @@ the symlinks libGatewire.so -> libGatewire.so.MAJOR -> libGatewire.so.VERSION.
 from __future__ import annotations
 
 import argparse
-import ast
 import ctypes
 import os
 import re
@@ -32,12 +34,13 @@ def header_macros(header: Path) -> dict[str, str]:
     return dict(pattern.findall(header.read_text()))
 
 
-def python_version(init: Path) -> str | None:
-    """The literal assigned to __version__ in the package's __init__.py."""
-    for node in ast.parse(init.read_text()).body:
-        if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "__version__" for t in node.targets):
-            return ast.literal_eval(node.value)
-    return None
+def python_version(package: Path) -> str:
+    """gatewire.__version__ as a fresh interpreter imports it from `package` (bindings/python)."""
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "GATEWIRE_LIB")}
+    env.update(PYTHONPATH=str(package), PYTHONDONTWRITEBYTECODE="1")
+    out = subprocess.run([sys.executable, "-c", "import gatewire; print(gatewire.__version__)"],
+                         check=True, capture_output=True, text=True, timeout=60, env=env)
+    return out.stdout.strip()
 
 
 def soname(library: Path) -> str | None:
@@ -81,14 +84,19 @@ def main() -> int:
     agree("GW_VERSION_STRING", macros.get("GW_VERSION_STRING"), f'"{version}"')
 
     package = args.root / "bindings" / "python"
-    agree("gatewire.__version__", python_version(package / "gatewire" / "__init__.py"), version)
+    package_version = package / "gatewire" / "VERSION"
+    if not package_version.is_symlink() or package_version.resolve() != version_file.resolve():
+        problems.append(f"{package_version} must be a symlink to {version_file}")
+    else:
+        print(f"ok: {package_version.relative_to(args.root)} -> VERSION")
+    agree("gatewire.__version__", python_version(package), version)
     pyproject = tomllib.loads((package / "pyproject.toml").read_text())
     dynamic = pyproject.get("tool", {}).get("setuptools", {}).get("dynamic", {}).get("version", {})
-    if "version" in pyproject.get("project", {}) or dynamic != {"attr": "gatewire.__version__"}:
-        problems.append("pyproject.toml must take its version from gatewire.__version__ "
-                        "(dynamic = [\"version\"], [tool.setuptools.dynamic] version = { attr = ... })")
+    if "version" in pyproject.get("project", {}) or dynamic != {"file": "gatewire/VERSION"}:
+        problems.append("pyproject.toml must read its version from gatewire/VERSION "
+                        "(dynamic = [\"version\"], [tool.setuptools.dynamic] version = { file = ... })")
     else:
-        print("ok: pyproject.toml's version is gatewire.__version__")
+        print("ok: pyproject.toml's version is read from gatewire/VERSION")
 
     real = args.library_dir / f"libGatewire.so.{version}"
     links = {f"libGatewire.so.{major}": real.name, "libGatewire.so": f"libGatewire.so.{major}"}

@@ -2,7 +2,8 @@
 """deploy_without_toolchain: the shipped artifacts run on a machine with no Swift toolchain.
 
     deploy_check.py --build-dir BUILD --consumer Tests/c/consumer --cmake cmake --cc cc
-                    --pkg-config pkg-config --version 0.1.0 [--libdir lib] [--includedir include]
+                    --pkg-config pkg-config --version 0.1.0 --wheel-from BUILD/lib
+                    [--libdir lib] [--includedir include]
 
 1. `cmake --install BUILD` into a temporary prefix; builds Tests/c/consumer against it twice,
    with find_package(Gatewire) and with `pkg-config --cflags --libs gatewire`.
@@ -13,6 +14,12 @@
    must print status 200 and the server's view of the request, whose User-Agent must be
    "gatewire/VERSION libcurl/X.Y.Z": both installed C consumers, the installed `gatewire`
    CLI, and the Python binding (bindings/python) loading the built BUILD/lib/libGatewire.so.
+4. The Python wheel: before step 2, scripts/wheel.sh builds it from the library in
+   --wheel-from (no second Swift build); its tag must not be py3-none-any. It is installed
+   with `pip install --no-index` into a fresh venv in a temporary folder outside the
+   repository. In the namespace, that venv's python, started in another folder with no
+   GATEWIRE_LIB, PYTHONPATH or LD_LIBRARY_PATH, must load the library bundled in the
+   installed package, report gatewire.__version__ == VERSION and make the call as above.
 Every step has a time bound; any failure exits non-zero. Nothing is skipped.
 """
 
@@ -29,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 from install_consumer import StepFailed, expect, run
@@ -66,6 +74,49 @@ def expect_user_agent(output: str, version: str, who: str) -> None:
            f"{who}: the server saw User-Agent {seen!r}")
 
 
+# ---- The Python wheel ----------------------------------------------------------------------
+def build_and_install_wheel(library_dir: Path, work: Path, version: str, timeout: float) -> Path:
+    """Builds the wheel from library_dir, checks its tags, installs it into a fresh venv in
+    work; returns that venv's python."""
+    out = run(["bash", str(ROOT / "scripts" / "wheel.sh"), str(library_dir), str(work / "dist")], timeout)
+    wheel = Path(out.strip().splitlines()[-1])
+    expect(wheel.is_file() and wheel.name.startswith(f"gatewire-{version}-"), f"built the wheel {wheel.name}")
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"gatewire-{version}.dist-info/WHEEL").decode()
+        names = archive.namelist()
+    tags = [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Tag:")]
+    expect(bool(tags) and not any(tag.endswith("-none-any") for tag in tags)
+           and not wheel.name.endswith("-none-any.whl"), f"the wheel is platform-tagged: {tags}")
+    expect("gatewire/libGatewire.so" in names, "the wheel bundles gatewire/libGatewire.so")
+    venv = work / "wheel-venv"
+    run([sys.executable, "-m", "venv", str(venv)], timeout)
+    python = venv / "bin" / "python"
+    run([str(python), "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check",
+         str(wheel)], timeout)
+    return python
+
+
+def check_installed_wheel(python: Path, work: Path, base_url: str, version: str, timeout: float) -> None:
+    """In the namespace: the installed wheel, from another folder with no path of ours set,
+    loads its bundled library and makes a call."""
+    elsewhere = work / "elsewhere"
+    elsewhere.mkdir(exist_ok=True)
+    env = {key: value for key, value in os.environ.items()
+           if key not in ("GATEWIRE_LIB", "PYTHONPATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    script = ("import gatewire, gatewire._native, sys\n"
+              "with gatewire.Client(sys.argv[1]) as client:\n"
+              "    result = client.call('GET', '/headers')\n"
+              "print(gatewire.__version__, gatewire._native.library_path(), result.status, result.text)\n")
+    out = run([str(python), "-c", script, base_url], timeout, env=env, cwd=elsewhere)
+    found_version, library, status = out.split(" ", 3)[:3]
+    expect(found_version == version, f"the installed wheel's gatewire.__version__ is {found_version}")
+    expect(Path(library).parent.name == "gatewire" and Path(library).is_relative_to(python.parent.parent),
+           f"the installed wheel loaded its bundled library {library}")
+    expect(status == "200", "the installed wheel made a call: status 200")
+    expect_user_agent(out, version, "the installed wheel")
+
+
 def inside(args: argparse.Namespace) -> int:
     """Step 3, in the private mount namespace."""
     timeout = args.step_timeout
@@ -92,6 +143,7 @@ def inside(args: argparse.Namespace) -> int:
         out = run([sys.executable, "-c", script, base_url], timeout, env=env, cwd=Path(args.work))
         expect(out.startswith(f"{args.version} 200 "), "the Python binding made a call: status 200")
         expect_user_agent(out, args.version, "the Python binding")
+        check_installed_wheel(Path(args.wheel_python), Path(args.work), base_url, args.version, timeout)
     finally:
         server.kill()
         server.wait(timeout=10)
@@ -108,6 +160,7 @@ def main() -> int:
     parser.add_argument("--version", required=True)
     parser.add_argument("--libdir", default="lib")
     parser.add_argument("--includedir", default="include")
+    parser.add_argument("--wheel-from", type=Path, help="the folder with the built libGatewire.so.VERSION")
     parser.add_argument("--step-timeout", type=float, default=120.0)
     # Set by the outer run for the inner one.
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
@@ -115,6 +168,7 @@ def main() -> int:
     parser.add_argument("--prefix", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     parser.add_argument("--library", help=argparse.SUPPRESS)
+    parser.add_argument("--wheel-python", help=argparse.SUPPRESS)
     args = parser.parse_args()
     timeout = args.step_timeout
     try:
@@ -139,10 +193,14 @@ def main() -> int:
             pc_env = dict(os.environ, PKG_CONFIG_PATH=str(prefix / args.libdir / "pkgconfig"))
             flags = shlex.split(run([args.pkg_config, "--cflags", "--libs", "gatewire"], timeout, env=pc_env))
             run([args.cc, str(args.consumer / "main.c"), *flags, "-o", str(tmp / "gatewire_consumer_pc")], timeout)
+            if args.wheel_from is None:
+                raise StepFailed("--wheel-from is required (the folder with the built libGatewire.so.VERSION)")
+            wheel_python = build_and_install_wheel(args.wheel_from, tmp, args.version, timeout)
             started = time.monotonic()
             run(["unshare", "-m", "--propagation", "private", "--", sys.executable, str(Path(__file__).resolve()),
                  "--inside", "--version", args.version, "--hide", str(hide), "--prefix", str(prefix),
-                 "--work", str(tmp), "--library", str(library.resolve()), "--step-timeout", str(timeout)],
+                 "--work", str(tmp), "--library", str(library.resolve()), "--wheel-python", str(wheel_python),
+                 "--step-timeout", str(timeout)],
                 timeout * 4)
             print(f"the namespace part took {time.monotonic() - started:.1f} s")
         finally:

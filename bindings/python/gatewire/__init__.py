@@ -8,11 +8,14 @@ A thin ctypes layer (:mod:`gatewire._native`) over ``libGatewire.so`` and a Pyth
         result = client.call("GET", "/echo", params={"q": "x"})
         print(result.status, result.json())
 
-Set ``GATEWIRE_LIB`` to the library's path if it is not found automatically.
+``libGatewire.so`` is loaded on first use: the one a wheel bundles next to the package, the
+repository's build when the package is imported from a checkout, or the dynamic loader's
+``libGatewire.so.MAJOR``; ``GATEWIRE_LIB`` overrides them (see :mod:`gatewire._native`).
 """
 
 from __future__ import annotations
 
+from . import _version
 from .auth import RefreshingCredential
 from .client import Client, FailureObserver, check_config, version
 from .errors import (
@@ -81,6 +84,6 @@ __all__ = [
     "InvalidRequest",
 ]
 
-#: The package version, "MAJOR.MINOR.PATCH": the library's (``gw_version``), from the
-#: repository's VERSION file (the version_agrees test checks they agree).
-__version__ = "0.1.0"
+#: The package version, ``"MAJOR.MINOR.PATCH"``, read from the ``VERSION`` file the package
+#: carries, which is the repository's (see :mod:`gatewire._version`).
+__version__ = _version.VERSION

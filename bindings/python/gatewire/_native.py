@@ -6,14 +6,20 @@ every function's ``argtypes``/``restype``); the rest of the package only calls t
 
 Library lookup, first hit wins:
 
-1. the ``GATEWIRE_LIB`` environment variable (an explicit path or name); when it is set,
-   it is the only candidate (a failure to load it is reported, never worked around);
-2. ``libGatewire.so`` next to this package (a wheel that bundles the library);
-3. the repository's ``.build/release/libGatewire.so`` and ``.build/debug/libGatewire.so``,
-   the most recently built first, so a stale build never shadows a fresh one (found
-   relative to this file: ``bindings/python/gatewire/`` -> repository root);
-4. ``ctypes.util.find_library("Gatewire")``, then ``CDLL("libGatewire.so")``
-   (the dynamic loader's search path; note that it does not search the current directory).
+1. the ``GATEWIRE_LIB`` environment variable (an explicit path, or a name for the dynamic
+   loader); when it is set, it is the only candidate (a failure to load it is reported,
+   never worked around);
+2. ``libGatewire.so`` next to this package: the library a wheel bundles (``make wheel``);
+3. only when the package is imported from the repository's ``bindings/python``
+   (:func:`gatewire._repository.repository_root`): the repository's builds
+   ``.build/lib/libGatewire.so`` (``make build``) and ``build/lib/libGatewire.so`` (CMake),
+   the most recently built first, so a stale build never shadows a fresh one;
+4. ``libGatewire.so.MAJOR`` (the SONAME) through the dynamic loader: ``LD_LIBRARY_PATH``,
+   the ``ldconfig`` cache, the system's library folders (an installed
+   ``cmake --install build``), but never the current directory.
+
+When none loads, :class:`OSError` lists each candidate with why it failed and how to
+provide the library.
 
 The library is loaded lazily, on the first use of :data:`lib`. It is loaded with
 :class:`ctypes.CDLL` (never ``PyDLL``), so the GIL is released during every foreign call:
@@ -33,7 +39,6 @@ Ownership conventions of the header, as they appear here:
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import threading
 from ctypes import (
@@ -48,8 +53,10 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
-from pathlib import Path
 from typing import Any, NoReturn
+
+from ._repository import repository_root
+from ._version import MAJOR
 
 __all__ = [
     "lib",
@@ -323,28 +330,37 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_read": (c_int32, [_P, POINTER(gw_result_fields)]),
 }
 
+_FIX = (
+    "Install a gatewire wheel, which bundles the library (make wheel; pip install "
+    "dist/gatewire-*.whl), build it in the repository (make build, or cmake -S . -B build && "
+    "cmake --build build), install it where the dynamic loader finds it (cmake --install "
+    "build, then ldconfig), or set GATEWIRE_LIB to the path of libGatewire.so."
+)
+_FIX_EXPLICIT = (
+    "GATEWIRE_LIB is the only candidate when it is set: point it at a built libGatewire.so, "
+    "or unset it to use the library next to the package, the checkout's build or the "
+    "dynamic loader's libGatewire.so.MAJOR."
+)
 _lock = threading.Lock()
 _lib: ctypes.CDLL | None = None
 _lib_path: str | None = None
 
 
+def _built_time(path: str) -> float:
+    return os.path.getmtime(path) if os.path.exists(path) else 0.0
+
+
 def _candidates() -> list[str]:
-    """The paths tried, in order (see the module docstring)."""
-    here = Path(__file__).resolve().parent
-    found: list[str] = []
+    """The paths (or, last, the loader name) tried, in order (see the module docstring)."""
     explicit = os.environ.get("GATEWIRE_LIB")
     if explicit:
         return [explicit]  # an explicit choice is never second-guessed
-    found.append(str(here / "libGatewire.so"))
-    repo = here.parent.parent.parent  # bindings/python/gatewire -> repository root
-    builds = [repo / ".build" / config / "libGatewire.so" for config in ("release", "debug")]
-    builds.sort(key=lambda path: path.stat().st_mtime if path.exists() else 0.0, reverse=True)
-    found.extend(str(path) for path in builds)
-    system = ctypes.util.find_library("Gatewire")
-    if system:
-        found.append(system)
-    found.append("libGatewire.so")
-    return found
+    found = [os.path.join(os.path.dirname(os.path.realpath(__file__)), "libGatewire.so")]
+    root = repository_root()
+    if root is not None:
+        builds = [os.path.join(root, folder, "lib", "libGatewire.so") for folder in (".build", "build")]
+        found.extend(sorted(builds, key=_built_time, reverse=True))
+    return [*found, f"libGatewire.so.{MAJOR}"]
 
 
 def _declare(library: ctypes.CDLL) -> None:
@@ -357,11 +373,16 @@ def _declare(library: ctypes.CDLL) -> None:
 def load() -> ctypes.CDLL:
     """Return the loaded library, loading and declaring it on first use.
 
-    Thread-safe; the library is loaded once per process.
+    Thread-safe; the library is loaded once per process, from the first candidate of the
+    lookup order in the module docstring that loads.
+
+    Returns:
+        The :class:`ctypes.CDLL` with every function of the header declared.
 
     Raises:
-        OSError: no candidate could be loaded (the message lists every path tried).
-        AttributeError: the library lacks a function of the header.
+        OSError: no candidate could be loaded; the message lists every candidate with why it
+            failed (not found, or the loader's error) and how to provide the library.
+        AttributeError: the library lacks a function of the header (an older build).
     """
     global _lib, _lib_path
     if _lib is not None:
@@ -370,7 +391,7 @@ def load() -> ctypes.CDLL:
         if _lib is not None:
             return _lib
         errors: list[str] = []
-        explicit = "GATEWIRE_LIB" in os.environ and bool(os.environ["GATEWIRE_LIB"])
+        explicit = bool(os.environ.get("GATEWIRE_LIB"))
         for candidate in _candidates():
             is_path = os.sep in candidate
             if is_path and not explicit and not os.path.exists(candidate):
@@ -379,19 +400,21 @@ def load() -> ctypes.CDLL:
             try:
                 library = ctypes.CDLL(candidate)
             except OSError as error:
-                errors.append(f"{candidate}: {error}")
+                errors.append(f"{candidate}: {error}" if is_path else f"{candidate} (dynamic loader): {error}")
                 continue
             _declare(library)
             _lib, _lib_path = library, candidate
             return library
-        raise OSError(
-            "cannot load libGatewire.so (set GATEWIRE_LIB to its path, or build it with "
-            "`swift build --product Gatewire`); tried:\n  " + "\n  ".join(errors)
-        )
+        raise OSError("cannot load libGatewire.so; tried:\n  " + "\n  ".join(errors) + "\n"
+                      + (_FIX_EXPLICIT if explicit else _FIX))
 
 
 def library_path() -> str:
-    """The path (or name) the library was loaded from; loads it if needed."""
+    """The path (or loader name) the library was loaded from, as tried; loads it if needed.
+
+    Raises:
+        OSError: as :func:`load`.
+    """
     load()
     assert _lib_path is not None
     return _lib_path

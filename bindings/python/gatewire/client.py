@@ -48,7 +48,17 @@ __all__ = ["Client", "CallFuture", "check_config", "FailureObserver"]
 #: :meth:`Client.add_failure_observer`).
 FailureObserver = Callable[[CallError], None]
 
-_UNSET: Any = object()  # "no JSON body" (None means a JSON null body)
+class _NoBody:
+    """The type of the default of ``json=``: no JSON body (``json=None`` sends a JSON null)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        # What help() and the API reference show in call signatures.
+        return "<no JSON body>"
+
+
+_UNSET: Any = _NoBody()
 
 
 # ---- Client ----------------------------------------------------------------------------
@@ -788,7 +798,8 @@ def check_config(config: Config) -> list[str]:
         config: a dict or JSON text.
 
     Returns:
-        Warnings: things that are legal but probably unintended (an empty list if none).
+        The warnings, a list of str naming things that are legal but probably unintended
+        (empty if none).
 
     Raises:
         ConfigError: the config is invalid; the message is ``"field.path: why"``.

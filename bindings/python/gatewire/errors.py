@@ -175,10 +175,8 @@ class CallError(GatewireError):
         method: the method sent, e.g. ``"GET"`` (str).
         path: the path sent, relative to the base URL, with its query; the values of secret
             query parameters are ``<redacted>`` (the core's one rule: README "Secrets") (str).
-        headers: every header field of the final response in received order, as a
-            read-only tuple of ``(name, value)`` str pairs (``()`` without a response).
 
-    Everything is copied out of the native result when the error is made, so an error stays
+    The final response's header fields are :attr:`headers` and :meth:`header`. Everything is copied out of the native result when the error is made, so an error stays
     fully usable for as long as it is kept, on any thread: also one given to a failure
     observer, after the observer returned.
     """
@@ -210,8 +208,8 @@ class CallError(GatewireError):
 
     @property
     def headers(self) -> tuple[tuple[str, str], ...]:
-        """Every header field of the final response in received order: ``(name, value)``
-        pairs (``()`` without a response)."""
+        """Every header field of the final response in received order, as a read-only tuple
+        of ``(name, value)`` str pairs (``()`` without a response)."""
         return self._headers
 
     @property

@@ -218,7 +218,7 @@ class Result:
             raise _too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
                             path=self.path, headers=self.headers) from None
 
-    ok = True  #: always True: failures raise :class:`gatewire.CallError` instead
+    ok = True  #: Always True (failures raise :class:`gatewire.CallError` instead).
 
     @property
     def text(self) -> str:
