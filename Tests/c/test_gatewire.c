@@ -4,10 +4,12 @@
  * for the authentication endpoints. Run through Tests/support/run_with_server.py --httpbin,
  * which starts both servers and sets those variables.
  *
- * Each test_* function reads as an example of the API. CHECK* count passes and failures and
- * print file:line for a failure; the last line is "<passed> passed, <failed> failed" and the
- * exit status is non-zero on any failure. A watchdog fails the run (naming the test) if any
- * blocking call hangs.
+ * Each test_* function reads as an example of the API and has a name in `tests` (at the end):
+ * `test_gatewire_c NAME...` runs those tests, `--list` lists the names, no argument runs them
+ * all; CMake registers each name as the ctest c_api.NAME. CHECK* count passes and failures
+ * and print file:line for a failure; the last line is "<passed> passed, <failed> failed" and
+ * the exit status is non-zero on any failure. A watchdog fails the run (naming the test) if
+ * any blocking call hangs.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -86,10 +88,12 @@ static void check(int ok, const char *file, int line, const char *format, ...)
 static const char *base_url;
 static const char *httpbin_url;
 
-static int has_member(const char *json, const char *key, const char *value)
+/* How many members "key": value the JSON text has, whatever the spacing around the colon. */
+static int count_members(const char *json, const char *key, const char *value)
 {
     char quoted[256];
     const char *at;
+    int count = 0;
     if (json == NULL)
         return 0;
     snprintf(quoted, sizeof quoted, "\"%s\"", key);
@@ -103,9 +107,14 @@ static int has_member(const char *json, const char *key, const char *value)
         while (*p == ' ')
             p++;
         if (strncmp(p, value, strlen(value)) == 0)
-            return 1;
+            count++;
     }
-    return 0;
+    return count;
+}
+
+static int has_member(const char *json, const char *key, const char *value)
+{
+    return count_members(json, key, value) > 0;
 }
 
 /* The result's body as a NUL-terminated copy (the library's is pointer + length). */
@@ -261,7 +270,9 @@ static void on_alarm(int sig)
     _exit(3);
 }
 
-static void begin(const char *name)
+/* Names the test (or a step of it) in progress for the watchdog and failed checks, restarts
+ * the watchdog's 60 s and prints the name. */
+static void step(const char *name)
 {
     current_test = name;
     alarm(60);
@@ -284,7 +295,6 @@ static void test_version(void)
     const char *version = gw_version();
     unsigned major, minor, patch;
     char extra;
-    begin("version");
     CHECK(version != NULL);
     if (version == NULL)
         return;
@@ -326,7 +336,6 @@ static void test_null_arguments(void)
     gw_result *result = NULL;
     gw_call_handle *handle = NULL;
     uint64_t id = 0;
-    begin("null_arguments");
 
     CHECK_INVALID(gw_client_new(NULL, &client));
     printf("   gw_client_new(NULL): \"%s\"\n", gw_last_error_message());
@@ -376,7 +385,6 @@ static void test_versions(void)
     gw_call_options call_options;
     gw_client *client = NULL;
     gw_plugin plugin = {GW_PLUGIN_VERSION, "future", NULL, NULL, NULL, NULL, NULL, NULL};
-    begin("versions");
 
     CHECK_INT(gw_client_options_init(&client_options, GW_CLIENT_OPTIONS_VERSION), GW_OK);
     CHECK_INT(client_options.version, GW_CLIENT_OPTIONS_VERSION);
@@ -403,7 +411,6 @@ static void test_null_handles(void)
 {
     size_t length = 12345;
     const char *text;
-    begin("null_handles");
     CHECK_INT(gw_result_ok(NULL), 0);
     CHECK_INT(gw_result_status(NULL), 0);
     CHECK_INT(gw_result_error_kind(NULL), 0);
@@ -433,11 +440,23 @@ static void test_null_handles(void)
     CHECK(gw_request_url(NULL) == NULL);
     CHECK(gw_request_header(NULL, "X") == NULL);
 
-    gw_result_free(NULL);
-    gw_string_free(NULL);
-    gw_call_handle_free(NULL);
-    gw_client_free(NULL);
-    CHECK(1); /* reached: the NULL frees did not crash */
+    /* NULL frees are ignored (the header): they do not fail, so the thread's last error is
+     * the message of the failure just before them, and the library still makes clients. */
+    {
+        gw_client *client = NULL;
+        char before[256];
+        CHECK_INT(gw_client_new(NULL, &client), GW_ERROR_INVALID_ARGUMENT);
+        snprintf(before, sizeof before, "%s", gw_last_error_message());
+        CHECK(before[0] != '\0');
+        gw_result_free(NULL);
+        gw_string_free(NULL);
+        gw_call_handle_free(NULL);
+        gw_client_free(NULL);
+        CHECK_STR(gw_last_error_message(), before);
+        CHECK_INT(gw_client_new("http://127.0.0.1:1", &client), GW_OK);
+        CHECK(client != NULL);
+        gw_client_free(client);
+    }
 }
 
 /* ---- Config ------------------------------------------------------------------------------ */
@@ -449,7 +468,6 @@ static void test_config_errors(void)
     char *config;
     const char *bad_field = "{\"baseURL\":\"http://127.0.0.1:1\",\"retry\":{\"maxRetries\":-1}}";
     const char *malformed = "{\"baseURL\": \"http://x\",\n \"retry\": {\"maxRetries\": }\n}";
-    begin("config_errors");
 
     CHECK_INT(gw_client_new_from_config(malformed, &client), GW_ERROR_CONFIG);
     CHECK_CONTAINS(gw_last_error_message(), "line");
@@ -489,7 +507,6 @@ static void test_blocking_get(void)
     int32_t rc;
     char *body;
     const char *attempts;
-    begin("blocking_get");
     if (client == NULL)
         return;
 
@@ -542,7 +559,6 @@ static void test_headers_and_body(void)
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     gw_result *result = NULL;
     char *body;
-    begin("headers_and_body");
     if (client == NULL)
         return;
     options.method = "POST";
@@ -605,7 +621,6 @@ static void test_concurrent_async(void)
     gw_client *client = new_client();
     int i, reached, started = 0;
     double t0;
-    begin("concurrent_async");
     if (client == NULL)
         return;
     latch_init(&done);
@@ -662,7 +677,6 @@ static void test_mapping(void)
     gw_result *result;
     const char *mapped;
     int32_t rc;
-    begin("mapping");
     client = new_client_from_config(config);
     free(config);
     if (client == NULL)
@@ -705,7 +719,6 @@ static void test_routes(void)
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     gw_result *result = NULL;
     char *body;
-    begin("routes");
     free(config);
     if (client == NULL)
         return;
@@ -810,7 +823,6 @@ static void test_retry(void)
     const char *key;
     int32_t rc;
     char *body;
-    begin("retry");
     free(config);
     if (client == NULL)
         return;
@@ -848,6 +860,42 @@ static void test_retry(void)
     gw_client_free(client);
 }
 
+/* max_retries changes only the count of the route's policy: this route retries only 502,
+ * after exactly 0.2 s, so 502, 502, 503 ends at the 503 after 3 attempts, where the client's
+ * policy (503 retried too) would go on to the 200. */
+static void test_max_retries_keeps_the_route_policy(void)
+{
+    char *config = config_with_base(
+        "{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 0, \"initialDelay\": 0.5, \"statusCodes\": [502, 503]},"
+        " \"routes\": {\"flaky\": {\"method\": \"GET\", \"pathPattern\": \"/sequence/:key/502,502,503,200\","
+        " \"retry\": {\"maxRetries\": 0, \"initialDelay\": 0.2, \"multiplier\": 1, \"maxDelay\": 0.2,"
+        " \"jitter\": \"none\", \"statusCodes\": [502]}}}}");
+    gw_client *client = new_client_from_config(config);
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char params[128];
+    const char *key = unique_key("max-retries");
+    const char *attempts;
+    free(config);
+    if (client == NULL)
+        return;
+    snprintf(params, sizeof params, "{\"key\": \"%s\"}", key);
+    options.route = "flaky";
+    options.params_json = params;
+    options.max_retries = 3;
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_status(result), 503);
+    CHECK_INT(gw_result_attempt_count(result), 3);
+    attempts = gw_result_attempts_json(result);
+    CHECK_INT(count_members(attempts, "status", "502"), 2);
+    CHECK_INT(count_members(attempts, "status", "503"), 1);
+    CHECK_INT(count_members(attempts, "delay", "0.2"), 2);
+    CHECK_INT(count_members(attempts, "delay", "null"), 1);
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 3);
+    gw_client_free(client);
+}
+
 typedef struct retry_test_state {
     int calls;
     int32_t verdict;
@@ -880,7 +928,6 @@ static void test_retry_test_function(void)
     gw_result *result = NULL;
     char path[128];
     const char *key;
-    begin("retry_test_function");
     free(config);
     if (client == NULL)
         return;
@@ -1007,7 +1054,6 @@ static void test_failure_observer(void)
     int32_t rc;
     int status = -1, kind = -1;
     char dead_config[256];
-    begin("failure_observer");
     if (client == NULL)
         return;
 
@@ -1120,7 +1166,6 @@ static void test_plugins(void)
     gw_result *result;
     int32_t rc;
     char *body;
-    begin("plugins");
 
     options.base_url = base_url;
     options.plugins = &plugin;
@@ -1213,7 +1258,6 @@ static void test_validation(void)
     char path[128];
     const char *key;
     int32_t rc;
-    begin("validation");
 
     /* Config headers with CR LF, or a name that is not a token: config errors naming headers.X. */
     config = config_with_base("{\"baseURL\": \"%s\", \"headers\": {\"X\": \"a\\r\\nInjected: 1\"}}");
@@ -1412,7 +1456,6 @@ static void test_cancel(void)
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     gw_call_handle *handle = NULL;
     double t0, elapsed;
-    begin("cancel");
     if (client == NULL)
         return;
     latch_init(&state.done);
@@ -1457,7 +1500,6 @@ static void test_blocking_call_in_callback(void)
     static async_state state;
     gw_client *client = new_client();
     gw_call_options options = GW_CALL_OPTIONS_INIT;
-    begin("blocking_call_in_callback");
     if (client == NULL)
         return;
     latch_init(&state.done);
@@ -1480,7 +1522,6 @@ static void test_free_with_call_in_flight(void)
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     gw_call_handle *handle = NULL;
     double t0, elapsed;
-    begin("free_with_call_in_flight");
     if (client == NULL)
         return;
     latch_init(&state.done);
@@ -1517,7 +1558,6 @@ static void test_free_from_callback(void)
     static async_state state;
     gw_client *client = new_client();
     gw_call_options options = GW_CALL_OPTIONS_INIT;
-    begin("free_from_callback");
     if (client == NULL)
         return;
     latch_init(&state.done);
@@ -1537,7 +1577,6 @@ static void test_timeouts(void)
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     gw_result *result = NULL;
     double t0, elapsed;
-    begin("timeouts");
     if (client == NULL)
         return;
     options.method = "GET";
@@ -1608,7 +1647,6 @@ static void test_resilience_options(void)
     gw_result *result = NULL;
     char path[160];
     const char *key;
-    begin("resilience_options");
     free(config);
     if (client == NULL)
         return;
@@ -1677,7 +1715,6 @@ static void test_circuit_open_and_budget(void)
     char path[160];
     const char *key;
     int kind = 0, status = -1;
-    begin("circuit_open_and_budget");
     free(config);
     if (client == NULL)
         return;
@@ -1795,7 +1832,7 @@ static void test_plugin_hooks_v2(void)
     char path[128];
     int32_t rc;
     char *config = config_with_base("{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 2, \"initialDelay\": 0.01}}");
-    begin("plugin hooks v2: order, process");
+    step("plugin hooks v2: order, process");
 
     options.config_json = config;
     options.plugins = plugins;
@@ -1850,7 +1887,7 @@ static void test_plugin_version_1_array(void)
     gw_result *result;
     int32_t rc;
     char *text;
-    begin("plugin version 1 array");
+    step("plugin version 1 array");
     options.base_url = base_url;
     options.plugins = (const gw_plugin *)(const void *)plugins;
     options.plugin_count = 2;
@@ -2038,9 +2075,9 @@ static void run_refresh_scenario(int fail)
 
 static void test_refreshing_credential(void)
 {
-    begin("refreshing credential: 20 concurrent 401s, one refresh");
+    step("refreshing credential: 20 concurrent 401s, one refresh");
     run_refresh_scenario(0);
-    begin("refreshing credential: a failed refresh");
+    step("refreshing credential: a failed refresh");
     run_refresh_scenario(1);
 }
 
@@ -2058,7 +2095,7 @@ static void test_filtered_observers(void)
     gw_result *result;
     int32_t rc;
     int i;
-    begin("filtered observers: 401 and no connection");
+    step("filtered observers: 401 and no connection");
     snprintf(url, sizeof url, "http://127.0.0.1:%d", closed_port());
     clients[0] = new_client();
     CHECK_INT(gw_client_new(url, &clients[1]), GW_OK);
@@ -2118,7 +2155,6 @@ static void test_redirects(void)
     gw_result *result = NULL;
     char expected[512];
     uint64_t id = 0;
-    begin("redirects");
     free(config);
     if (client == NULL)
         return;
@@ -2179,7 +2215,7 @@ static void test_events_logs_metrics_and_shared_objects(void)
     char path[128], command[1024], *metrics = NULL, *text, *config;
     const char *secret = "c-s3cr3t-token";
     FILE *file;
-    begin("events, redacted logs, metrics, a shared-object plugin");
+    step("events, redacted logs, metrics, a shared-object plugin");
 
     config = config_with_base("{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 1, \"initialDelay\": 0.01}}");
     client = new_client_from_config(config);
@@ -2293,7 +2329,7 @@ static void test_secrets_never_leave(void)
     const char *headers = "{\"X-Api-Key\": \"CALLKEY_C8\", \"X-Signature\": \"SIGH_C9\"}";
     char *text;
     size_t i;
-    begin("secrets never leave: results, observers, events, logs");
+    step("secrets never leave: results, observers, events, logs");
 
     snprintf(config, sizeof config,
              "{\"baseURL\": \"http://gwuser:BASEPASS_C1@%s\", \"auth\": {\"type\": \"bearer\", \"token\": \"BEARER_C2\"},"
@@ -2428,7 +2464,7 @@ static void test_times_in_json(void)
     int reals = 0;
     char path[128], *metrics = NULL, *config;
     const char *attempts;
-    begin("times in attempts, events and metrics JSON: one format");
+    step("times in attempts, events and metrics JSON: one format");
 
     /* Self-checks of the checker: 17 digits and a C-style exponent are not the format. (It
      * accepts fewer digits, so the delay below pins the 11: a 12-digit initialDelay, without
@@ -2572,7 +2608,7 @@ static void test_httpbin_refresh_replays_inside_the_call(void)
     int32_t rc;
     int failures[2] = {0, 0};
     char statuses[64], *text;
-    begin("httpbin: a credential without a token gets a 401, refreshes once, replays in the call");
+    step("httpbin: a credential without a token gets a 401, refreshes once, replays in the call");
     memset(&state, 0, sizeof state);
     pthread_mutex_init(&state.mutex, NULL);
     state.token = "c-fresh-token";
@@ -2609,7 +2645,7 @@ static void test_httpbin_wrong_password_observers(void)
     gw_client *client;
     gw_result *result;
     int32_t rc;
-    begin("httpbin: a wrong password fires the 401 observer once, the no-connection one never");
+    step("httpbin: a wrong password fires the 401 observer once, the no-connection one never");
     snprintf(config, sizeof config,
              "{\"baseURL\": \"%s\", \"plugins\": [{\"name\": \"basic\", \"username\": \"ann\", \"password\": \"wrong\"}]}",
              httpbin_url);
@@ -2649,7 +2685,7 @@ static void test_httpbin_concurrent_calls_share_one_refresh(void)
     gw_client *client;
     gw_call_options call_options = GW_CALL_OPTIONS_INIT;
     int i;
-    begin("httpbin: 5 concurrent calls without a token cause exactly one refresh");
+    step("httpbin: 5 concurrent calls without a token cause exactly one refresh");
     memset(&state, 0, sizeof state);
     pthread_mutex_init(&state.mutex, NULL);
     state.token = "c-shared-token";
@@ -2728,7 +2764,7 @@ static void test_queue_wait_on_the_loop_thread(void)
     gw_client *client = new_client();
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     static queue_wait_state state;
-    begin("gw_queue_wait in a completion: refused, not a stalled loop");
+    step("gw_queue_wait in a completion: refused, not a stalled loop");
     if (client == NULL)
         return;
     latch_init(&state.done);
@@ -2758,7 +2794,6 @@ static void test_completion_queue(void)
     size_t count = 99, taken = 0;
     int i, bad_body = 0, bad_status = 0;
     double t0;
-    begin("completion_queue");
     if (client == NULL)
         return;
     CHECK_INVALID(gw_queue_new(NULL));
@@ -2872,14 +2907,110 @@ static void test_completion_queue(void)
     gw_client_free(client);
 }
 
-int main(void)
+/* ---- The tests, by name ----------------------------------------------------------------- */
+
+/* Every test, in the order a run without names runs them; `uses_httpbin`: the test calls
+ * httpbin at $GW_HTTPBIN_URL besides the test server. `--list` prints one test a line, its name
+ * then " httpbin" when it uses httpbin: CMake registers each as its own ctest, c_api.<name>,
+ * with httpbin started only for those (cmake/GatewireListCTests.cmake). */
+typedef struct named_test {
+    const char *name;
+    void (*run)(void);
+    int uses_httpbin;
+} named_test;
+
+static const named_test tests[] = {
+    {"version", test_version, 0},
+    {"null_arguments", test_null_arguments, 0},
+    {"versions", test_versions, 0},
+    {"null_handles", test_null_handles, 0},
+    {"config_errors", test_config_errors, 0},
+    {"blocking_get", test_blocking_get, 0},
+    {"headers_and_body", test_headers_and_body, 0},
+    {"concurrent_async", test_concurrent_async, 0},
+    {"mapping", test_mapping, 0},
+    {"routes", test_routes, 0},
+    {"retry", test_retry, 0},
+    {"max_retries_keeps_the_route_policy", test_max_retries_keeps_the_route_policy, 0},
+    {"retry_test_function", test_retry_test_function, 0},
+    {"failure_observer", test_failure_observer, 0},
+    {"plugins", test_plugins, 0},
+    {"cancel", test_cancel, 0},
+    {"blocking_call_in_callback", test_blocking_call_in_callback, 0},
+    {"free_with_call_in_flight", test_free_with_call_in_flight, 0},
+    {"free_from_callback", test_free_from_callback, 0},
+    {"timeouts", test_timeouts, 0},
+    {"resilience_options", test_resilience_options, 0},
+    {"circuit_open_and_budget", test_circuit_open_and_budget, 0},
+    {"plugin_hooks_v2", test_plugin_hooks_v2, 0},
+    {"plugin_version_1_array", test_plugin_version_1_array, 0},
+    {"refreshing_credential", test_refreshing_credential, 0},
+    {"filtered_observers", test_filtered_observers, 0},
+    {"events_logs_metrics_and_shared_objects", test_events_logs_metrics_and_shared_objects, 0},
+    {"redirects", test_redirects, 0},
+    {"secrets_never_leave", test_secrets_never_leave, 0},
+    {"times_in_json", test_times_in_json, 0},
+    {"httpbin_refresh_replays_inside_the_call", test_httpbin_refresh_replays_inside_the_call, 1},
+    {"httpbin_wrong_password_observers", test_httpbin_wrong_password_observers, 1},
+    {"httpbin_concurrent_calls_share_one_refresh", test_httpbin_concurrent_calls_share_one_refresh, 1},
+    {"destroy_without_out_id", test_destroy_without_out_id, 0},
+    {"completion_queue", test_completion_queue, 0},
+    {"queue_wait_on_the_loop_thread", test_queue_wait_on_the_loop_thread, 0},
+    {"validation", test_validation, 0},
+};
+
+#define TEST_COUNT (sizeof tests / sizeof tests[0])
+
+static const named_test *find_test(const char *name)
 {
+    size_t i;
+    for (i = 0; i < TEST_COUNT; i++) {
+        if (strcmp(tests[i].name, name) == 0)
+            return &tests[i];
+    }
+    return NULL;
+}
+
+/* Runs one test; a test that made no check at all fails (it would pass whatever it saw). */
+static void run_test(const named_test *test)
+{
+    int before = passed + failed;
+    step(test->name);
+    test->run();
+    if (passed + failed == before) {
+        failed++;
+        fprintf(stderr, "[%s] made no checks\n", test->name);
+    }
+}
+
+/* test_gatewire_c [--list | NAME...]: runs the named tests (all of them without names), or
+ * lists the names. An unknown name is a usage error (exit 2), so a misspelt ctest fails. */
+int main(int argc, char **argv)
+{
+    int i;
+    int needs_httpbin = argc == 1; /* all tests run */
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = on_alarm;
     sigaction(SIGALRM, &action, NULL);
     setvbuf(stdout, NULL, _IOLBF, 0);
     main_thread = pthread_self();
+
+    if (argc == 2 && strcmp(argv[1], "--list") == 0) {
+        size_t t;
+        for (t = 0; t < TEST_COUNT; t++)
+            printf("%s%s\n", tests[t].name, tests[t].uses_httpbin ? " httpbin" : "");
+        return 0;
+    }
+    for (i = 1; i < argc; i++) {
+        const named_test *test = find_test(argv[i]);
+        if (test == NULL) {
+            fprintf(stderr, "test_gatewire: no test named \"%s\" (--list lists them)\n", argv[i]);
+            return 2;
+        }
+        if (test->uses_httpbin)
+            needs_httpbin = 1;
+    }
 
     base_url = getenv("GW_TEST_BASE_URL");
     if (base_url == NULL || base_url[0] == '\0') {
@@ -2889,52 +3020,22 @@ int main(void)
         return 2;
     }
     httpbin_url = getenv("GW_HTTPBIN_URL");
-    if (httpbin_url == NULL || httpbin_url[0] == '\0') {
+    if (needs_httpbin && (httpbin_url == NULL || httpbin_url[0] == '\0')) {
         fprintf(stderr, "test_gatewire: GW_HTTPBIN_URL is not set; run me through "
                         "Tests/support/run_with_server.py --httpbin (a missing server is a failure)\n");
         printf("0 passed, 1 failed\n");
         return 2;
     }
     printf("gatewire %s against %s and httpbin at %s\n", gw_version() ? gw_version() : "(null)", base_url,
-           httpbin_url);
+           httpbin_url ? httpbin_url : "(not started)");
 
-    test_version();
-    test_null_arguments();
-    test_versions();
-    test_null_handles();
-    test_config_errors();
-    test_blocking_get();
-    test_headers_and_body();
-    test_concurrent_async();
-    test_mapping();
-    test_routes();
-    test_retry();
-    test_retry_test_function();
-    test_failure_observer();
-    test_plugins();
-    test_cancel();
-    test_blocking_call_in_callback();
-    test_free_with_call_in_flight();
-    test_free_from_callback();
-    test_timeouts();
-    test_resilience_options();
-    test_circuit_open_and_budget();
-    test_plugin_hooks_v2();
-    test_plugin_version_1_array();
-    test_refreshing_credential();
-    test_filtered_observers();
-    test_events_logs_metrics_and_shared_objects();
-    test_redirects();
-    test_secrets_never_leave();
-    test_times_in_json();
-    test_httpbin_refresh_replays_inside_the_call();
-    test_httpbin_wrong_password_observers();
-    test_httpbin_concurrent_calls_share_one_refresh();
-
-    test_destroy_without_out_id();
-    test_completion_queue();
-    test_queue_wait_on_the_loop_thread();
-    test_validation();
+    if (argc == 1) {
+        size_t t;
+        for (t = 0; t < TEST_COUNT; t++)
+            run_test(&tests[t]);
+    }
+    for (i = 1; i < argc; i++)
+        run_test(find_test(argv[i]));
 
     alarm(0);
     printf("%d passed, %d failed\n", passed, failed);
