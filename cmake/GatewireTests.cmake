@@ -53,7 +53,7 @@ endif()
 ")
 set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_CURRENT_BINARY_DIR}/c_api_include.cmake)
 
-# ---- c_mapping_cases: issue 3's shared case file through the C ABI (reads it with Jansson) --
+# ---- c_mapping_cases: the shared mapping case file through the C ABI (read with Jansson) -----
 find_package(PkgConfig)
 if(PkgConfig_FOUND)
     pkg_check_modules(GW_JANSSON IMPORTED_TARGET jansson)

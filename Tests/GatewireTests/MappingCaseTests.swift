@@ -3,7 +3,7 @@ import Gatewire
 import Glibc
 import Testing
 
-/// Issue 3's shared table of mapping cases (`Tests/cases/mapping_cases.json`), run through
+/// The shared table of mapping cases (`Tests/cases/mapping_cases.json`), run through
 /// the Swift core against the real test server. The C test program (`Tests/c/test_mapping_cases.c`)
 /// and pytest (`Tests/python/test_mapping_cases.py`) run the same file, so the bindings
 /// cannot drift from the core.

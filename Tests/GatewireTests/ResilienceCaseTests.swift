@@ -2,7 +2,7 @@ import Gatewire
 import Glibc
 import Testing
 
-/// Issue 4's shared resilience cases (`Tests/cases/resilience_cases.json`) through the Swift
+/// The shared resilience cases (`Tests/cases/resilience_cases.json`) through the Swift
 /// API. The C (`Tests/c/test_resilience_cases.c`) and Python
 /// (`Tests/python/test_resilience_cases.py`) runners read the same file, so the three
 /// languages are held to the same attempt counts, kinds, statuses, delays and failure-observer

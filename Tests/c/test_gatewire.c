@@ -1606,7 +1606,7 @@ static void test_timeouts(void)
     gw_client_free(client);
 }
 
-/* ---- Resilience (issue 4): policy_json, v1 options, circuit_open, retry budget --------------- */
+/* ---- Resilience: policy_json, v1 options, circuit_open, retry budget --------------- */
 
 /* Requests the test server saw for a /fault/<key>/... script. */
 static int fault_count(gw_client *client, const char *key)
@@ -1769,7 +1769,7 @@ static void test_circuit_open_and_budget(void)
     gw_client_free(client);
 }
 
-/* ---- Plugins v2, observers with filters, events, refreshing credentials (0.2) ------------ */
+/* ---- Plugins v2, observers with filters, events, refreshing credentials ------------------ */
 
 static char order_log[512];
 static pthread_mutex_t order_mutex = PTHREAD_MUTEX_INITIALIZER;
@@ -2730,7 +2730,7 @@ static void test_destroy_without_out_id(void)
 
 /* ---- Main -------------------------------------------------------------------------------------- */
 
-/* ---- Completion queues and gw_result_read (issue 6) ------------------------------------- */
+/* ---- Completion queues and gw_result_read ------------------------------------------------ */
 
 #define QUEUED 40
 

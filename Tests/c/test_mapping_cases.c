@@ -1,5 +1,5 @@
 /*
- * Issue 3's shared mapping cases (Tests/cases/mapping_cases.json) through the C ABI: the same
+ * The shared mapping cases (Tests/cases/mapping_cases.json) through the C ABI: the same
  * table the Swift suite (MappingCaseTests.swift) and pytest (test_mapping_cases.py) run, read
  * here with Jansson, against the test server at $GW_TEST_BASE_URL (run_with_server.py).
  *

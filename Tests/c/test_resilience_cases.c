@@ -1,5 +1,5 @@
 /*
- * Issue 4's shared resilience cases (Tests/cases/resilience_cases.json) through the C ABI.
+ * The shared resilience cases (Tests/cases/resilience_cases.json) through the C ABI.
  * The Swift (Tests/GatewireTests/ResilienceCaseTests.swift) and Python
  * (Tests/python/test_resilience_cases.py) runners read the same file, so the three languages
  * are held to the same attempt counts, kinds, statuses, delays and failure-observer calls.

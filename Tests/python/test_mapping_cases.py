@@ -1,4 +1,4 @@
-"""Issue 3's shared mapping cases (``Tests/cases/mapping_cases.json``) through the Python
+"""The shared mapping cases (``Tests/cases/mapping_cases.json``) through the Python
 binding: the same table the Swift suite and the C test program run, so the binding cannot
 drift from the core. One pytest case per table entry, against the session's test server."""
 

@@ -1,4 +1,4 @@
-"""Issue 4's shared resilience cases (``Tests/cases/resilience_cases.json``) through the Python
+"""The shared resilience cases (``Tests/cases/resilience_cases.json``) through the Python
 binding. The Swift (``ResilienceCaseTests.swift``) and C (``test_resilience_cases.c``) runners
 read the same file, so the three languages are held to the same attempt counts, kinds,
 statuses, delays and failure-observer calls. The file's ``schema`` member documents the fields.
