@@ -23,7 +23,9 @@ set(GW_SUPPORT ${CMAKE_SOURCE_DIR}/Tests/support)
 set(GW_TOOLS ${CMAKE_SOURCE_DIR}/Tests/tools)
 
 # ---- c_api: the C test program against the scripted test server and httpbin ---------------
-add_executable(test_gatewire_c Tests/c/test_gatewire.c)
+# One concern a file in Tests/c/api (support.h shared; main.c names every test).
+file(GLOB GW_C_API_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/Tests/c/api/*.c)
+add_executable(test_gatewire_c ${GW_C_API_SOURCES})
 set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
 target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}"
