@@ -23,7 +23,9 @@ set(GW_SUPPORT ${CMAKE_SOURCE_DIR}/Tests/support)
 set(GW_TOOLS ${CMAKE_SOURCE_DIR}/Tests/tools)
 
 # ---- c_api: the C test program against the scripted test server and httpbin ---------------
-add_executable(test_gatewire_c Tests/c/test_gatewire.c)
+# One concern a file in Tests/c/api (support.h shared; main.c names every test).
+file(GLOB GW_C_API_SOURCES CONFIGURE_DEPENDS ${CMAKE_SOURCE_DIR}/Tests/c/api/*.c)
+add_executable(test_gatewire_c ${GW_C_API_SOURCES})
 set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
 target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}"
@@ -31,11 +33,29 @@ target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJEC
 # libGatewire.so only (the Swift runtime is inside it) plus the threads library.
 target_link_libraries(test_gatewire_c PRIVATE Gatewire::Gatewire Threads::Threads)
 
-add_test(NAME c_api
-         COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py --httpbin $<TARGET_FILE:test_gatewire_c>)
-set_tests_properties(c_api PROPERTIES TIMEOUT 120 LABELS "c;server")
+# Each test of the program is its own ctest, c_api.NAME (`ctest -R c_api.retry` runs one),
+# with a test server of its own (and httpbin for the tests that call it): after each link the
+# program's `--list` writes the CTest file that registers them, which ctest reads (a program
+# not built yet registers one failing test).
+set(GW_C_API_TESTS ${CMAKE_CURRENT_BINARY_DIR}/c_api_tests.cmake)
+add_custom_command(TARGET test_gatewire_c POST_BUILD
+    COMMAND ${CMAKE_COMMAND} -DPROGRAM=$<TARGET_FILE:test_gatewire_c>
+            "-DRUNNER=${GW_PYTHON}|${GW_SUPPORT}/run_with_server.py"
+            -DPREFIX=c_api -DTIMEOUT=120 "-DLABELS=c|server|c_api"
+            -DOUTPUT=${GW_C_API_TESTS} -P ${CMAKE_SOURCE_DIR}/cmake/GatewireListCTests.cmake
+    COMMENT "c_api.*: the tests test_gatewire_c --list names"
+    VERBATIM)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/c_api_include.cmake
+"if(EXISTS [==[${GW_C_API_TESTS}]==])
+    include([==[${GW_C_API_TESTS}]==])
+else()
+    add_test(c_api.NOT_BUILT [==[${CMAKE_COMMAND}]==] -E echo \"test_gatewire_c is not built: no c_api tests\")
+    set_tests_properties(c_api.NOT_BUILT PROPERTIES WILL_FAIL TRUE LABELS \"c;server;c_api\")
+endif()
+")
+set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${CMAKE_CURRENT_BINARY_DIR}/c_api_include.cmake)
 
-# ---- c_mapping_cases: issue 3's shared case file through the C ABI (reads it with Jansson) --
+# ---- c_mapping_cases: the shared mapping case file through the C ABI (read with Jansson) -----
 find_package(PkgConfig)
 if(PkgConfig_FOUND)
     pkg_check_modules(GW_JANSSON IMPORTED_TARGET jansson)
@@ -58,6 +78,24 @@ add_test(NAME c_mapping_cases
          COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_mapping_cases_c>
                  ${CMAKE_SOURCE_DIR}/Tests/cases/mapping_cases.json)
 set_tests_properties(c_mapping_cases PROPERTIES TIMEOUT 300 LABELS "c;server;mapping")
+
+# ---- c_*_cases_reject_unknown_keys: each C case runner, given its case file with a misspelt
+# key in every object it reads (Tests/cases/unknown_keys), names each key with its case and
+# runs no case. The runners' output must match, in order (a run that fails otherwise does not).
+function(gw_add_unknown_keys_test name program file keys)
+    set(expected)
+    foreach(key IN LISTS keys)
+        string(REGEX REPLACE "([][.])" "\\\\\\1" key_pattern "${key}")
+        string(APPEND expected "case \"misspelt keys\": unknown key \"${key_pattern}\"\n")
+    endforeach()
+    add_test(NAME ${name}
+             COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:${program}>
+                     ${CMAKE_SOURCE_DIR}/Tests/cases/unknown_keys/${file})
+    set_tests_properties(${name} PROPERTIES TIMEOUT 60 LABELS "c;server"
+        PASS_REGULAR_EXPRESSION "${expected}[^\n]*: 5 unknown keys; no case was run")
+endfunction()
+gw_add_unknown_keys_test(c_mapping_cases_reject_unknown_keys test_mapping_cases_c mapping_cases.json
+    "comment;request.parms;expect.stauts;expect.at.items.cout;expect.pageError.knd")
 
 # ---- jansson_sharing_*: an application using Jansson beside Gatewire (arena allocator rules)
 gw_add_jansson_test_program(test_jansson_sharing_c Tests/c/test_jansson_sharing.c 11)
@@ -147,6 +185,10 @@ else()
     set_tests_properties(c_resilience_cases PROPERTIES WILL_FAIL TRUE)
 endif()
 set_tests_properties(c_resilience_cases PROPERTIES TIMEOUT 120 LABELS "c;server")
+if(TARGET test_resilience_cases_c)  # else c_resilience_cases fails, naming jansson
+    gw_add_unknown_keys_test(c_resilience_cases_reject_unknown_keys test_resilience_cases_c resilience_cases.json
+        "comment;calls[0].retries;calls[0].expect.atempts;calls[0].expect.echo.methd;calls[0].expect.bytes_received.mx")
+endif()
 
 # ---- version_agrees: VERSION == CMake, header macros, gw_version, CLI, Python; SONAME, links
 add_test(NAME version_agrees

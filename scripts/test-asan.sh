@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # make test-asan: the library and the C tests under AddressSanitizer, UndefinedBehaviorSanitizer
 # on the C targets (CMake option GW_SANITIZE=address, in build-asan/ with the toolchain's clang):
-#   1. ctest's C programs (label "c": c_api, c_mapping_cases, jansson_sharing_*,
-#      c_resilience_cases), whose executables carry the shared ASan runtime;
+#   1. ctest's C programs (label "c": c_api.*, c_mapping_cases, jansson_sharing_*,
+#      c_resilience_cases, c_*_reject_unknown_keys), whose executables carry the shared ASan runtime;
 #   2. a Python subset (calls, call_many, the native layer, the shared mapping and resilience
 #      cases) with that runtime in LD_PRELOAD. Leak detection is off for Python only: CPython
 #      keeps its interned objects until exit by design, and every report would name it.

@@ -72,17 +72,16 @@ enum CallOptionsReader {
             request.body = options.object_type != nil || routeType != nil
                 ? .object(value, type: string(options.object_type)) : .json(value)
         }
-        // The route's own policies, looked up only when an override needs them (reading
-        // `client.config` copies the whole config).
-        func routePolicies() -> Route? { request.route.flatMap { client.config.routes[$0] } }
         if let text = options.policy_json {
             let value = try parse(text, field: "policy_json")
             do {
                 let root = ConfigNode(value.node, path: "policy_json")
                 try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
+                // A partial `retry` or `redirects` changes the fields it names of the policy
+                // the call starts from (reading `client.config` copies it: only when needed).
                 if let node = try root.optional("retry") {
                     request.options.retryPolicy = try RetryPolicy(
-                        config: node, inheriting: routePolicies()?.retryPolicy ?? client.config.retryPolicy)
+                        config: node, inheriting: client.config.retryPolicy(forRoute: request.route))
                 }
                 if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
                 if let node = try root.optional("circuitBreaker") {
@@ -90,7 +89,7 @@ enum CallOptionsReader {
                 }
                 if let node = try root.optional("redirects") {
                     request.options.redirectPolicy = try RedirectPolicy(
-                        config: node, inheriting: routePolicies()?.redirectPolicy ?? client.config.redirectPolicy)
+                        config: node, inheriting: client.config.redirectPolicy(forRoute: request.route))
                 }
                 if let node = try root.optional("maxResponseBytes") {
                     request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
@@ -99,11 +98,7 @@ enum CallOptionsReader {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
             }
         }
-        if options.max_retries >= 0 {
-            var policy = request.options.retryPolicy ?? routePolicies()?.retryPolicy ?? client.config.retryPolicy
-            policy.maxRetries = Int(options.max_retries)
-            request.options.retryPolicy = policy
-        }
+        if options.max_retries >= 0 { request.options.maxRetries = Int(options.max_retries) }
         if options.attempt_timeout > 0 || options.deadline > 0 {
             var timeouts = client.config.timeouts
             if options.attempt_timeout > 0 { timeouts.attempt = options.attempt_timeout }

@@ -26,7 +26,8 @@ let help = usage + """
                               objectType or of --object-type, else sent as is
       --object-type TYPE      the object type whose request descriptor maps --body
       --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
-      --max-retries N         retries after the first attempt (overrides the config's policy)
+      --max-retries N         retries after the first attempt (replaces only maxRetries of the
+                              route's retry policy, else the config's)
       --deadline SECONDS      overall time limit of the call, retries included
       --redirects WHICH       none, same-origin or any (default: the config's "redirects",
                               else any): which redirects to follow. Credentials (Authorization,
@@ -240,13 +241,9 @@ func call(_ arguments: ArraySlice<String>) -> Never {
             fail("--body: \(error)")
         }
     }
-    if let maxRetries {
-        var policy = config.retryPolicy
-        policy.maxRetries = maxRetries
-        request.options.retryPolicy = policy
-    }
+    request.options.maxRetries = maxRetries  // the route's policy (else the config's) keeps its other fields
     if follow != nil || maxRedirects != nil {
-        var policy = request.route.flatMap { config.routes[$0]?.redirectPolicy } ?? config.redirectPolicy
+        var policy = config.redirectPolicy(forRoute: request.route)
         if let follow { policy.follow = follow }
         if let maxRedirects { policy.maxRedirects = maxRedirects }
         request.options.redirectPolicy = policy

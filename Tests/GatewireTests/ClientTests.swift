@@ -155,6 +155,25 @@ import Testing
         #expect(error.kind == .cancelled)
     }
 
+    /// `CallOptions.maxRetries` changes only the count of the route's policy: this route
+    /// retries only 502, after exactly 0.2 s, so 502, 502, 503 ends at the 503 (3 attempts)
+    /// although the client's policy would retry 503 too and reach the 200.
+    @Test func maxRetriesKeepsTheRoutesStatusCodesAndDelays() async throws {
+        let key = key("max-retries")
+        let client = try client(#"""
+            "retry": {"maxRetries": 0, "initialDelay": 0.5, "statusCodes": [502, 503]},
+            "routes": {"flaky": {"method": "GET", "pathPattern": "/sequence/:key/502,502,503,200",
+                       "retry": {"maxRetries": 0, "initialDelay": 0.2, "multiplier": 1, "maxDelay": 0.2,
+                                 "jitter": "none", "statusCodes": [502]}}}
+            """#)
+        let request = Request(route: "flaky", parameters: ["key": key], options: CallOptions(maxRetries: 3))
+        let error = await #expect(throws: GatewireError.self) { try await client.send(request) }
+        #expect(error?.status == 503)
+        #expect(error?.attempts.map(\.status) == [502, 502, 503])
+        #expect(error?.attempts.map(\.delayAfter) == [0.2, 0.2, nil])
+        #expect(try await count(key) == 3)
+    }
+
     @Test func deadlineCoversAttemptsAndDelays() async throws {
         let key = key("deadline")
         let client = try client(#""retry": {"maxRetries": 10, "initialDelay": 0.2, "multiplier": 1, "jitter": "none"}, "timeouts": {"deadline": 0.5}"#)

@@ -3,19 +3,39 @@ import Gatewire
 import Glibc
 import Testing
 
-/// Issue 3's shared table of mapping cases (`Tests/cases/mapping_cases.json`), run through
+/// The shared table of mapping cases (`Tests/cases/mapping_cases.json`), run through
 /// the Swift core against the real test server. The C test program (`Tests/c/test_mapping_cases.c`)
 /// and pytest (`Tests/python/test_mapping_cases.py`) run the same file, so the bindings
 /// cannot drift from the core.
 @Suite(.serialized) struct MappingCaseTests {
-    static let file: String = {
-        var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(2)  // GatewireTests/MappingCaseTests.swift
-        return parts.joined(separator: "/") + "/cases/mapping_cases.json"
-    }()
+    static let file = TestServer.repoRoot + "/Tests/cases/mapping_cases.json"
+    /// The same file with a misspelt key in every object this runner reads.
+    static let misspeltFile = TestServer.repoRoot + "/Tests/cases/unknown_keys/mapping_cases.json"
 
-    static func load() throws -> JSONValue {
-        guard let file = fopen(file, "rb") else { throw TestServerError(description: "cannot open \(Self.file)") }
+    /// The keys this runner reads, per object; any other key is a mistake that would check nothing.
+    static let caseKeys: Set = ["name", "decision", "config", "request", "expect"]
+    static let requestKeys: Set = ["route", "method", "path", "params", "body", "objectType", "allPages"]
+    static let expectKeys: Set = ["ok", "status", "mapped", "kind", "message", "keyPath", "errorObjects", "bodyPrefix",
+                                  "at", "metadataSubset", "pages", "pageError"]
+
+    /// The keys of `testCase` this runner does not read: the case, its request, its expect,
+    /// each `expect.at` entry and `expect.pageError`, in that order.
+    static func unknownKeys(_ testCase: JSONNode) -> [String] {
+        let name = testCase["name"]?.string ?? "?"
+        let expect = testCase["expect"]
+        var problems = CaseKeys.unknown(in: testCase, known: caseKeys, case: name)
+        problems += CaseKeys.unknown(in: testCase["request"], known: requestKeys, case: name, prefix: "request.")
+        problems += CaseKeys.unknown(in: expect, known: expectKeys, case: name, prefix: "expect.")
+        for (keyPath, want) in expect?["at"]?.members ?? [] {
+            problems += CaseKeys.unknown(in: want, known: ["count", "first"], case: name, prefix: "expect.at.\(keyPath).")
+        }
+        problems += CaseKeys.unknown(in: expect?["pageError"], known: ["kind", "status"], case: name,
+                                     prefix: "expect.pageError.")
+        return problems
+    }
+
+    static func load(_ path: String = file) throws -> JSONValue {
+        guard let file = fopen(path, "rb") else { throw TestServerError(description: "cannot open \(path)") }
         defer { fclose(file) }
         var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -34,6 +54,20 @@ import Testing
         #expect(decisions == Set(1...11))
     }
 
+    @Test func everyCaseUsesOnlyKeysTheRunnerReads() throws {
+        #expect(try Self.load().node["cases"]!.elements.flatMap(Self.unknownKeys) == [])
+    }
+
+    @Test func aMisspeltKeyIsNamedWithItsCase() throws {
+        #expect(try Self.load(Self.misspeltFile).node["cases"]!.elements.flatMap(Self.unknownKeys) == [
+            #"case "misspelt keys": unknown key "comment""#,
+            #"case "misspelt keys": unknown key "request.parms""#,
+            #"case "misspelt keys": unknown key "expect.stauts""#,
+            #"case "misspelt keys": unknown key "expect.at.items.cout""#,
+            #"case "misspelt keys": unknown key "expect.pageError.knd""#,
+        ])
+    }
+
     @Test func everyCasePassesThroughTheSwiftCore() throws {
         let server = try TestServer()
         defer { server.stop() }
@@ -41,8 +75,9 @@ import Testing
         var passed = 0
         for testCase in cases {
             let name = testCase["name"]?.string ?? "?"
-            let failures = try run(testCase, baseURL: server.baseURL)
-            for failure in failures { Issue.record("case \"\(name)\": \(failure)") }
+            let unknown = Self.unknownKeys(testCase)
+            let failures = unknown.isEmpty ? try run(testCase, baseURL: server.baseURL) : unknown
+            for failure in failures { Issue.record(unknown.isEmpty ? "case \"\(name)\": \(failure)" : "\(failure)") }
             if failures.isEmpty { passed += 1 }
         }
         #expect(passed == cases.count)

@@ -2,7 +2,7 @@ import Gatewire
 import Glibc
 import Testing
 
-/// Issue 4's shared resilience cases (`Tests/cases/resilience_cases.json`) through the Swift
+/// The shared resilience cases (`Tests/cases/resilience_cases.json`) through the Swift
 /// API. The C (`Tests/c/test_resilience_cases.c`) and Python
 /// (`Tests/python/test_resilience_cases.py`) runners read the same file, so the three
 /// languages are held to the same attempt counts, kinds, statuses, delays and failure-observer
@@ -22,6 +22,21 @@ import Testing
         #expect(Set(cases.map(\.name)).count == cases.count, "case names must be unique")
     }
 
+    /// The same file with a misspelt key in every object the runner reads: loading it fails,
+    /// naming each key with its case.
+    @Test func aMisspeltKeyIsNamedWithItsCase() throws {
+        let error = #expect(throws: ResilienceCaseError.self) {
+            try ResilienceCase.load(from: TestServer.repoRoot + "/Tests/cases/unknown_keys/resilience_cases.json")
+        }
+        #expect(error?.description.split(separator: "\n").map(String.init) == [
+            #"case "misspelt keys": unknown key "comment""#,
+            #"case "misspelt keys": unknown key "calls[0].retries""#,
+            #"case "misspelt keys": unknown key "calls[0].expect.atempts""#,
+            #"case "misspelt keys": unknown key "calls[0].expect.echo.methd""#,
+            #"case "misspelt keys": unknown key "calls[0].expect.bytes_received.mx""#,
+        ])
+    }
+
     @Test(arguments: cases) func resilienceCase(_ testCase: ResilienceCase) async throws {
         let key = "\(testCase.name)-swift-\(getpid())-\(Int(MonotonicNow.seconds * 1e6))"
         let base = (testCase.closed ? "http://127.0.0.1:\(try TestServer.closedPort())" : server.baseURL) + testCase.basePath
@@ -39,7 +54,7 @@ import Testing
             let expect = call.expect
             let comment = Comment(rawValue: "\(testCase.name) call \(index + 1) (\(call.method) \(call.path))")
             if let sleep = call.sleepBefore { usleep(UInt32(sleep * 1e6)) }
-            let request = try call.request(inheriting: client.config.retryPolicy, client.config.redirectPolicy)
+            let request = try call.request(config: client.config)
             let before = seen.withLock { $0.count }
             let (outcome, elapsed, completions) = await run(client, request, cancelAfter: call.cancelAfter)
             let observed = seen.withLock { Array($0[before...]) }
@@ -271,8 +286,9 @@ struct CaseCall: Sendable {
         return copy
     }
 
-    /// The request, with the per-call policy read as the C binding reads `policy_json`.
-    func request(inheriting clientPolicy: RetryPolicy, _ clientRedirects: RedirectPolicy) throws -> Request {
+    /// The request, with the per-call policy read as the C binding reads `policy_json`: a
+    /// partial `retry` or `redirects` changes the route's policy, else the config's.
+    func request(config: GatewayConfig) throws -> Request {
         guard let method = HTTPMethod(name: method) else { throw ResilienceCaseError(description: "bad method \(method)") }
         var request = route.map { Request(route: $0, parameters: parameters, body: body.map { .json($0) }) }
             ?? Request(method, path, parameters: parameters, body: body.map { .json($0) })
@@ -289,14 +305,14 @@ struct CaseCall: Sendable {
             let root = ConfigNode(policy.node, path: "policy")
             try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
             if let node = try root.optional("retry") {
-                request.options.retryPolicy = try RetryPolicy(config: node, inheriting: clientPolicy)
+                request.options.retryPolicy = try RetryPolicy(config: node, inheriting: config.retryPolicy(forRoute: route))
             }
             if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
             if let node = try root.optional("circuitBreaker") {
                 request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
             }
             if let node = try root.optional("redirects") {
-                request.options.redirectPolicy = try RedirectPolicy(config: node, inheriting: clientRedirects)
+                request.options.redirectPolicy = try RedirectPolicy(config: node, inheriting: config.redirectPolicy(forRoute: route))
             }
             if let node = try root.optional("maxResponseBytes") {
                 request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
@@ -318,10 +334,45 @@ struct ResilienceCase: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
+    /// The cases of the file at `path`.
+    /// - Throws: ``ResilienceCaseError``: the file cannot be read, or a case is malformed; for
+    ///   keys the runner does not read, one line per key (see ``unknownKeys(_:)``).
     static func load(from path: String) throws -> [ResilienceCase] {
         let root = try JSONValue.parse(try readFile(path)).node
         guard let cases = root["cases"]?.elements else { throw ResilienceCaseError(description: "\(path): no \"cases\" array") }
+        let unknown = cases.flatMap(unknownKeys)
+        guard unknown.isEmpty else { throw ResilienceCaseError(description: unknown.joined(separator: "\n")) }
         return try cases.map(ResilienceCase.init)
+    }
+
+    /// The keys this runner reads, per object; any other key is a mistake that would check nothing.
+    static let caseKeys: Set = ["name", "about", "closed", "config", "calls", "base_path"]
+    static let callKeys: Set = ["method", "path", "headers", "body", "policy", "sleep_before", "route", "params",
+                                "retry_test", "cancel_after", "expect"]
+    static let expectKeys: Set = ["ok", "kind", "status", "attempts", "observer_calls", "server_count", "delays",
+                                  "attempt_statuses", "attempt_errors", "decisions", "min_elapsed", "max_elapsed",
+                                  "redirects", "count_path", "echo", "echo_path", "body_length", "bytes_received",
+                                  "message_contains", "refused"]
+    static let echoKeys: Set = ["method", "path", "body", "headers_present", "headers_absent", "query", "query_absent"]
+
+    /// The keys of a case this runner does not read: the case, then per call the call, its
+    /// expect, `expect.echo`, each `expect.delays` bound and `expect.bytes_received`.
+    static func unknownKeys(_ node: JSONNode) -> [String] {
+        let name = node["name"]?.string ?? "(unnamed)"
+        var problems = CaseKeys.unknown(in: node, known: caseKeys, case: name)
+        for (index, call) in (node["calls"]?.elements ?? []).enumerated() {
+            let expect = call["expect"]
+            problems += CaseKeys.unknown(in: call, known: callKeys, case: name, prefix: "calls[\(index)].")
+            problems += CaseKeys.unknown(in: expect, known: expectKeys, case: name, prefix: "calls[\(index)].expect.")
+            problems += CaseKeys.unknown(in: expect?["echo"], known: echoKeys, case: name, prefix: "calls[\(index)].expect.echo.")
+            for (boundIndex, bound) in (expect?["delays"]?.elements ?? []).enumerated() {
+                problems += CaseKeys.unknown(in: bound, known: ["min_delay", "max_delay"], case: name,
+                                             prefix: "calls[\(index)].expect.delays[\(boundIndex)].")
+            }
+            problems += CaseKeys.unknown(in: expect?["bytes_received"], known: ["min", "max"], case: name,
+                                         prefix: "calls[\(index)].expect.bytes_received.")
+        }
+        return problems
     }
 
     init(_ node: JSONNode) throws {

@@ -1,5 +1,5 @@
 /*
- * Issue 3's shared mapping cases (Tests/cases/mapping_cases.json) through the C ABI: the same
+ * The shared mapping cases (Tests/cases/mapping_cases.json) through the C ABI: the same
  * table the Swift suite (MappingCaseTests.swift) and pytest (test_mapping_cases.py) run, read
  * here with Jansson, against the test server at $GW_TEST_BASE_URL (run_with_server.py).
  *
@@ -9,12 +9,14 @@
  * walks its pages with gw_paginator_*), and compares with exact JSON equality (json_equal):
  * gw_result_mapped_json, gw_result_mapped_at/first/count, gw_result_metadata_json,
  * gw_result_error_kind_name, gw_result_error_objects_json, the body. Prints one line per
- * failed case and "<passed> passed, <failed> failed"; exits non-zero on any failure.
+ * failed case and "<passed> passed, <failed> failed"; exits non-zero on any failure. A key
+ * the runner does not read (case_keys.h) fails the run before any call, naming case and key.
  * alarm() bounds the whole run.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "gatewire.h"
+#include "case_keys.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -193,6 +195,36 @@ done:
     json_decref(config);
 }
 
+/* The keys this runner reads, per object. */
+static const char *const case_keys[] = {"name", "decision", "config", "request", "expect", NULL};
+static const char *const request_keys[] = {"route", "method", "path", "params", "body", "objectType", "allPages", NULL};
+static const char *const expect_keys[] = {"ok", "status", "mapped", "kind", "message", "keyPath", "errorObjects",
+                                          "bodyPrefix", "at", "metadataSubset", "pages", "pageError", NULL};
+static const char *const at_keys[] = {"count", "first", NULL};
+static const char *const page_error_keys[] = {"kind", "status", NULL};
+
+/* Reports the keys of `test` this runner does not read (the case, its request, its expect,
+ * each expect.at entry, expect.pageError); returns how many. */
+static int unknown_keys(json_t *test)
+{
+    const char *name = json_string_value(json_object_get(test, "name"));
+    json_t *expect = json_object_get(test, "expect");
+    json_t *value;
+    const char *key;
+    int unknown;
+    name = name ? name : "?";
+    unknown = report_unknown_keys(test, case_keys, name, "");
+    unknown += report_unknown_keys(json_object_get(test, "request"), request_keys, name, "request.");
+    unknown += report_unknown_keys(expect, expect_keys, name, "expect.");
+    json_object_foreach(json_object_get(expect, "at"), key, value) {
+        char prefix[256];
+        snprintf(prefix, sizeof prefix, "expect.at.%s.", key);
+        unknown += report_unknown_keys(value, at_keys, name, prefix);
+    }
+    unknown += report_unknown_keys(json_object_get(expect, "pageError"), page_error_keys, name, "expect.pageError.");
+    return unknown;
+}
+
 int main(int argc, char **argv)
 {
     json_error_t error;
@@ -211,6 +243,15 @@ int main(int argc, char **argv)
         return 2;
     }
     cases = json_object_get(document, "cases");
+    {
+        int unknown = 0;
+        json_array_foreach(cases, index, test) unknown += unknown_keys(test);
+        if (unknown > 0) {
+            fprintf(stderr, "%s: %d unknown keys; no case was run\n", argv[1], unknown);
+            json_decref(document);
+            return 1;
+        }
+    }
     json_array_foreach(cases, index, test) {
         case_name = json_string_value(json_object_get(test, "name"));
         case_failures = 0;

@@ -1,5 +1,5 @@
 /*
- * Issue 4's shared resilience cases (Tests/cases/resilience_cases.json) through the C ABI.
+ * The shared resilience cases (Tests/cases/resilience_cases.json) through the C ABI.
  * The Swift (Tests/GatewireTests/ResilienceCaseTests.swift) and Python
  * (Tests/python/test_resilience_cases.py) runners read the same file, so the three languages
  * are held to the same attempt counts, kinds, statuses, delays and failure-observer calls.
@@ -11,11 +11,13 @@
  * Per case a fresh client from {"baseURL": <server or a refused port>, ...config} with one
  * failure observer counting its calls. Every failed check prints case, call and what differed;
  * each case prints "ok" or "FAILED"; the last line is "<N> passed, <M> failed" (cases) and
- * the exit status is non-zero on any failure. A watchdog ends a run that hangs.
+ * the exit status is non-zero on any failure. A key the runner does not read (case_keys.h)
+ * fails the run before any call, naming case and key. A watchdog ends a run that hangs.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "gatewire.h"
+#include "case_keys.h"
 
 #include <jansson.h>
 
@@ -619,6 +621,48 @@ static void on_alarm(int sig)
     _exit(3);
 }
 
+/* The keys this runner reads, per object. */
+static const char *const case_keys[] = {"name", "about", "closed", "config", "calls", "base_path", NULL};
+static const char *const call_keys[] = {"method", "path", "headers", "body", "policy", "sleep_before", "route",
+                                        "params", "retry_test", "cancel_after", "expect", NULL};
+static const char *const expect_keys[] = {
+    "ok", "kind", "status", "attempts", "observer_calls", "server_count", "delays", "attempt_statuses",
+    "attempt_errors", "decisions", "min_elapsed", "max_elapsed", "redirects", "count_path", "echo", "echo_path",
+    "body_length", "bytes_received", "message_contains", "refused", NULL};
+static const char *const echo_keys[] = {"method", "path", "body", "headers_present", "headers_absent", "query",
+                                        "query_absent", NULL};
+static const char *const delay_keys[] = {"min_delay", "max_delay", NULL};
+static const char *const bytes_keys[] = {"min", "max", NULL};
+
+/* Reports the keys of `test_case` this runner does not read (the case, then per call the
+ * call, its expect, expect.echo, each expect.delays bound, expect.bytes_received). */
+static int unknown_keys(json_t *test_case)
+{
+    const char *name = json_string_value(json_object_get(test_case, "name"));
+    json_t *call, *bound;
+    size_t index, bound_index;
+    int unknown;
+    name = name ? name : "(unnamed)";
+    unknown = report_unknown_keys(test_case, case_keys, name, "");
+    json_array_foreach(json_object_get(test_case, "calls"), index, call) {
+        json_t *expect = json_object_get(call, "expect");
+        char prefix[128];
+        snprintf(prefix, sizeof prefix, "calls[%zu].", index);
+        unknown += report_unknown_keys(call, call_keys, name, prefix);
+        snprintf(prefix, sizeof prefix, "calls[%zu].expect.", index);
+        unknown += report_unknown_keys(expect, expect_keys, name, prefix);
+        snprintf(prefix, sizeof prefix, "calls[%zu].expect.echo.", index);
+        unknown += report_unknown_keys(json_object_get(expect, "echo"), echo_keys, name, prefix);
+        json_array_foreach(json_object_get(expect, "delays"), bound_index, bound) {
+            snprintf(prefix, sizeof prefix, "calls[%zu].expect.delays[%zu].", index, bound_index);
+            unknown += report_unknown_keys(bound, delay_keys, name, prefix);
+        }
+        snprintf(prefix, sizeof prefix, "calls[%zu].expect.bytes_received.", index);
+        unknown += report_unknown_keys(json_object_get(expect, "bytes_received"), bytes_keys, name, prefix);
+    }
+    return unknown;
+}
+
 int main(int argc, char **argv)
 {
     const char *file = argc > 1 ? argv[1] : GW_CASES_FILE;
@@ -648,6 +692,16 @@ int main(int argc, char **argv)
                 root ? "no \"cases\" array" : error.text, error.line, error.column);
         printf("0 passed, 1 failed\n");
         return 2;
+    }
+    {
+        int unknown = 0;
+        json_array_foreach(cases, i, test_case) unknown += unknown_keys(test_case);
+        if (unknown > 0) {
+            fprintf(stderr, "%s: %d unknown keys; no case was run\n", file, unknown);
+            printf("0 passed, 1 failed\n");
+            json_decref(root);
+            return 1;
+        }
     }
     printf("gatewire %s against %s: %zu cases from %s\n", gw_version(), base_url, json_array_size(cases), file);
     if (gw_client_new(base_url, &plain) != GW_OK) {

@@ -1,4 +1,4 @@
-"""Issue 3's shared mapping cases (``Tests/cases/mapping_cases.json``) through the Python
+"""The shared mapping cases (``Tests/cases/mapping_cases.json``) through the Python
 binding: the same table the Swift suite and the C test program run, so the binding cannot
 drift from the core. One pytest case per table entry, against the session's test server."""
 
@@ -14,6 +14,38 @@ import gatewire
 
 CASE_FILE = Path(__file__).resolve().parents[1] / "cases" / "mapping_cases.json"
 CASES = json.loads(CASE_FILE.read_text(encoding="utf-8"))["cases"]
+# The same file with a misspelt key in every object this runner reads.
+MISSPELT_FILE = CASE_FILE.parent / "unknown_keys" / "mapping_cases.json"
+
+# The keys this runner reads; any other key is a mistake that would check nothing.
+CASE_KEYS = {"name", "decision", "config", "request", "expect"}
+REQUEST_KEYS = {"route", "method", "path", "params", "body", "objectType", "allPages"}
+EXPECT_KEYS = {"ok", "status", "mapped", "kind", "message", "keyPath", "errorObjects", "bodyPrefix", "at",
+               "metadataSubset", "pages", "pageError"}
+AT_KEYS = {"count", "first"}
+PAGE_ERROR_KEYS = {"kind", "status"}
+
+
+def unknown_keys(case: dict[str, Any]) -> list[str]:
+    """Every key of ``case`` this runner does not read, as ``case "NAME": unknown key "PATH"``
+    (PATH dotted from the case, e.g. ``expect.stauts``): the case, its request, its expect,
+    each ``expect.at`` entry and ``expect.pageError``, in that order, each object's keys in
+    file order."""
+    found: list[tuple[str, str]] = []
+
+    def check(value: Any, known: set[str], prefix: str) -> None:
+        if isinstance(value, dict):
+            found.extend((prefix, key) for key in value if key not in known)
+
+    check(case, CASE_KEYS, "")
+    check(case.get("request"), REQUEST_KEYS, "request.")
+    expect = case.get("expect")
+    check(expect, EXPECT_KEYS, "expect.")
+    if isinstance(expect, dict):
+        for key_path, want in (expect.get("at") or {}).items():
+            check(want, AT_KEYS, f"expect.at.{key_path}.")
+        check(expect.get("pageError"), PAGE_ERROR_KEYS, "expect.pageError.")
+    return [f'case "{case.get("name", "?")}": unknown key "{prefix}{key}"' for prefix, key in found]
 
 
 def strict_equal(a: Any, b: Any) -> bool:
@@ -32,6 +64,21 @@ def test_the_case_file_covers_every_decision() -> None:
     assert {case["decision"] for case in CASES} == set(range(1, 12))
 
 
+def test_every_case_uses_only_keys_the_runner_reads() -> None:
+    assert [problem for case in CASES for problem in unknown_keys(case)] == []
+
+
+def test_a_misspelt_key_is_named_with_its_case() -> None:
+    cases = json.loads(MISSPELT_FILE.read_text(encoding="utf-8"))["cases"]
+    assert [problem for case in cases for problem in unknown_keys(case)] == [
+        'case "misspelt keys": unknown key "comment"',
+        'case "misspelt keys": unknown key "request.parms"',
+        'case "misspelt keys": unknown key "expect.stauts"',
+        'case "misspelt keys": unknown key "expect.at.items.cout"',
+        'case "misspelt keys": unknown key "expect.pageError.knd"',
+    ]
+
+
 def _call(client: gatewire.Client, request: dict[str, Any]) -> gatewire.Result:
     extra: dict[str, Any] = {}
     if "body" in request:
@@ -46,6 +93,7 @@ def _call(client: gatewire.Client, request: dict[str, Any]) -> gatewire.Result:
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_mapping_case(case: dict[str, Any], server: str, library: str) -> None:
+    assert unknown_keys(case) == []
     config = dict(case["config"], baseURL=server)
     request, expect = case["request"], case["expect"]
     with gatewire.Client(config=config) as client:

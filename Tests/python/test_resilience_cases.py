@@ -1,4 +1,4 @@
-"""Issue 4's shared resilience cases (``Tests/cases/resilience_cases.json``) through the Python
+"""The shared resilience cases (``Tests/cases/resilience_cases.json``) through the Python
 binding. The Swift (``ResilienceCaseTests.swift``) and C (``test_resilience_cases.c``) runners
 read the same file, so the three languages are held to the same attempt counts, kinds,
 statuses, delays and failure-observer calls. The file's ``schema`` member documents the fields.
@@ -23,6 +23,44 @@ CASES: list[dict[str, Any]] = json.loads(CASES_FILE.read_text(encoding="utf-8"))
 EPSILON = 1e-6  # for delays read back from the attempt history
 GAP_SLACK = 0.002  # seconds: rounding of start/duration offsets in the history
 SETTLE = 0.3  # seconds waited after a cancelled call's completion
+# The same file with a misspelt key in every object this runner reads.
+MISSPELT_FILE = CASES_FILE.parent / "unknown_keys" / "resilience_cases.json"
+
+# The keys this runner reads; any other key is a mistake that would check nothing.
+CASE_KEYS = {"name", "about", "closed", "config", "calls", "base_path"}
+CALL_KEYS = {"method", "path", "headers", "body", "policy", "sleep_before", "route", "params", "retry_test",
+             "cancel_after", "expect"}
+EXPECT_KEYS = {"ok", "kind", "status", "attempts", "observer_calls", "server_count", "delays", "attempt_statuses",
+               "attempt_errors", "decisions", "min_elapsed", "max_elapsed", "redirects", "count_path", "echo",
+               "echo_path", "body_length", "bytes_received", "message_contains", "refused"}
+ECHO_KEYS = {"method", "path", "body", "headers_present", "headers_absent", "query", "query_absent"}
+DELAY_KEYS = {"min_delay", "max_delay"}
+BYTES_KEYS = {"min", "max"}
+
+
+def unknown_keys(case: dict[str, Any]) -> list[str]:
+    """Every key of ``case`` this runner does not read, as ``case "NAME": unknown key "PATH"``
+    (PATH from the case, e.g. ``calls[0].expect.atempts``): the case, then per call the call,
+    its expect, ``echo``, each ``delays`` bound and ``bytes_received``, each object's keys in
+    file order."""
+    found: list[str] = []
+
+    def check(value: Any, known: set[str], prefix: str) -> None:
+        if isinstance(value, dict):
+            found.extend(prefix + key for key in value if key not in known)
+
+    check(case, CASE_KEYS, "")
+    for index, call in enumerate(case.get("calls") or []):
+        where = f"calls[{index}]."
+        check(call, CALL_KEYS, where)
+        expect = call.get("expect") if isinstance(call, dict) else None
+        check(expect, EXPECT_KEYS, where + "expect.")
+        if isinstance(expect, dict):
+            check(expect.get("echo"), ECHO_KEYS, where + "expect.echo.")
+            for bound_index, bound in enumerate(expect.get("delays") or []):
+                check(bound, DELAY_KEYS, f"{where}expect.delays[{bound_index}].")
+            check(expect.get("bytes_received"), BYTES_KEYS, where + "expect.bytes_received.")
+    return [f'case "{case.get("name", "?")}": unknown key "{path}"' for path in found]
 
 
 def test_case_file_is_complete() -> None:
@@ -37,6 +75,21 @@ def test_case_file_is_complete() -> None:
                 continue
             assert {"ok", "status", "attempts", "observer_calls"} <= expect.keys(), case["name"]
             assert expect["ok"] or "kind" in expect, case["name"]
+
+
+def test_every_case_uses_only_keys_the_runner_reads() -> None:
+    assert [problem for case in CASES for problem in unknown_keys(case)] == []
+
+
+def test_a_misspelt_key_is_named_with_its_case() -> None:
+    cases = json.loads(MISSPELT_FILE.read_text(encoding="utf-8"))["cases"]
+    assert [problem for case in cases for problem in unknown_keys(case)] == [
+        'case "misspelt keys": unknown key "comment"',
+        'case "misspelt keys": unknown key "calls[0].retries"',
+        'case "misspelt keys": unknown key "calls[0].expect.atempts"',
+        'case "misspelt keys": unknown key "calls[0].expect.echo.methd"',
+        'case "misspelt keys": unknown key "calls[0].expect.bytes_received.mx"',
+    ]
 
 
 class Observer:
@@ -188,6 +241,7 @@ def check_attempts(where: str, attempts: tuple[gatewire.Attempt, ...], expect: d
 
 @pytest.mark.parametrize("case", CASES, ids=[case["name"] for case in CASES])
 def test_resilience_case(case: dict[str, Any], server: str, library: str, server_count: Callable[[str], int]) -> None:
+    assert unknown_keys(case) == []
     key = f"{case['name']}-py-{uuid.uuid4().hex[:10]}"
     base = (f"http://127.0.0.1:{closed_port()}" if case.get("closed") else server) + case.get("base_path", "")
     config = {"baseURL": base, **case.get("config", {})}

@@ -64,7 +64,7 @@ final class Call: @unchecked Sendable {
         self.core = core
         self.prepared = prepared
         let route = prepared.resolved  // the shared route, not a copy of its `Route`
-        policy = options.retryPolicy ?? route?.route.retryPolicy ?? core.retryPolicy
+        policy = options.retryPolicy(route: route?.route.retryPolicy, client: core.retryPolicy)
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy

@@ -76,8 +76,15 @@ public struct Request: Sendable {
 
 /// Per-call overrides; nil fields use the route's settings, then the client's.
 public struct CallOptions: Sendable {
-    /// The retry policy for this call.
+    /// The retry policy for this call, replacing the route's or the client's whole policy.
     public var retryPolicy: RetryPolicy?
+    /// Retries after the first attempt for this call (0...100, as the config's
+    /// `retry.maxRetries`; a negative count counts as 0, as in ``RetryPolicy``), replacing only ``RetryPolicy/maxRetries``
+    /// of the policy the call uses: ``retryPolicy`` when set, else the route's, else the
+    /// client's. Its status codes, methods, delays and jitter stay, so a route that retries
+    /// only 502 after 0.2 s still does. nil keeps the count. The CLI's `--max-retries`, C's
+    /// `gw_call_options.max_retries` and Python's `max_retries=` set this field.
+    public var maxRetries: Int?
     /// The caller's test, asked once per failed attempt whether to retry (see ``RetryVerdict``).
     public var retryTest: RetryTest?
     /// Timeouts for this call.
@@ -97,16 +104,31 @@ public struct CallOptions: Sendable {
     public var maxResponseBytes: Int?
 
     /// Overrides; nil keeps the route's or the client's setting.
-    public init(retryPolicy: RetryPolicy? = nil, retryTest: RetryTest? = nil, timeouts: Timeouts? = nil,
-                retryBudget: RetryBudget? = nil, circuitBreaker: CircuitBreakerPolicy? = nil,
-                redirectPolicy: RedirectPolicy? = nil, maxResponseBytes: Int? = nil) {
+    public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,
+                timeouts: Timeouts? = nil, retryBudget: RetryBudget? = nil,
+                circuitBreaker: CircuitBreakerPolicy? = nil, redirectPolicy: RedirectPolicy? = nil,
+                maxResponseBytes: Int? = nil) {
         self.redirectPolicy = redirectPolicy
         self.retryPolicy = retryPolicy
+        self.maxRetries = maxRetries
         self.retryTest = retryTest
         self.timeouts = timeouts
         self.retryBudget = retryBudget
         self.circuitBreaker = circuitBreaker
         self.maxResponseBytes = maxResponseBytes
+    }
+
+    /// The retry policy a call of `route` uses under these options: ``retryPolicy``, else
+    /// `route`'s, else `client`'s, with ``maxRetries`` replaced when set. The one place this
+    /// rule lives: calls, the C ABI and the CLI all resolve it here.
+    ///
+    /// - Parameters:
+    ///   - route: the route's own policy, nil when the call has no route or the route sets none.
+    ///   - client: the client's (the config's top-level) policy.
+    public func retryPolicy(route: RetryPolicy?, client: RetryPolicy) -> RetryPolicy {
+        var policy = retryPolicy ?? route ?? client
+        if let maxRetries { policy.maxRetries = maxRetries }
+        return policy
     }
 }
 

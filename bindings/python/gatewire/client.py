@@ -355,8 +355,9 @@ class Client:
                 included; HEAD with a body raises InvalidArgument (RFC 9110 section 9.3.2).
             object_type: map ``json`` through the request descriptor of the type of this
                 name; None (the default) sends ``json`` as is.
-            max_retries: retries after the first attempt, 0...100 (None = the route's, else
-                the client's policy).
+            max_retries: retries after the first attempt, 0...100, replacing only the count
+                of the route's (else the client's) retry policy: its status codes, methods,
+                delays and jitter stay. None keeps the count.
             policy: this call's resilience policies, with the gateway config's keys:
                 ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
                 False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else the client's) policy,
