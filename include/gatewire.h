@@ -520,8 +520,10 @@ typedef struct gw_call_options {
     const char *object_type;   /**< map body_json through this type's request descriptor; NULL =
                                     the route's objectType if it has one, else body_json is sent
                                     as is */
-    int32_t max_retries;       /**< retries after the first attempt, 0...100; -1 = the route's
-                                    (else the client's) policy; anything else is an error. Every
+    int32_t max_retries;       /**< retries after the first attempt, 0...100, replacing only the
+                                    count of the route's (else the client's) retry policy: its
+                                    status codes, methods, delays and jitter stay; -1 = keep the
+                                    count; anything else is an error. Every
                                     request on the wire is an attempt: libcurl's own re-send on a
                                     kept-alive connection that died is refused (GW_KIND_NETWORK,
                                     sent), and the policy decides whether to send it again */
