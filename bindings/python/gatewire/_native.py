@@ -9,9 +9,10 @@ Library lookup, first hit wins:
 1. the ``GATEWIRE_LIB`` environment variable (an explicit path or name); when it is set,
    it is the only candidate (a failure to load it is reported, never worked around);
 2. ``libGatewire.so`` next to this package (a wheel that bundles the library);
-3. the repository's ``.build/release/libGatewire.so`` and ``.build/debug/libGatewire.so``,
-   the most recently built first, so a stale build never shadows a fresh one (found
-   relative to this file: ``bindings/python/gatewire/`` -> repository root);
+3. the repository's builds: ``.build/lib/libGatewire.so`` (``make build``) and SwiftPM's
+   ``.build/release/libGatewireDynamic.so`` and ``.build/debug/libGatewireDynamic.so`` (the
+   GatewireDynamic product), the most recently built first, so a stale build never shadows
+   a fresh one (found relative to this file: ``bindings/python/gatewire/`` -> repository root);
 4. ``ctypes.util.find_library("Gatewire")``, then ``CDLL("libGatewire.so")``
    (the dynamic loader's search path; note that it does not search the current directory).
 
@@ -337,7 +338,8 @@ def _candidates() -> list[str]:
         return [explicit]  # an explicit choice is never second-guessed
     found.append(str(here / "libGatewire.so"))
     repo = here.parent.parent.parent  # bindings/python/gatewire -> repository root
-    builds = [repo / ".build" / config / "libGatewire.so" for config in ("release", "debug")]
+    builds = [repo / ".build" / "lib" / "libGatewire.so"]
+    builds += [repo / ".build" / config / "libGatewireDynamic.so" for config in ("release", "debug")]
     builds.sort(key=lambda path: path.stat().st_mtime if path.exists() else 0.0, reverse=True)
     found.extend(str(path) for path in builds)
     system = ctypes.util.find_library("Gatewire")
@@ -386,7 +388,7 @@ def load() -> ctypes.CDLL:
             return library
         raise OSError(
             "cannot load libGatewire.so (set GATEWIRE_LIB to its path, or build it with "
-            "`swift build --product Gatewire`); tried:\n  " + "\n  ".join(errors)
+            "`make build`); tried:\n  " + "\n  ".join(errors)
         )
 
 
