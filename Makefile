@@ -1,6 +1,6 @@
 # Gatewire: the usual entry points. Every target installs what it needs first
 # (scripts/bootstrap.sh: Debian packages and the project's .venv).
-.PHONY: all bootstrap build test test-asan test-tsan fuzz soak demo bench bench-smoke clean
+.PHONY: all bootstrap build dist test test-asan test-tsan fuzz soak demo bench bench-smoke clean
 
 all: build
 
@@ -10,6 +10,13 @@ bootstrap:
 # .build/lib/libGatewire.so* and .build/bin/gatewire, as CMake builds them (scripts/build.sh).
 build: bootstrap
 	bash scripts/build.sh release .build .build
+
+# dist/gatewire-VERSION-linux-ARCH.tar.gz: the install prefix of a Release CMake build in
+# build/ (bin, include, lib with the symlinks, pkg-config and CMake package files), relocatable.
+dist: bootstrap
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build
+	bash scripts/dist.sh build dist
 
 test:
 	bash scripts/test.sh
@@ -45,4 +52,4 @@ bench-smoke: bootstrap
 	python3 bench/run.py --smoke
 
 clean:
-	rm -rf .build build build-asan build-tsan build-soak fuzz/.build bench/.build bench/swift/.build
+	rm -rf .build build build-asan build-tsan build-soak dist fuzz/.build bench/.build bench/swift/.build examples/swift-app/.build
