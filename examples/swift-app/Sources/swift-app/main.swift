@@ -5,16 +5,19 @@
 import Gatewire
 import Glibc
 
-guard CommandLine.arguments.count == 2 else {
-    fputs("usage: swift-app BASE_URL\n", stderr)
-    exit(2)
+/// Writes `message` to standard error and exits with `status` (Swift 6 forbids the global `stderr`).
+func fail(_ message: String, status: Int32) -> Never {
+    let line = message + "\n"
+    _ = line.withCString { write(2, $0, strlen($0)) }
+    exit(status)
 }
+
+guard CommandLine.arguments.count == 2 else { fail("usage: swift-app BASE_URL", status: 2) }
 do {
     let client = try Client(baseURL: CommandLine.arguments[1])
     let response = try await client.send(.get("/headers"))
     print("status \(response.http.status) body \(response.http.text)")
     client.close()
 } catch {
-    fputs("swift-app: \(error)\n", stderr)
-    exit(1)
+    fail("swift-app: \(error)", status: 1)
 }
