@@ -1,6 +1,6 @@
 # Gatewire: the usual entry points. Every target installs what it needs first
 # (scripts/bootstrap.sh: Debian packages and the project's .venv).
-.PHONY: all bootstrap build wheel test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
+.PHONY: all bootstrap build wheel dist test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
 
 all: build
 
@@ -15,6 +15,13 @@ build: bootstrap
 # libGatewire.so inside (scripts/wheel.sh; docs/deployment.md, "The Python wheel").
 wheel: build
 	bash scripts/wheel.sh .build/lib dist
+
+# dist/gatewire-VERSION-linux-ARCH.tar.gz: the install prefix of a Release CMake build in
+# build/ (bin, include, lib with the symlinks, pkg-config and CMake package files), relocatable.
+dist: bootstrap
+	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build build
+	bash scripts/dist.sh build dist
 
 test:
 	bash scripts/test.sh
@@ -55,4 +62,4 @@ docs: bootstrap
 	bash scripts/docs.sh
 
 clean:
-	rm -rf .build build dist build-asan build-tsan build-soak fuzz/.build bench/.build bench/swift/.build
+	rm -rf .build build build-asan build-tsan build-soak dist fuzz/.build bench/.build bench/swift/.build examples/swift-app/.build

@@ -4,9 +4,13 @@ import PackageDescription
 let package = Package(
     name: "Gatewire",
     products: [
-        // One shared library: the Swift module `Gatewire` for Swift callers and the
-        // `gw_*` C ABI (include/gatewire.h) for C and Python callers.
-        .library(name: "Gatewire", type: .dynamic, targets: ["Gatewire", "GatewireC"]),
+        // Swift programs: the core, linked into the program with the program's own Swift
+        // runtime (one runtime per process, also with --static-swift-stdlib).
+        .library(name: "Gatewire", targets: ["Gatewire"]),
+        // C and Python: the `gw_*` C ABI (include/gatewire.h) as a shared library, built by
+        // scripts/build.sh with the Swift runtime inside and gw_* the only exports
+        // (installed as libGatewire.so; docs/deployment.md).
+        .library(name: "GatewireDynamic", type: .dynamic, targets: ["Gatewire", "GatewireC"]),
         .executable(name: "gatewire", targets: ["gatewire-cli"]),
     ],
     targets: [

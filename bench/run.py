@@ -195,9 +195,10 @@ def build(args: argparse.Namespace, out: Path) -> dict[str, Path]:
     """Builds the library (unless --lib), the C clients and (unless --no-swift) the Swift clients."""
     lib = Path(args.lib).resolve() if args.lib else None
     if lib is None:
-        log("building libGatewire (swift build -c release)")
-        subprocess.run(["swift", "build", "-c", "release"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
-        lib = ROOT / ".build" / "release"
+        log("building libGatewire (scripts/build.sh release, as make build)")
+        subprocess.run(["bash", str(ROOT / "scripts" / "build.sh"), "release", ".build", ".build"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+        lib = ROOT / ".build" / "lib"
     if not (lib / "libGatewire.so").exists():
         raise SystemExit(f"run.py: no libGatewire.so in {lib}")
     cflags = ["-O2", "-Wall", "-Wextra", "-Werror"]
@@ -413,7 +414,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, help="runs per row (default 3; smoke 1)")
     parser.add_argument("--requests-a", type=int, help="requests per run on (a) (default 10000; smoke 200)")
     parser.add_argument("--requests-b", type=int, help="requests per run on (b) (default 300; smoke 20)")
-    parser.add_argument("--lib", help="directory with libGatewire.so (default: swift build -c release)")
+    parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")

@@ -8,6 +8,8 @@
 #   OUT/lib/libGatewire.so       -> libGatewire.so.MAJOR
 #   OUT/bin/gatewire                           the CLI
 #
+# The library is SwiftPM's GatewireDynamic product (libGatewireDynamic.so), installed under
+# the C name libGatewire: the `Gatewire` product is the one Swift programs link into themselves.
 # Both link the Swift runtime statically (-static-stdlib), so at run time they need only
 # Debian's libc, libm, libstdc++, libgcc_s, libcurl and libjansson: no Swift toolchain
 # (README.md, "Deployment"). The version comes from the VERSION file; SCRATCH is SwiftPM's
@@ -30,15 +32,15 @@ major="${version%%.*}"
 
 # The same -Xswiftc flags in both builds, so the second reuses the first's compiled modules.
 swift_flags=(-c "$config" --package-path "$root" --scratch-path "$scratch" -Xswiftc -static-stdlib "$@")
-swift build "${swift_flags[@]}" --product Gatewire \
+swift build "${swift_flags[@]}" --product GatewireDynamic \
     -Xlinker "-soname=libGatewire.so.$major" -Xlinker "--version-script=$root/scripts/libgatewire.map"
 swift build "${swift_flags[@]}" --product gatewire
 
 built="$scratch/$config"
 mkdir -p "$out/lib" "$out/bin"
 # cmp first: an unchanged library keeps its time stamp, so dependants are not relinked.
-if ! cmp -s "$built/libGatewire.so" "$out/lib/libGatewire.so.$version"; then
-    cp "$built/libGatewire.so" "$out/lib/libGatewire.so.$version"
+if ! cmp -s "$built/libGatewireDynamic.so" "$out/lib/libGatewire.so.$version"; then
+    cp "$built/libGatewireDynamic.so" "$out/lib/libGatewire.so.$version"
 fi
 ln -sfn "libGatewire.so.$version" "$out/lib/libGatewire.so.$major"
 ln -sfn "libGatewire.so.$major" "$out/lib/libGatewire.so"

@@ -6,8 +6,10 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bash scripts/bootstrap.sh
-swift build -c release --product gatewire >/dev/null
-gatewire="$root/.build/release/gatewire"
+# The deployable CLI and library, as `make build` makes them (scripts/build.sh).
+bash scripts/build.sh release .build .build >/dev/null
+gatewire="$root/.build/bin/gatewire"
+libdir="$root/.build/lib"
 config="$root/examples/httpbin.json"
 
 log="$(mktemp)"
@@ -58,8 +60,6 @@ run call --config "$config" flaky --verbose
 
 step "global 401 handling in C: an observer filtered to 401 and a refreshing credential" \
     examples/refresh_401.c
-swift build -c release --product Gatewire >/dev/null
-libdir="$root/.build/release"
 example="$(mktemp -d)"
 cc -std=c99 -Wall -I"$root/include" -o "$example/refresh_401" examples/refresh_401.c -L"$libdir" -lGatewire \
     -Wl,-rpath,"$libdir" -lpthread

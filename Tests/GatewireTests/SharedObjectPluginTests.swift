@@ -4,7 +4,8 @@ import Testing
 
 /// A plugin in a shared object named in the gateway config, loaded by a pure Swift client
 /// (`Client(configFile:)`, no C layer in the program): the object is built by the test with
-/// `cc -shared -fPIC`, linked against the built libGatewire.so for `gw_request_set_header`.
+/// `cc -shared -fPIC`, linked against the C ABI library SwiftPM built (the GatewireDynamic
+/// product, libGatewireDynamic.so) for `gw_request_set_header`.
 @Suite(.serialized) struct SharedObjectPluginTests {
     static let source = #"""
         #include "gatewire.h"
@@ -23,7 +24,7 @@ import Testing
         int32_t refusing_entry(gw_plugin *plugin) { (void)plugin; return 7; }
         """#
 
-    /// The built libGatewire.so: next to the test bundle, else in .build/debug.
+    /// The directory of the built libGatewireDynamic.so: next to the test bundle, else in .build/debug.
     static func libraryDirectory() throws -> String {
         var candidates: [String] = []
         if let test = CommandLine.arguments.first, let slash = test.lastIndex(of: "/") {
@@ -34,8 +35,8 @@ import Testing
             candidates.append(folder)
         }
         candidates.append(TestServer.repoRoot + "/.build/debug")
-        guard let found = candidates.first(where: { access($0 + "/libGatewire.so", R_OK) == 0 }) else {
-            throw TestServerError(description: "libGatewire.so is not built (looked in \(candidates)); run swift build")
+        guard let found = candidates.first(where: { access($0 + "/libGatewireDynamic.so", R_OK) == 0 }) else {
+            throw TestServerError(description: "libGatewireDynamic.so is not built (looked in \(candidates)); run swift build")
         }
         return found
     }
@@ -68,7 +69,7 @@ import Testing
         fclose(file)
         let libdir = try libraryDirectory()
         let (status, output) = try run("cc -shared -fPIC -I'\(TestServer.repoRoot)/include' -o '\(library)' '\(sourcePath)' "
-                                       + "-L'\(libdir)' -lGatewire -Wl,-rpath,'\(libdir)'")
+                                       + "-L'\(libdir)' -lGatewireDynamic -Wl,-rpath,'\(libdir)'")
         guard status == 0 else { throw TestServerError(description: "cc failed (\(status)): \(output)") }
         return library
     }

@@ -5,16 +5,27 @@
                     --pkg-config pkg-config --version 0.1.0 --wheel-from BUILD/lib
                     [--libdir lib] [--includedir include]
 
-1. `cmake --install BUILD` into a temporary prefix; builds Tests/c/consumer against it twice,
-   with find_package(Gatewire) and with `pkg-config --cflags --libs gatewire`.
-2. Re-runs itself with `unshare -m` (a private mount namespace: needs root, as CI has) and
+Outside the namespace (work in a temporary directory):
+1. `cmake --install BUILD` into a temporary prefix; builds Tests/c/consumer against it twice:
+   with find_package(Gatewire), then `cmake --install`s that consumer into a prefix of its
+   own (its build tree RPATH is gone there), and with `pkg-config --cflags --libs gatewire`.
+2. `make dist`'s tarball (scripts/dist.sh BUILD), unpacked into another directory than it was
+   staged in; its symlinks must be symlinks. The same two consumers are built against the
+   unpacked tree (the find_package one installed into its own prefix again).
+3. examples/swift-app built as a Swift application is built for deployment
+   (`swift build -c release --static-swift-stdlib`, scratch path BUILD/swift-app): its
+   `ldd` must name no libswift* library.
+Inside the namespace:
+4. Re-runs itself with `unshare -m` (a private mount namespace: needs root, as CI has) and
    mounts an empty tmpfs over the Swift toolchain's folder (`dirname $(dirname $(readlink -f
    $(which swift)))`), as on a machine that has only Debian's packages.
-3. There, against the scripted test server on 127.0.0.1, each of these sends GET /headers and
+5. There, against the scripted test server on 127.0.0.1, each of these sends GET /headers and
    must print status 200 and the server's view of the request, whose User-Agent must be
-   "gatewire/VERSION libcurl/X.Y.Z": both installed C consumers, the installed `gatewire`
-   CLI, and the Python binding (bindings/python) loading the built BUILD/lib/libGatewire.so.
-4. The Python wheel: before step 2, scripts/wheel.sh builds it from the library in
+   "gatewire/VERSION libcurl/X.Y.Z": the four C consumers of steps 1 and 2 (each must load
+   libGatewire.so.MAJOR from the tree it was built against), the installed and the unpacked
+   `gatewire` CLI, the Swift app of step 3, the Python binding (bindings/python) loading
+   the built BUILD/lib/libGatewire.so, and the Python wheel of step 6.
+6. The Python wheel: before step 4, scripts/wheel.sh builds it from the library in
    --wheel-from (no second Swift build); its tag must not be py3-none-any. It is installed
    with `pip install --no-index` into a fresh venv in a temporary folder outside the
    repository. In the namespace, that venv's python, started in another folder with no
@@ -74,6 +85,119 @@ def expect_user_agent(output: str, version: str, who: str) -> None:
            f"{who}: the server saw User-Agent {seen!r}")
 
 
+# ---- Outside the namespace: what each check builds, under the work directory --------------
+# Paths inside the work directory, shared by the builders and the runners below.
+INSTALLED_CONSUMER = "app/bin/gatewire_consumer"         # find_package consumer, installed
+INSTALLED_CONSUMER_PC = "gatewire_consumer_pc"            # pkg-config consumer
+DIST_TREE = "unpacked"                                    # where the dist tarball is unpacked
+DIST_CONSUMER = "dist-app/bin/gatewire_consumer"
+DIST_CONSUMER_PC = "dist_consumer_pc"
+SWIFT_APP = "swift-app"
+
+
+def build_c_consumers(args: argparse.Namespace, prefix: Path, work: Path, app_prefix: Path, pc_binary: Path,
+                      label: str) -> None:
+    """Builds Tests/c/consumer against the Gatewire installed in `prefix`: with find_package,
+    then installed into `app_prefix` (`cmake --install`, which drops the build tree's RPATH),
+    and with pkg-config into `pc_binary`."""
+    timeout = args.step_timeout
+    env = dict(os.environ)
+    env.pop("CMAKE_PREFIX_PATH", None)
+    build = work / f"consumer-build-{label}"
+    run([args.cmake, "-S", str(args.consumer), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}",
+         f"-DCMAKE_C_COMPILER={args.cc}", "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF"], timeout, env=env)
+    run([args.cmake, "--build", str(build)], timeout, env=env)
+    run([args.cmake, "--install", str(build), "--prefix", str(app_prefix)], timeout, env=env)
+    pc_env = dict(os.environ, PKG_CONFIG_PATH=str(prefix / args.libdir / "pkgconfig"))
+    pc_env.pop("PKG_CONFIG_LIBDIR", None)
+    flags = shlex.split(run([args.pkg_config, "--cflags", "--libs", "gatewire"], timeout, env=pc_env))
+    run([args.cc, str(args.consumer / "main.c"), *flags, "-o", str(pc_binary)], timeout)
+
+
+def build_dist(args: argparse.Namespace, work: Path) -> Path:
+    """`make dist`'s tarball of BUILD, unpacked under `work`/DIST_TREE; returns the unpacked prefix."""
+    timeout = args.step_timeout
+    tarball = Path(run(["bash", str(ROOT / "scripts" / "dist.sh"), str(args.build_dir), str(work / "dist")],
+                       timeout).strip().splitlines()[-1])
+    expect(tarball.name == f"gatewire-{args.version}-linux-{os.uname().machine}.tar.gz", f"made {tarball.name}")
+    unpacked = work / DIST_TREE
+    unpacked.mkdir()
+    run(["tar", "-C", str(unpacked), "-xzf", str(tarball)], timeout)
+    expect([entry.name for entry in unpacked.iterdir()] == [f"gatewire-{args.version}"],
+           f"the tarball's one top folder is gatewire-{args.version}/")
+    prefix = unpacked / f"gatewire-{args.version}"
+    major = args.version.split(".")[0]
+    lib = prefix / args.libdir
+    for link, target in ((f"libGatewire.so.{major}", f"libGatewire.so.{args.version}"),
+                         ("libGatewire.so", f"libGatewire.so.{major}")):
+        expect((lib / link).is_symlink() and os.readlink(lib / link) == target,
+               f"the unpacked {args.libdir}/{link} is a symlink to {target}")
+    for relative in ("bin/gatewire", f"{args.includedir}/gatewire.h", f"{args.libdir}/pkgconfig/gatewire.pc",
+                     f"{args.libdir}/cmake/Gatewire/GatewireConfig.cmake"):
+        expect((prefix / relative).is_file(), f"the tarball has {relative}")
+    return prefix
+
+
+def build_swift_app(args: argparse.Namespace, work: Path) -> None:
+    """examples/swift-app, built for deployment (the Swift runtime linked in), copied to `work`/SWIFT_APP."""
+    package = ROOT / "examples" / "swift-app"
+    scratch = args.build_dir / "swift-app"
+    build = ["swift", "build", "-c", "release", "--static-swift-stdlib", "--package-path", str(package),
+             "--scratch-path", str(scratch)]
+    run(build, args.swift_build_timeout, quiet=True)
+    binary = Path(run([*build, "--show-bin-path"], args.step_timeout).strip()) / "swift-app"
+    shutil.copy2(binary, work / SWIFT_APP)
+    libraries = run(["ldd", str(work / SWIFT_APP)], args.step_timeout)
+    expect("libswift" not in libraries, "the Swift app's ldd names no libswift* library")
+
+
+# ---- Inside the namespace: each shipped program makes a call --------------------------------
+def run_c_consumers(args: argparse.Namespace, base_url: str) -> None:
+    """The four C consumers: each loads libGatewire.so.MAJOR from the tree it was built against."""
+    work = Path(args.work)
+    soname = f"libGatewire.so.{args.version.split('.')[0]}"
+    trees = {INSTALLED_CONSUMER: Path(args.prefix), INSTALLED_CONSUMER_PC: Path(args.prefix),
+             DIST_CONSUMER: work / DIST_TREE, DIST_CONSUMER_PC: work / DIST_TREE}
+    for name, tree in trees.items():
+        binary = work / name
+        loads = [line.split("=>")[1].split()[0] for line in run(["ldd", str(binary)], args.step_timeout).splitlines()
+                 if line.strip().startswith(soname + " =>")]
+        expect(len(loads) == 1 and Path(loads[0]).resolve().is_relative_to(tree.resolve()),
+               f"{name} loads {soname} from {tree} ({loads})")
+        out = run([str(binary), base_url], args.step_timeout)
+        expect(out.startswith(f"gatewire {args.version}\nstatus 200 body "), f"{name} made a call: status 200")
+        expect_user_agent(out, args.version, name)
+
+
+def run_clis(args: argparse.Namespace, base_url: str) -> None:
+    """The installed CLI and the one unpacked from the tarball."""
+    unpacked = Path(args.work) / DIST_TREE / f"gatewire-{args.version}"
+    for who, prefix in (("the installed gatewire CLI", Path(args.prefix)), ("the unpacked gatewire CLI", unpacked)):
+        out = run([str(prefix / "bin" / "gatewire"), "call", "--base-url", base_url, "GET", "/headers"],
+                  args.step_timeout)
+        expect_user_agent(out, args.version, who)
+
+
+def run_swift_app(args: argparse.Namespace, base_url: str) -> None:
+    """The Swift app built with --static-swift-stdlib."""
+    out = run([str(Path(args.work) / SWIFT_APP), base_url], args.step_timeout)
+    expect(out.startswith("status 200 body "), "the Swift app made a call: status 200")
+    expect_user_agent(out, args.version, "the Swift app")
+
+
+def run_python_binding(args: argparse.Namespace, base_url: str) -> None:
+    """bindings/python on the built library."""
+    script = ("import gatewire, sys\n"
+              "with gatewire.Client(sys.argv[1]) as client:\n"
+              "    result = client.call('GET', '/headers')\n"
+              "print(gatewire.__version__, result.status, result.text)\n")
+    env = dict(os.environ, GATEWIRE_LIB=args.library, PYTHONPATH=str(ROOT / "bindings" / "python"),
+               PYTHONDONTWRITEBYTECODE="1")
+    out = run([sys.executable, "-c", script, base_url], args.step_timeout, env=env, cwd=Path(args.work))
+    expect(out.startswith(f"{args.version} 200 "), "the Python binding made a call: status 200")
+    expect_user_agent(out, args.version, "the Python binding")
+
+
 # ---- The Python wheel ----------------------------------------------------------------------
 def build_and_install_wheel(library_dir: Path, work: Path, version: str, timeout: float) -> Path:
     """Builds the wheel from library_dir, checks its tags, installs it into a fresh venv in
@@ -118,7 +242,7 @@ def check_installed_wheel(python: Path, work: Path, base_url: str, version: str,
 
 
 def inside(args: argparse.Namespace) -> int:
-    """Step 3, in the private mount namespace."""
+    """Steps 4 and 5, in the private mount namespace."""
     timeout = args.step_timeout
     hidden = Path(args.hide)
     run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(hidden)], timeout)
@@ -127,22 +251,10 @@ def inside(args: argparse.Namespace) -> int:
            "swift cannot run")
     server, base_url = start_server(30.0)
     try:
-        prefix = Path(args.prefix)
-        for name in ("gatewire_consumer", "gatewire_consumer_pc"):
-            out = run([str(Path(args.work) / name), base_url], timeout)
-            expect(out.startswith(f"gatewire {args.version}\nstatus 200 body "), f"{name} made a call: status 200")
-            expect_user_agent(out, args.version, name)
-        out = run([str(prefix / "bin" / "gatewire"), "call", "--base-url", base_url, "GET", "/headers"], timeout)
-        expect_user_agent(out, args.version, "the installed gatewire CLI")
-        script = ("import gatewire, sys\n"
-                  "with gatewire.Client(sys.argv[1]) as client:\n"
-                  "    result = client.call('GET', '/headers')\n"
-                  "print(gatewire.__version__, result.status, result.text)\n")
-        env = dict(os.environ, GATEWIRE_LIB=args.library, PYTHONPATH=str(ROOT / "bindings" / "python"),
-                   PYTHONDONTWRITEBYTECODE="1")
-        out = run([sys.executable, "-c", script, base_url], timeout, env=env, cwd=Path(args.work))
-        expect(out.startswith(f"{args.version} 200 "), "the Python binding made a call: status 200")
-        expect_user_agent(out, args.version, "the Python binding")
+        run_c_consumers(args, base_url)
+        run_clis(args, base_url)
+        run_swift_app(args, base_url)
+        run_python_binding(args, base_url)
         check_installed_wheel(Path(args.wheel_python), Path(args.work), base_url, args.version, timeout)
     finally:
         server.kill()
@@ -162,6 +274,8 @@ def main() -> int:
     parser.add_argument("--includedir", default="include")
     parser.add_argument("--wheel-from", type=Path, help="the folder with the built libGatewire.so.VERSION")
     parser.add_argument("--step-timeout", type=float, default=120.0)
+    parser.add_argument("--swift-build-timeout", type=float, default=1200.0,
+                        help="bound of the Swift app's release build (it compiles the core), seconds")
     # Set by the outer run for the inner one.
     parser.add_argument("--inside", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--hide", help=argparse.SUPPRESS)
@@ -177,22 +291,17 @@ def main() -> int:
         if os.geteuid() != 0:
             raise StepFailed("needs root (unshare -m and mount), as CI runs it")
         hide = toolchain_folder()
+        args.build_dir = args.build_dir.resolve()
         library = args.build_dir / args.libdir / "libGatewire.so"
         expect(library.exists(), f"built {library}")
         tmp = Path(tempfile.mkdtemp(prefix="gatewire-deploy-"))
         try:
             prefix = tmp / "prefix"
             run([args.cmake, "--install", str(args.build_dir), "--prefix", str(prefix)], timeout)
-            env = dict(os.environ)
-            env.pop("CMAKE_PREFIX_PATH", None)
-            build = tmp / "consumer-build"
-            run([args.cmake, "-S", str(args.consumer), "-B", str(build), f"-DCMAKE_PREFIX_PATH={prefix}",
-                 f"-DCMAKE_C_COMPILER={args.cc}", "-DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF"], timeout, env=env)
-            run([args.cmake, "--build", str(build)], timeout, env=env)
-            shutil.copy2(build / "gatewire_consumer", tmp / "gatewire_consumer")
-            pc_env = dict(os.environ, PKG_CONFIG_PATH=str(prefix / args.libdir / "pkgconfig"))
-            flags = shlex.split(run([args.pkg_config, "--cflags", "--libs", "gatewire"], timeout, env=pc_env))
-            run([args.cc, str(args.consumer / "main.c"), *flags, "-o", str(tmp / "gatewire_consumer_pc")], timeout)
+            build_c_consumers(args, prefix, tmp, tmp / "app", tmp / INSTALLED_CONSUMER_PC, "installed")
+            unpacked = build_dist(args, tmp)
+            build_c_consumers(args, unpacked, tmp, tmp / "dist-app", tmp / DIST_CONSUMER_PC, "dist")
+            build_swift_app(args, tmp)
             if args.wheel_from is None:
                 raise StepFailed("--wheel-from is required (the folder with the built libGatewire.so.VERSION)")
             wheel_python = build_and_install_wheel(args.wheel_from, tmp, args.version, timeout)
