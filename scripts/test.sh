@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs every Gatewire test suite on a fresh machine:
 #   1. Swift (swift test): the core, against the scripted test server it starts itself;
-#   2. ctest: the C ABI test program, the Python binding (pytest), the exports-vs-header
-#      check, strict header compiles, and an install + find_package/pkg-config consumer;
+#   2. ctest: the C ABI tests (one ctest each), the shared case runners, the Python binding
+#      (pytest), the exports-vs-header check, strict header compiles, the version check, the
+#      installed consumers, and the deploy test with the toolchain hidden (installed and
+#      unpacked C consumers and CLI, a --static-swift-stdlib Swift app, the Python wheel);
 #   3. the bench's smoke mode (bench/run.py --smoke, on the library ctest built): every bench
 #      client completes its requests with correct bodies (no speed is asserted);
-#   4. the sanitizers (scripts/test-asan.sh: ASan+UBSan on the C suites and a Python subset;
+#   4. the API references (scripts/docs.sh: Doxygen, DocC, Sphinx), failing on any warning;
+#   5. the sanitizers (scripts/test-asan.sh: ASan+UBSan on the C suites and a Python subset;
 #      scripts/test-tsan.sh: TSan on the Swift suites), the libFuzzer targets for
 #      FUZZ_SECONDS each (scripts/fuzz.sh, default 60) and the fault soak with SOAK_CALLS calls
 #      (scripts/soak.sh, default 10000 here).
@@ -37,6 +40,9 @@ echo "== bench smoke (every client completes with correct bodies; no speed asser
 python3 scripts/watchdog.py 600 "bench smoke" -- python3 bench/run.py --smoke --lib build/lib
 
 ctest --test-dir build --output-on-failure
+
+echo "== API references (make docs; any warning fails)"
+python3 scripts/watchdog.py 900 "docs" -- bash scripts/docs.sh
 
 # Each script limits its own test steps; these limits cover its builds too.
 echo "== ASan + UBSan (make test-asan)"
