@@ -1,4 +1,4 @@
-/* The fault soak (make soak; soak/README.md): CALLS calls through the C ABI, IN_FLIGHT at a
+/* The fault soak (make soak; scripts/soak.sh): CALLS calls through the C ABI, IN_FLIGHT at a
  * time (gw_call_async_queued + gw_queue_wait, one tag per call), against soak/fault_server.py,
  * about one call in ten with a fault injected on its first attempt.
  *
