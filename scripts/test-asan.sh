@@ -19,15 +19,16 @@ if [ ! -f "$runtime" ]; then
     exit 1
 fi
 
+# verify_asan_link_order=0: the watchdog runs each step under stdbuf, whose LD_PRELOAD puts
+# libstdbuf.so (it only sets stdout's buffering) ahead of the ASan runtime. Set before the
+# build too: it runs test_gatewire_c --list to register the c_api.* tests.
+export ASAN_OPTIONS="halt_on_error=1:verify_asan_link_order=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+
 echo "== cmake build with GW_SANITIZE=address (Swift -sanitize=address; C -fsanitize=address,undefined)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGW_SWIFT_CONFIG=debug -DGW_SANITIZE=address \
       -DCMAKE_C_COMPILER="$clang" >/dev/null
 cmake --build build-asan
-
-# verify_asan_link_order=0: the watchdog runs each step under stdbuf, whose LD_PRELOAD puts
-# libstdbuf.so (it only sets stdout's buffering) ahead of the ASan runtime.
-export ASAN_OPTIONS="halt_on_error=1:verify_asan_link_order=0"
-export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 echo "== ASan+UBSan: the C suites"
 python3 scripts/watchdog.py 900 "asan ctest" -- ctest --test-dir build-asan -L '^c$' --output-on-failure
