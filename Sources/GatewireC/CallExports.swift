@@ -51,10 +51,7 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
         return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(version)")
     }
     guard let (owner, request) = prepareCall("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
-    guard !owner.client.isOnEventLoopThread else {
-        return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
-                              "gw_call: called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
-    }
+    if let refused = refuseBlocking("gw_call", owner) { return refused }
     do {
         let response = try owner.client.sendAndWait(request)
         outResult.pointee = box(ResultBox(.success(response)))
@@ -63,6 +60,23 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
         outResult.pointee = box(ResultBox(.failure(error)))
         return LastError.fail(GW_ERROR_CALL_FAILED, error.description)
     }
+}
+
+@_cdecl("gw_client_check_blocking")
+public func gw_client_check_blocking(_ client: OpaquePointer?) -> Int32 {
+    guard let client else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_check_blocking: client is NULL") }
+    return refuseBlocking("gw_client_check_blocking", unbox(client, as: ClientBox.self)) ?? GW_OK
+}
+
+/// The one rule of every function that blocks on a client's calls (gw_call,
+/// gw_paginator_next, gw_client_check_blocking for bindings that wait on their own): on the
+/// client's event-loop thread the calls it waits for could never complete. Records the
+/// refusal naming `function` and returns GW_ERROR_WOULD_DEADLOCK, or nil when this thread may
+/// block.
+func refuseBlocking(_ function: String, _ owner: ClientBox) -> Int32? {
+    guard owner.client.isOnEventLoopThread else { return nil }
+    return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
+                          "\(function): called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
 }
 
 @_cdecl("gw_call_async")

@@ -158,12 +158,6 @@ public func gw_result_read(_ pointer: OpaquePointer?, _ outFields: UnsafeMutable
     guard outFields.pointee.version == GW_RESULT_FIELDS_VERSION else {
         return LastError.fail(GW_ERROR_VERSION, "gw_result_read: unsupported gw_result_fields version \(outFields.pointee.version)")
     }
-    let box = unbox(pointer, as: ResultBox.self)
-    outFields.pointee.ok = box.ok ? 1 : 0
-    outFields.pointee.status = box.status
-    outFields.pointee.error_kind = box.errorKind
-    outFields.pointee.attempt_count = box.attemptCount
-    outFields.pointee.body = box.body.isEmpty ? nil : box.bodyPointer
-    outFields.pointee.body_length = box.body.count
+    outFields.pointee = unbox(pointer, as: ResultBox.self).fields
     return GW_OK
 }

@@ -5,17 +5,17 @@ private func result(_ pointer: OpaquePointer?) -> ResultBox? { pointer.map { unb
 
 @_cdecl("gw_result_ok")
 public func gw_result_ok(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.ok == true ? 1 : 0
+    result(pointer)?.fields.ok ?? 0
 }
 
 @_cdecl("gw_result_status")
 public func gw_result_status(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.status ?? 0
+    result(pointer)?.fields.status ?? 0
 }
 
 @_cdecl("gw_result_error_kind")
 public func gw_result_error_kind(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.errorKind ?? GW_KIND_NONE
+    result(pointer)?.fields.error_kind ?? GW_KIND_NONE
 }
 
 @_cdecl("gw_result_error_kind_name")
@@ -44,10 +44,9 @@ public func gw_result_path(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
 
 @_cdecl("gw_result_body")
 public func gw_result_body(_ pointer: OpaquePointer?, _ outLength: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
-    outLength?.pointee = 0
-    guard let box = result(pointer), !box.body.isEmpty else { return nil }
-    outLength?.pointee = box.body.count
-    return box.bodyPointer  // into the box's own copy-free storage: no malloc, no lock
+    let fields = result(pointer)?.fields
+    outLength?.pointee = fields?.body_length ?? 0
+    return fields?.body  // into the box's own copy-free storage: no malloc, no lock
 }
 
 @_cdecl("gw_result_header")
@@ -91,7 +90,7 @@ public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<
 
 @_cdecl("gw_result_attempt_count")
 public func gw_result_attempt_count(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.attemptCount ?? 0
+    result(pointer)?.fields.attempt_count ?? 0
 }
 
 @_cdecl("gw_result_free")
