@@ -1,8 +1,6 @@
 import CGatewireABI
 import Gatewire
 
-// Issue 3: per-key-path accessors of a result's mapped objects, and its metadata.
-
 private func result(_ pointer: OpaquePointer?) -> ResultBox? { pointer.map { unbox($0, as: ResultBox.self) } }
 
 @_cdecl("gw_result_mapped_at")
@@ -16,14 +14,14 @@ public func gw_result_mapped_at(_ pointer: OpaquePointer?, _ keyPath: UnsafePoin
 public func gw_result_mapped_first(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
     guard let box = result(pointer), let response = box.response else { return nil }
     let key = string(keyPath) ?? ""
-    return box.strings.string("mapped_first:" + key) { response.result.first(at: key)?.serialized() }
+    return box.strings.string("mapped_first:" + key) { response.mappingResult.first(at: key)?.serialized() }
 }
 
 @_cdecl("gw_result_mapped_count")
 public func gw_result_mapped_count(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> Int64 {
     guard let response = result(pointer)?.response else { return 0 }
-    guard let keyPath else { return Int64(response.result.count) }
-    return Int64(response.result.count(at: String(cString: keyPath)))
+    guard let keyPath else { return Int64(response.mappingResult.count) }
+    return Int64(response.mappingResult.count(at: String(cString: keyPath)))
 }
 
 @_cdecl("gw_result_metadata_json")
