@@ -1,24 +1,6 @@
 import CGatewireABI
 import Gatewire
 
-@_cdecl("gw_call_options_init")
-public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options>?, _ version: UInt32) -> Int32 {
-    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_options_init: options is NULL") }
-    guard CallOptionsReader.supports(version) else {
-        return LastError.fail(GW_ERROR_VERSION, "gw_call_options_init: unsupported version \(version) (this library has \(GW_CALL_OPTIONS_VERSION))")
-    }
-    var defaults = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
-                                   headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
-                                   attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
-                                   policy_json: nil)
-    // A version 1 struct is shorter: write only its fields.
-    let size = version == GW_CALL_OPTIONS_VERSION_1 ? CallOptionsReader.version1Size : MemoryLayout<gw_call_options>.size
-    withUnsafeBytes(of: &defaults) { source in
-        UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: size)
-    }
-    return GW_OK
-}
-
 /// Checks the client and options and builds the request, or records why not: a NULL
 /// argument as "`function`: ... is NULL", a bad option value as the reader's message, which
 /// names the field (`max_retries: ...`).
@@ -60,23 +42,6 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
         outResult.pointee = box(ResultBox(.failure(error)))
         return LastError.fail(GW_ERROR_CALL_FAILED, error.description)
     }
-}
-
-@_cdecl("gw_client_check_blocking")
-public func gw_client_check_blocking(_ client: OpaquePointer?) -> Int32 {
-    guard let client else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_check_blocking: client is NULL") }
-    return refuseBlocking("gw_client_check_blocking", unbox(client, as: ClientBox.self)) ?? GW_OK
-}
-
-/// The one rule of every function that blocks on a client's calls (gw_call,
-/// gw_paginator_next, gw_client_check_blocking for bindings that wait on their own): on the
-/// client's event-loop thread the calls it waits for could never complete. Records the
-/// refusal naming `function` and returns GW_ERROR_WOULD_DEADLOCK, or nil when this thread may
-/// block.
-func refuseBlocking(_ function: String, _ owner: ClientBox) -> Int32? {
-    guard owner.client.isOnEventLoopThread else { return nil }
-    return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
-                          "\(function): called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
 }
 
 @_cdecl("gw_call_async")

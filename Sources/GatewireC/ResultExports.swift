@@ -93,6 +93,45 @@ public func gw_result_attempt_count(_ pointer: OpaquePointer?) -> Int32 {
     result(pointer)?.fields.attempt_count ?? 0
 }
 
+@_cdecl("gw_result_read")
+public func gw_result_read(_ pointer: OpaquePointer?, _ outFields: UnsafeMutablePointer<gw_result_fields>?) -> Int32 {
+    guard let pointer, let outFields else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_read: result or out_fields is NULL")
+    }
+    guard outFields.pointee.version == GW_RESULT_FIELDS_VERSION else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_result_read: unsupported gw_result_fields version \(outFields.pointee.version)")
+    }
+    outFields.pointee = unbox(pointer, as: ResultBox.self).fields
+    return GW_OK
+}
+
+@_cdecl("gw_result_mapped_at")
+public func gw_result_mapped_at(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    let key = string(keyPath) ?? ""
+    return box.strings.string("mapped_at:" + key) { response.mapped?.node[key]?.serialized() }
+}
+
+@_cdecl("gw_result_mapped_first")
+public func gw_result_mapped_first(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    let key = string(keyPath) ?? ""
+    return box.strings.string("mapped_first:" + key) { response.mappingResult.first(at: key)?.serialized() }
+}
+
+@_cdecl("gw_result_mapped_count")
+public func gw_result_mapped_count(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> Int64 {
+    guard let response = result(pointer)?.response else { return 0 }
+    guard let keyPath else { return Int64(response.mappingResult.count) }
+    return Int64(response.mappingResult.count(at: String(cString: keyPath)))
+}
+
+@_cdecl("gw_result_metadata_json")
+public func gw_result_metadata_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    return box.strings.string("metadata") { response.metadata?.serialized() }
+}
+
 @_cdecl("gw_result_free")
 public func gw_result_free(_ pointer: OpaquePointer?) {
     guard let pointer else { return }
