@@ -86,7 +86,8 @@ class RefreshingCredential:
         self.refresh = refresh
         options = _native.gw_credential_options()
         # The library's defaults; None keeps them.
-        _native.check(_native.lib.gw_credential_options_init(ctypes.byref(options), _native.GW_CREDENTIAL_OPTIONS_VERSION))
+        _native.check(
+            _native.lib.gw_credential_options_init(ctypes.byref(options), _native.GW_CREDENTIAL_OPTIONS_VERSION))
         options.token = None if token is None else token.encode("utf-8")
         if header is not None:
             options.header = header.encode("utf-8")
