@@ -438,18 +438,20 @@ int32_t gw_config_check(const char *config_json, char **out_warnings);
 int32_t gw_client_create(const gw_client_options *options, gw_client **out_client);
 
 /**
- * Shorthand for gw_client_create with only base_url set.
+ * An alias of gw_client_create with only base_url set (the same implementation, errors and
+ * ownership); new code should prefer gw_client_create, which every setting reaches.
  * @param base_url e.g. "http://127.0.0.1:8080/api"; copied.
  * @param out_client as for gw_client_create.
- * @return as gw_client_create.
+ * @return as gw_client_create; a NULL base_url is GW_ERROR_INVALID_ARGUMENT.
  */
 int32_t gw_client_new(const char *base_url, gw_client **out_client);
 
 /**
- * Shorthand for gw_client_create with only config_json set.
+ * An alias of gw_client_create with only config_json set (the same implementation, errors
+ * and ownership); new code should prefer gw_client_create, which every setting reaches.
  * @param config_json gateway config as JSON text; copied.
  * @param out_client as for gw_client_create.
- * @return as gw_client_create.
+ * @return as gw_client_create; a NULL config_json is GW_ERROR_INVALID_ARGUMENT.
  */
 int32_t gw_client_new_from_config(const char *config_json, gw_client **out_client);
 
@@ -465,6 +467,19 @@ int32_t gw_client_new_from_config(const char *config_json, gw_client **out_clien
  *         metrics plugin, or for a NULL argument.
  */
 int32_t gw_client_metrics_json(gw_client *client, char **out_json);
+
+/**
+ * Whether the calling thread may block until a call of this client completes: the rule
+ * gw_call and gw_paginator_next apply, for bindings that wait on a completion of their own
+ * (e.g. a future resolved by gw_call_async's completion).
+ *
+ * Any thread.
+ * @param client the client.
+ * @return GW_OK; GW_ERROR_WOULD_DEADLOCK on the client's event-loop thread (in a completion,
+ *         plugin hook, retry test, observer or monitor), where the completion waited for
+ *         could never run; GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_client_check_blocking(gw_client *client);
 
 /**
  * Stops the client's event loop and frees it.
@@ -520,10 +535,13 @@ typedef struct gw_call_options {
     const char *object_type;   /**< map body_json through this type's request descriptor; NULL =
                                     the route's objectType if it has one, else body_json is sent
                                     as is */
-    int32_t max_retries;       /**< retries after the first attempt, 0...100, replacing only the
-                                    count of the route's (else the client's) retry policy: its
-                                    status codes, methods, delays and jitter stay; -1 = keep the
-                                    count; anything else is an error. Every
+    int32_t max_retries;       /**< retries after the first attempt, 0...100; -1 = keep the
+                                    count; anything else is an error. Precedence (the one place
+                                    it is stated): the retry policy is the route's, else the
+                                    client's, with policy_json's "retry" fields laid over it;
+                                    max_retries >= 0 then replaces only its count (over
+                                    policy_json's "retry.maxRetries" too): its status codes,
+                                    methods, delays and jitter stay. Every
                                     request on the wire is an attempt: libcurl's own re-send on a
                                     kept-alive connection that died is refused (GW_KIND_NETWORK,
                                     sent), and the policy decides whether to send it again */
@@ -539,8 +557,8 @@ typedef struct gw_call_options {
          "redirects": {"follow": "none" | "sameOrigin" | "any", "max": 0...50,
          "allowDowngrade": bool, "allowCrossOriginBody": bool} | false, "maxResponseBytes": n}`.
          The "retry" and "redirects" fields not given keep the route's (else the client's)
-         policy; max_retries >= 0 still wins. A bad value is GW_ERROR_INVALID_ARGUMENT naming
-         the field ("policy_json.redirects.max: ...").
+         policy; for the retry count see max_retries. A bad value is GW_ERROR_INVALID_ARGUMENT
+         naming the field ("policy_json.redirects.max: ...").
          "maxResponseBytes": the largest decoded body accepted, in bytes (1...2^62; default the
          route's, else the config's, else 64 MiB): past it the transfer is aborted and the
          call fails with GW_KIND_RESPONSE_TOO_LARGE. Copied during the call. */
@@ -764,6 +782,11 @@ int32_t gw_result_attempt_count(const gw_result *result);
 /**
  * What most readers of a result need, in one call (the rest through the gw_result_*
  * functions), filled by gw_result_read.
+ *
+ * gw_result_read and the getters gw_result_ok, _status, _error_kind, _attempt_count and _body
+ * read the same fields, so they always agree. Prefer gw_result_read where a result is read
+ * for several of them, as bindings do (one call instead of five); the getters are for
+ * convenience.
  */
 typedef struct gw_result_fields {
     uint32_t version;       /**< GW_RESULT_FIELDS_VERSION, set by the caller */
@@ -904,7 +927,8 @@ const char *gw_attempt_header(const gw_attempt *attempt, const char *name);
 typedef void (*gw_failure_observer_fn)(const gw_result *failure, void *user_data);
 
 /**
- * Registers an observer.
+ * Registers an observer of every failure: an alias of gw_client_add_failure_observer_filtered
+ * with a NULL filter_json (one implementation; same errors and ids).
  *
  * `destroy` (may be NULL) is called once with user_data: on the removing thread by
  * gw_client_remove_failure_observer, or when the client is freed, on its loop thread after
@@ -920,7 +944,8 @@ int32_t gw_client_add_failure_observer(gw_client *client, gw_failure_observer_fn
                                        void (*destroy)(void *user_data), uint64_t *out_id);
 
 /**
- * Registers an observer of the failures a filter matches.
+ * Registers an observer of the failures a filter matches (the implementation of both
+ * gw_client_add_failure_observer functions).
  *
  * filter_json (NULL = every failure): {"statusCodes": 401 | "4xx" | ["401", "5xx"],
  * "noResponse": true (status 0 because the server could not be reached or did not answer:
@@ -1184,10 +1209,10 @@ typedef void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, vo
 typedef struct gw_credential_options {
     uint32_t version;        /**< GW_CREDENTIAL_OPTIONS_VERSION */
     const char *token;       /**< the initial token, or NULL (unsigned until the first refresh) */
-    const char *header;      /**< NULL = "Authorization" */
-    const char *prefix;      /**< written before the token; NULL = "Bearer " */
-    int32_t max_refreshes;   /**< refresh budget; 0 = 5 */
-    double refresh_interval; /**< seconds of the budget's window; 0 = 30 */
+    const char *header;      /**< NULL = the default, "Authorization" */
+    const char *prefix;      /**< written before the token; NULL = the default, "Bearer " */
+    int32_t max_refreshes;   /**< refresh budget; 0 = the default, 5 */
+    double refresh_interval; /**< seconds of the budget's window; 0 = the default, 30 */
     gw_refresh_fn refresh;   /**< required */
     void *user_data;         /**< passed to refresh and destroy */
     void (*destroy)(void *user_data); /**< when the credential is freed (last reference); may be
@@ -1195,8 +1220,18 @@ typedef struct gw_credential_options {
 } gw_credential_options;
 #define GW_CREDENTIAL_OPTIONS_VERSION 1u /**< the version of gw_credential_options this header
                                               declares */
-/** gw_credential_options with its defaults, for an initialiser. */
+/** gw_credential_options with its defaults (as NULL and 0), for an initialiser. */
 #define GW_CREDENTIAL_OPTIONS_INIT {GW_CREDENTIAL_OPTIONS_VERSION, NULL, NULL, NULL, 0, 0, NULL, NULL, NULL}
+
+/**
+ * Fills *options with the defaults written out: header "Authorization", prefix "Bearer ",
+ * max_refreshes 5, refresh_interval 30, everything else NULL. The library's one copy of them
+ * (Swift's RefreshingCredential defaults), for bindings that show or keep them.
+ * @param options the struct to fill; header and prefix point to static storage (never free).
+ * @param version GW_CREDENTIAL_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_credential_options_init(gw_credential_options *options, uint32_t version);
 
 /**
  * Creates a credential; set it as gw_client_options.credential (the client keeps a

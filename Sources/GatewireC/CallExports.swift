@@ -1,24 +1,6 @@
 import CGatewireABI
 import Gatewire
 
-@_cdecl("gw_call_options_init")
-public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options>?, _ version: UInt32) -> Int32 {
-    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_options_init: options is NULL") }
-    guard CallOptionsReader.supports(version) else {
-        return LastError.fail(GW_ERROR_VERSION, "gw_call_options_init: unsupported version \(version) (this library has \(GW_CALL_OPTIONS_VERSION))")
-    }
-    var defaults = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
-                                   headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
-                                   attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
-                                   policy_json: nil)
-    // A version 1 struct is shorter: write only its fields.
-    let size = version == GW_CALL_OPTIONS_VERSION_1 ? CallOptionsReader.version1Size : MemoryLayout<gw_call_options>.size
-    withUnsafeBytes(of: &defaults) { source in
-        UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: size)
-    }
-    return GW_OK
-}
-
 /// Checks the client and options and builds the request, or records why not: a NULL
 /// argument as "`function`: ... is NULL", a bad option value as the reader's message, which
 /// names the field (`max_retries: ...`).
@@ -51,10 +33,7 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
         return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(version)")
     }
     guard let (owner, request) = prepareCall("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
-    guard !owner.client.isOnEventLoopThread else {
-        return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
-                              "gw_call: called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
-    }
+    if let refused = refuseBlocking("gw_call", owner) { return refused }
     do {
         let response = try owner.client.sendAndWait(request)
         outResult.pointee = box(ResultBox(.success(response)))

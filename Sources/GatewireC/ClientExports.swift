@@ -123,3 +123,31 @@ public func gw_config_check(_ configJSON: UnsafePointer<CChar>?,
         return LastError.fail(GW_ERROR_CONFIG, error.description)
     }
 }
+
+@_cdecl("gw_client_metrics_json")
+public func gw_client_metrics_json(_ client: OpaquePointer?, _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    outJSON?.pointee = nil
+    guard let client, let outJSON else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_metrics_json: client or out_json is NULL") }
+    guard let metrics = unbox(client, as: ClientBox.self).client.plugins.lazy.compactMap({ $0 as? MetricsPlugin }).first else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "the client has no metrics plugin (add {\"name\": \"metrics\"} to the config's plugins)")
+    }
+    outJSON.pointee = strdup(metrics.serializedJSON())
+    return GW_OK
+}
+
+@_cdecl("gw_client_check_blocking")
+public func gw_client_check_blocking(_ client: OpaquePointer?) -> Int32 {
+    guard let client else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_check_blocking: client is NULL") }
+    return refuseBlocking("gw_client_check_blocking", unbox(client, as: ClientBox.self)) ?? GW_OK
+}
+
+/// The one rule of every function that blocks on a client's calls (gw_call,
+/// gw_paginator_next, gw_client_check_blocking for bindings that wait on their own): on the
+/// client's event-loop thread the calls it waits for could never complete. Records the
+/// refusal naming `function` and returns GW_ERROR_WOULD_DEADLOCK, or nil when this thread may
+/// block.
+func refuseBlocking(_ function: String, _ owner: ClientBox) -> Int32? {
+    guard owner.client.isOnEventLoopThread else { return nil }
+    return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
+                          "\(function): called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
+}

@@ -30,6 +30,27 @@ final class RefreshHandle: @unchecked Sendable {
     init(_ done: @escaping @Sendable (String?) -> Void) { self.done = done }
 }
 
+/// The defaults as C strings for `gw_credential_options_init`: made once, never freed, never
+/// written (so shared across threads without a lock).
+nonisolated(unsafe) private let defaultHeaderCString = UnsafePointer(strdup(RefreshingCredential.defaultHeader)!)
+nonisolated(unsafe) private let defaultPrefixCString = UnsafePointer(strdup(RefreshingCredential.defaultPrefix)!)
+
+@_cdecl("gw_credential_options_init")
+public func gw_credential_options_init(_ options: UnsafeMutablePointer<gw_credential_options>?, _ version: UInt32) -> Int32 {
+    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_options_init: options is NULL") }
+    guard version == GW_CREDENTIAL_OPTIONS_VERSION else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_credential_options_init: unsupported version \(version) (this library has \(GW_CREDENTIAL_OPTIONS_VERSION))")
+    }
+    var filled = gw_credential_options()
+    filled.version = version
+    filled.header = defaultHeaderCString
+    filled.prefix = defaultPrefixCString
+    filled.max_refreshes = Int32(RefreshingCredential.defaultBudget.maximum)
+    filled.refresh_interval = RefreshingCredential.defaultBudget.interval
+    options.pointee = filled
+    return GW_OK
+}
+
 @_cdecl("gw_credential_new")
 public func gw_credential_new(_ options: UnsafePointer<gw_credential_options>?,
                               _ outCredential: UnsafeMutablePointer<OpaquePointer?>?) -> Int32 {
@@ -44,16 +65,16 @@ public func gw_credential_new(_ options: UnsafePointer<gw_credential_options>?,
     guard settings.max_refreshes >= 0, settings.refresh_interval >= 0 else {
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_new: max_refreshes and refresh_interval must be >= 0")
     }
-    let header = string(settings.header) ?? "Authorization"
-    let prefix = string(settings.prefix) ?? "Bearer "
+    let header = string(settings.header) ?? RefreshingCredential.defaultHeader
+    let prefix = string(settings.prefix) ?? RefreshingCredential.defaultPrefix
     if let problem = HTTPHeaders.fieldProblem(name: header, value: prefix + (string(settings.token) ?? "")) {
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, problem)  // names the header: bindings call this for their own classes
     }
     let function = RefreshFunction(refresh, userData: settings.user_data, destroy: settings.destroy)
     let credential = RefreshingCredential(
         token: string(settings.token), header: header, prefix: prefix,
-        budget: (settings.max_refreshes == 0 ? 5 : Int(settings.max_refreshes),
-                 settings.refresh_interval == 0 ? 30 : settings.refresh_interval)
+        budget: (settings.max_refreshes == 0 ? RefreshingCredential.defaultBudget.maximum : Int(settings.max_refreshes),
+                 settings.refresh_interval == 0 ? RefreshingCredential.defaultBudget.interval : settings.refresh_interval)
     ) { current, done in
         let handle = box(RefreshHandle(done))
         if let current {

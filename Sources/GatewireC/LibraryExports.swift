@@ -17,3 +17,14 @@ public func gw_last_error_message() -> UnsafePointer<CChar> {
 public func gw_string_free(_ string: UnsafeMutablePointer<CChar>?) {
     free(string)
 }
+
+@_cdecl("gw_set_log_sink")
+public func gw_set_log_sink(_ sink: gw_log_fn?, _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let sink else {
+        Diagnostics.setSink(nil)
+        return GW_OK
+    }
+    let context = UInt(bitPattern: userData)
+    Diagnostics.setSink { line in sink(line, UnsafeMutableRawPointer(bitPattern: context)) }
+    return GW_OK
+}

@@ -42,10 +42,7 @@ public func gw_paginator_next(_ pointer: OpaquePointer?, _ outResult: UnsafeMuta
     outResult.pointee = nil
     guard let pointer else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_paginator_next: paginator is NULL") }
     let paginator = unbox(pointer, as: PaginatorBox.self)
-    guard !paginator.owner.client.isOnEventLoopThread else {
-        return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
-                              "gw_paginator_next: called on the client's event-loop thread (in a callback), where waiting would deadlock")
-    }
+    if let refused = refuseBlocking("gw_paginator_next", paginator.owner) { return refused }
     do {
         guard let response = try paginator.paginator.next() else { return GW_DONE }
         outResult.pointee = box(ResultBox(.success(response)))

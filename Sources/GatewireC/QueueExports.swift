@@ -2,8 +2,7 @@ import CGatewireABI
 import Gatewire
 import Glibc
 
-// Completion queues and one-call result reads: see the "Completion queues" and "Results"
-// sections of gatewire.h.
+// Completion queues: see the "Completion queues" section of gatewire.h.
 
 /// The object behind a `gw_queue *`: finished results and their tags, guarded by a pthread
 /// mutex; a waiter sleeps on a condition variable, signalled only when someone waits.
@@ -148,22 +147,4 @@ public func gw_queue_wait(_ queue: OpaquePointer?, _ timeout: Double, _ outResul
 @_cdecl("gw_queue_count")
 public func gw_queue_count(_ queue: OpaquePointer?) -> Int {
     queue.map { unbox($0, as: CompletionQueue.self).count } ?? 0
-}
-
-@_cdecl("gw_result_read")
-public func gw_result_read(_ pointer: OpaquePointer?, _ outFields: UnsafeMutablePointer<gw_result_fields>?) -> Int32 {
-    guard let pointer, let outFields else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_read: result or out_fields is NULL")
-    }
-    guard outFields.pointee.version == GW_RESULT_FIELDS_VERSION else {
-        return LastError.fail(GW_ERROR_VERSION, "gw_result_read: unsupported gw_result_fields version \(outFields.pointee.version)")
-    }
-    let box = unbox(pointer, as: ResultBox.self)
-    outFields.pointee.ok = box.ok ? 1 : 0
-    outFields.pointee.status = box.status
-    outFields.pointee.error_kind = box.errorKind
-    outFields.pointee.attempt_count = box.attemptCount
-    outFields.pointee.body = box.body.isEmpty ? nil : box.bodyPointer
-    outFields.pointee.body_length = box.body.count
-    return GW_OK
 }

@@ -10,43 +10,39 @@ final class ResultBox: @unchecked Sendable {
     /// The C strings handed out for this result (made on first use, any thread).
     var strings: CStringCache { stringCache.get { CStringCache() } }
 
-    /// The final response's body, shared with `result` (no copy): `gw_result_body` hands out
-    /// a pointer into this array's storage, which this immutable property keeps alive and
-    /// unmoved for the box's lifetime.
+    /// The final response's body, shared with `result` (no copy): `fields.body` points into
+    /// this array's storage, which this immutable property keeps alive and unmoved for the
+    /// box's lifetime.
     let body: [UInt8]
 
-    /// The scalars every reader asks for (`gw_result_ok`, `_status`, `_error_kind`,
-    /// `gw_result_read`), taken once here rather than by copying the result on each read.
-    let ok: Bool
-    /// The final status, 0 when no response arrived.
-    let status: Int32
-    /// The failure's `GW_KIND_*`, `GW_KIND_NONE` on success.
-    let errorKind: Int32
-    /// The number of attempts made.
-    let attemptCount: Int32
+    /// What `gw_result_read` hands out, taken once here: the getters `gw_result_ok`,
+    /// `_status`, `_error_kind`, `_attempt_count` and `_body` read these same fields, so the
+    /// two ways of reading a result cannot disagree.
+    let fields: gw_result_fields
 
     init(_ result: Result<Response, GatewireError>) {
         self.result = result
+        var fields = gw_result_fields()
+        fields.version = GW_RESULT_FIELDS_VERSION
         switch result {
         case .success(let response):
             body = response.http.body
-            ok = true
-            status = Int32(response.status)
-            errorKind = GW_KIND_NONE
-            attemptCount = Int32(response.attempts.count)
+            fields.ok = 1
+            fields.status = Int32(response.status)
+            fields.error_kind = GW_KIND_NONE
+            fields.attempt_count = Int32(response.attempts.count)
         case .failure(let error):
             body = error.response?.body ?? []
-            ok = false
-            status = Int32(error.status)
-            errorKind = error.kind.rawValue
-            attemptCount = Int32(error.attempts.count)
+            fields.ok = 0
+            fields.status = Int32(error.status)
+            fields.error_kind = error.kind.rawValue
+            fields.attempt_count = Int32(error.attempts.count)
         }
-    }
-
-    /// The first byte of ``body`` (nil when empty), valid while the box lives.
-    var bodyPointer: UnsafePointer<UInt8>? {
-        // A native [UInt8] is one heap buffer; `body` is never mutated, so its address is stable.
-        body.withUnsafeBufferPointer { $0.baseAddress }
+        // A native [UInt8] is one heap buffer; `body` is never mutated, so its address is
+        // stable for the box's lifetime.
+        fields.body = body.isEmpty ? nil : body.withUnsafeBufferPointer { $0.baseAddress }
+        fields.body_length = body.count
+        self.fields = fields
     }
 
     var response: Response? { try? result.get() }

@@ -5,17 +5,17 @@ private func result(_ pointer: OpaquePointer?) -> ResultBox? { pointer.map { unb
 
 @_cdecl("gw_result_ok")
 public func gw_result_ok(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.ok == true ? 1 : 0
+    result(pointer)?.fields.ok ?? 0
 }
 
 @_cdecl("gw_result_status")
 public func gw_result_status(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.status ?? 0
+    result(pointer)?.fields.status ?? 0
 }
 
 @_cdecl("gw_result_error_kind")
 public func gw_result_error_kind(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.errorKind ?? GW_KIND_NONE
+    result(pointer)?.fields.error_kind ?? GW_KIND_NONE
 }
 
 @_cdecl("gw_result_error_kind_name")
@@ -44,10 +44,9 @@ public func gw_result_path(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
 
 @_cdecl("gw_result_body")
 public func gw_result_body(_ pointer: OpaquePointer?, _ outLength: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
-    outLength?.pointee = 0
-    guard let box = result(pointer), !box.body.isEmpty else { return nil }
-    outLength?.pointee = box.body.count
-    return box.bodyPointer  // into the box's own copy-free storage: no malloc, no lock
+    let fields = result(pointer)?.fields
+    outLength?.pointee = fields?.body_length ?? 0
+    return fields?.body  // into the box's own copy-free storage: no malloc, no lock
 }
 
 @_cdecl("gw_result_header")
@@ -91,7 +90,46 @@ public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<
 
 @_cdecl("gw_result_attempt_count")
 public func gw_result_attempt_count(_ pointer: OpaquePointer?) -> Int32 {
-    result(pointer)?.attemptCount ?? 0
+    result(pointer)?.fields.attempt_count ?? 0
+}
+
+@_cdecl("gw_result_read")
+public func gw_result_read(_ pointer: OpaquePointer?, _ outFields: UnsafeMutablePointer<gw_result_fields>?) -> Int32 {
+    guard let pointer, let outFields else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_read: result or out_fields is NULL")
+    }
+    guard outFields.pointee.version == GW_RESULT_FIELDS_VERSION else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_result_read: unsupported gw_result_fields version \(outFields.pointee.version)")
+    }
+    outFields.pointee = unbox(pointer, as: ResultBox.self).fields
+    return GW_OK
+}
+
+@_cdecl("gw_result_mapped_at")
+public func gw_result_mapped_at(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    let key = string(keyPath) ?? ""
+    return box.strings.string("mapped_at:" + key) { response.mapped?.node[key]?.serialized() }
+}
+
+@_cdecl("gw_result_mapped_first")
+public func gw_result_mapped_first(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    let key = string(keyPath) ?? ""
+    return box.strings.string("mapped_first:" + key) { response.mappingResult.first(at: key)?.serialized() }
+}
+
+@_cdecl("gw_result_mapped_count")
+public func gw_result_mapped_count(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?) -> Int64 {
+    guard let response = result(pointer)?.response else { return 0 }
+    guard let keyPath else { return Int64(response.mappingResult.count) }
+    return Int64(response.mappingResult.count(at: String(cString: keyPath)))
+}
+
+@_cdecl("gw_result_metadata_json")
+public func gw_result_metadata_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    return box.strings.string("metadata") { response.metadata?.serialized() }
 }
 
 @_cdecl("gw_result_free")

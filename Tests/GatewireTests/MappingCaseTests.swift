@@ -142,7 +142,7 @@ import Testing
                 check(Self.equal(response.mapped, want), "mapped \(response.mapped?.serialized() ?? "nil") != \(want.serialized())")
             }
             for (keyPath, want) in expect["at"]?.members ?? [] {
-                let result = response.result
+                let result = response.mappingResult
                 if let count = want["count"]?.integer {
                     check(result.count(at: keyPath) == Int(count), "count at \"\(keyPath)\" \(result.count(at: keyPath)) != \(count)")
                 }

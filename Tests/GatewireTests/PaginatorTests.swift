@@ -30,7 +30,7 @@ import Testing
         defer { client.close() }
         var names: [[String]] = []
         for try await page in client.pages(Request(route: "channels")) {
-            let channels = try page.result.decodeAll(Channel.self, at: "channels")
+            let channels = try page.mappingResult.decodeAll(Channel.self, at: "channels")
             names.append(channels.map(\.name))
             #expect(channels.first?.updated == GatewireDate(millisecondsSince1970: 1_678_229_664_302))
         }
@@ -119,7 +119,7 @@ import Testing
         defer { client.close() }
 
         let response = try await client.send(Request(route: "charge"))
-        let charge = try response.result.decode(Charge.self)  // key path "": the whole body
+        let charge = try response.mappingResult.decode(Charge.self)  // key path "": the whole body
         #expect(charge.amount == 1061)
         #expect(charge.card.last4 == "4242")
         #expect(charge.card.chargeId == "ch_198c152iMoKf4jyWWYvyqjTX")
@@ -127,7 +127,7 @@ import Testing
         #expect(response.metadata?.node["headers"]?["content-type"]?.string == "application/json")
 
         var counts: [Int] = []
-        for try await page in client.pages(Request(route: "channels")) { counts.append(page.result.count(at: "channels")) }
+        for try await page in client.pages(Request(route: "channels")) { counts.append(page.mappingResult.count(at: "channels")) }
         #expect(counts == [2, 1])
     }
 }

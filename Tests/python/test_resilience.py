@@ -141,7 +141,7 @@ def gatewire_attempts(server: str, method: str, script: str, retries: int, heade
     with gatewire.Client(config=config) as c:
         c.add_failure_observer(observed)
         try:
-            result = c.call(method, f"/fault/{key}/{script}", headers=headers, json={} if method == "POST" else gatewire.client._UNSET)
+            result = c.call(method, f"/fault/{key}/{script}", headers=headers, **({"json": {}} if method == "POST" else {}))
             count = len(result.attempts)
             assert observed.kinds == []
         except gatewire.CallError as error:

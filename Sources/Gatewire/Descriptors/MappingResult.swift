@@ -11,11 +11,23 @@ public struct MappingResult: Sendable {
     public let dictionary: JSONValue
     /// The response metadata (see ``MappingContext``); nil when no descriptor matched.
     public let metadata: JSONValue?
+    /// What ``decode(_:at:)`` and ``decodeAll(_:at:)`` throw for a ``MappingError``: the error
+    /// itself, or for a response's result its `GatewireError` of kind `mapping`.
+    private let failure: @Sendable (MappingError) -> any Error
 
-    /// A result over a mapped dictionary (nil: nothing mapped).
+    /// A result over a mapped dictionary (nil: nothing mapped), whose decoding throws
+    /// ``MappingError``.
     public init(dictionary: JSONValue?, metadata: JSONValue?) {
+        self.init(dictionary: dictionary, metadata: metadata) { $0 }
+    }
+
+    /// A result over a mapped dictionary (nil: nothing mapped) whose decoding throws
+    /// `failure(error)` for each ``MappingError``: a response's result throws the error its
+    /// callers catch (`GatewireError` of kind `mapping`, with the response).
+    public init(dictionary: JSONValue?, metadata: JSONValue?, failure: @escaping @Sendable (MappingError) -> any Error) {
         self.dictionary = dictionary ?? .object()
         self.metadata = metadata
+        self.failure = failure
     }
 
     /// The key paths that mapped something, in registration order.
@@ -43,24 +55,33 @@ public struct MappingResult: Sendable {
     /// The number of objects at `keyPath` (0 when nothing was mapped there).
     public func count(at keyPath: String) -> Int { all(at: keyPath).count }
 
-    /// Decodes the value at `keyPath` (an object or an array) into `T`.
-    /// - Throws: `DecodingError`, or ``MappingError`` when nothing was mapped at `keyPath`.
+    /// Decodes the value at `keyPath` (an object or an array) into `T`, straight from
+    /// Jansson's tree.
+    /// - Throws: a ``MappingError`` (through `failure`, see ``init(dictionary:metadata:failure:)``)
+    ///   when nothing was mapped at `keyPath` (naming the key paths that were), or when the
+    ///   shape does not fit `T` (the `DecodingError`'s description as its message).
     public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws -> T {
         guard let node = dictionary.node[keyPath] else {
-            throw MappingError("nothing was mapped at key path \"\(keyPath)\"", keyPath: keyPath)
+            let known = keyPaths.map { "\"\($0)\"" }.joined(separator: ", ")
+            throw failure(MappingError("nothing was mapped at key path \"\(keyPath)\""
+                + (known.isEmpty ? " (no descriptor mapped this response)" : " (mapped: \(known))")))
         }
-        return try JSONNodeDecoder().decode(type, from: node)
+        return try decoded(type, from: node, at: keyPath)
     }
 
     /// Decodes every object at `keyPath` into `T` (one element for a single object).
+    /// - Throws: as ``decode(_:at:)`` for a shape that does not fit.
     public func decodeAll<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws -> [T] {
         var result: [T] = []
-        for node in all(at: keyPath) { result.append(try JSONNodeDecoder().decode(type, from: node)) }
+        for node in all(at: keyPath) { result.append(try decoded(type, from: node, at: keyPath)) }
         return result
     }
-}
 
-extension Response {
-    /// The mapped objects as a ``MappingResult`` (empty when nothing was mapped).
-    public var result: MappingResult { MappingResult(dictionary: mapped, metadata: metadata) }
+    private func decoded<T: Decodable>(_ type: T.Type, from node: JSONNode, at keyPath: String) throws -> T {
+        do {
+            return try JSONNodeDecoder().decode(type, from: node)
+        } catch {
+            throw failure(MappingError("does not decode as \(T.self): \(error)", keyPath: keyPath))
+        }
+    }
 }

@@ -176,9 +176,8 @@ public final class Client: Sendable {
         do {
             return try response.decode(type, at: keyPath)
         } catch {
-            let failure = error as? GatewireError ?? response.mappingError("\(error)")
-            core.observers.notify(failure)
-            throw failure
+            core.observers.notify(error)
+            throw error
         }
     }
 

@@ -9,7 +9,7 @@
 ///
 /// ```swift
 /// for try await page in client.pages(Request(route: "channels")) {
-///     print(page.result.all(at: "channels").count)
+///     print(page.mappingResult.all(at: "channels").count)
 /// }
 /// ```
 public final class Paginator: Sendable {

@@ -48,17 +48,27 @@ public struct Response: Sendable {
     /// ``jsonBody()``, or nil when the body is not valid JSON.
     public var body: JSONValue? { try? jsonBody() }
 
+    /// The mapped objects as a ``MappingResult`` (empty when nothing was mapped), RestKit's
+    /// `mappingResult`; its `decode` and `decodeAll` throw this response's ``GatewireError``
+    /// of kind `mapping`, as ``decode(_:at:)`` does.
+    public var mappingResult: MappingResult {
+        MappingResult(dictionary: mapped, metadata: metadata) { mappingError($0.description) }
+    }
+
+    /// The mapped objects: renamed ``mappingResult``, so that "result" means Swift's `Result`.
+    @available(*, deprecated, renamed: "mappingResult")
+    public var result: MappingResult { mappingResult }
+
     /// Decodes the mapped object at `keyPath` (a descriptor's key path; `""` for the root)
-    /// into `T`, straight from Jansson's tree.
-    /// - Throws: `DecodingError` when the shape does not fit, or `GatewireError` of kind
-    ///   `mapping` when nothing was mapped at `keyPath`.
-    public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws -> T {
-        guard let mapped, let node = mapped.node[keyPath] else {
-            let known = mapped?.node.members.map { "\"\($0.key)\"" }.joined(separator: ", ") ?? ""
-            throw mappingError("nothing was mapped at key path \"\(keyPath)\""
-                + (known.isEmpty ? " (no descriptor mapped this response)" : " (mapped: \(known))"))
+    /// into `T`, straight from Jansson's tree: ``mappingResult``'s `decode`.
+    /// - Throws: ``GatewireError`` of kind `mapping`, with this response, when nothing was
+    ///   mapped at `keyPath` or the shape does not fit `T`.
+    public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws(GatewireError) -> T {
+        do {
+            return try mappingResult.decode(type, at: keyPath)
+        } catch {
+            throw error as? GatewireError ?? mappingError("\(error)")  // mappingResult throws GatewireErrors
         }
-        return try JSONNodeDecoder().decode(type, from: node)
     }
 
     /// A `mapping` failure of this response, with its status, body and attempts.

@@ -158,6 +158,19 @@ static void run_refresh_scenario(int fail)
 
 void test_refreshing_credential(void)
 {
+    gw_credential_options defaults;
+    step("gw_credential_options_init: the library's defaults written out");
+    memset(&defaults, 0xAB, sizeof defaults);
+    CHECK_INT(gw_credential_options_init(&defaults, GW_CREDENTIAL_OPTIONS_VERSION), GW_OK);
+    CHECK_INT((int)defaults.version, (int)GW_CREDENTIAL_OPTIONS_VERSION);
+    CHECK(defaults.token == NULL);
+    CHECK_STR(defaults.header, "Authorization");
+    CHECK_STR(defaults.prefix, "Bearer ");
+    CHECK_INT(defaults.max_refreshes, 5);
+    CHECK(defaults.refresh_interval == 30.0);
+    CHECK(defaults.refresh == NULL && defaults.user_data == NULL && defaults.destroy == NULL);
+    CHECK_INT(gw_credential_options_init(&defaults, 99), GW_ERROR_VERSION);
+    CHECK_INVALID(gw_credential_options_init(NULL, GW_CREDENTIAL_OPTIONS_VERSION));
     step("refreshing credential: 20 concurrent 401s, one refresh");
     run_refresh_scenario(0);
     step("refreshing credential: a failed refresh");

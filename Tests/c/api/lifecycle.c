@@ -8,6 +8,8 @@ typedef struct async_state {
     int kind;
     int status;
     int32_t nested_rc;
+    int32_t check_rc;
+    char check_message[512];
     int nested_result_is_null;
     gw_client *client;
 } async_state;
@@ -62,6 +64,8 @@ static void nested_completion(gw_result *result, void *user_data)
     gw_call_options options = GW_CALL_OPTIONS_INIT;
     options.method = "GET";
     options.path = "/echo";
+    state->check_rc = gw_client_check_blocking(state->client);
+    snprintf(state->check_message, sizeof state->check_message, "%s", gw_last_error_message());
     state->nested_rc = gw_call(state->client, &options, &nested);
     state->nested_result_is_null = nested == NULL;
     if (nested != NULL && nested != (gw_result *)&marker)
@@ -80,10 +84,17 @@ void test_blocking_call_in_callback(void)
     latch_init(&state.done);
     state.client = client;
     state.nested_rc = -1;
+    state.check_rc = -1;
+    /* Off the loop thread a binding may block; NULL is an argument error. */
+    CHECK_INT(gw_client_check_blocking(client), GW_OK);
+    CHECK_INVALID(gw_client_check_blocking(NULL));
     options.method = "GET";
     options.path = "/echo";
     CHECK_INT(gw_call_async(client, &options, nested_completion, &state, NULL), GW_OK);
     CHECK_INT(latch_wait(&state.done, 1, 10.0), 1);
+    /* gw_client_check_blocking says what gw_call then does, with the same rule. */
+    CHECK_INT(state.check_rc, GW_ERROR_WOULD_DEADLOCK);
+    CHECK_CONTAINS(state.check_message, "gw_client_check_blocking: called on the client's event-loop thread");
     CHECK_INT(state.nested_rc, GW_ERROR_WOULD_DEADLOCK);
     CHECK(state.nested_result_is_null);
     gw_client_free(client);

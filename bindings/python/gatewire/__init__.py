@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from . import _version
 from .auth import RefreshingCredential
-from .client import Client, FailureObserver, check_config, version
+from .client import CallOptions, Client, FailureObserver, check_config, version
 from .errors import (
     CallError,
     Cancelled,
@@ -48,6 +48,7 @@ from .result import Attempt, Result
 __all__ = [
     "Client",
     "CallFuture",
+    "CallOptions",
     "Result",
     "Attempt",
     "Pages",

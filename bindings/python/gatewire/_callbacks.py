@@ -6,11 +6,6 @@ What differs per call, observer or plugin is the Python object behind it, kept i
 registry keyed by a small integer passed as ``user_data``; it is dropped when the library
 is done with it (completion fired, observer removed, client freed).
 
-Every registry entry of a client's callbacks (:class:`_PendingCall`, :class:`_Hook`) also
-names the client's :class:`gatewire.client._NativeClient`, so each callback records the
-client's loop thread first (``_NativeClient.entered``): a blocking call made on that thread
-raises :class:`WouldDeadlock` instead of waiting for a completion only that thread could run.
-
 Exceptions raised by user code in a callback are logged to the ``gatewire`` logger and
 contained: none reaches the library. This module depends only on :mod:`gatewire._native`,
 :mod:`gatewire.errors`, :mod:`gatewire.hooks`, :mod:`gatewire.result` and
@@ -32,7 +27,7 @@ from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest,
 from .result import call_error_from_borrowed, result_from_native
 
 if TYPE_CHECKING:
-    from .client import FailureObserver, _NativeClient
+    from .client import FailureObserver
 
 logger = logging.getLogger("gatewire")
 
@@ -71,8 +66,6 @@ def _log_hook_error(what: str) -> None:
 # ---- Module-level thunks (live for the whole process) -----------------------------------
 def _on_completion(result: int | None, user_data: int | None) -> None:
     pending: _PendingCall | None = _registry.pop(user_data)
-    if pending is not None:
-        pending.native.entered()
     try:
         outcome = result_from_native(result) if result else None  # takes ownership of result
     except BaseException as error:  # noqa: BLE001 - must not reach C
@@ -90,20 +83,10 @@ def _on_completion(result: int | None, user_data: int | None) -> None:
         _log_hook_error("completion")
 
 
-def _entered(user_data: int | None) -> _Hook | None:
-    """The hook registered under a native callback's ``user_data``, with its client marked as
-    running this callback on its loop thread; None when it was removed meanwhile."""
-    hook: _Hook | None = _registry.get(user_data)
-    if hook is not None:
-        hook.native.entered()
-    return hook
-
-
 def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> int:
-    hook = _entered(user_data)
-    if hook is None:
+    test: RetryTest | None = _registry.get(user_data)
+    if test is None:  # removed meanwhile
         return _native.GW_RETRY_USE_POLICY
-    test: RetryTest = hook.target
     info: AttemptInfo | None = None
     try:
         info = AttemptInfo(attempt)
@@ -120,11 +103,8 @@ def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> in
 
 
 def _on_failure(failure: int | None, user_data: int | None) -> None:
-    hook = _entered(user_data)
-    if hook is None:
-        return
-    observer: FailureObserver = hook.target
-    if not failure:
+    observer: FailureObserver | None = _registry.get(user_data)
+    if observer is None or not failure:
         return
     try:
         error = call_error_from_borrowed(failure)  # copies everything: usable after the callback
@@ -134,8 +114,6 @@ def _on_failure(failure: int | None, user_data: int | None) -> None:
 
 
 def _on_destroy(user_data: int | None) -> None:
-    # Not a loop-thread marker: the library may run it on the thread that removes the
-    # observer or frees the client.
     try:
         _registry.pop(user_data)
     except BaseException:  # noqa: BLE001
@@ -143,10 +121,9 @@ def _on_destroy(user_data: int | None) -> None:
 
 
 def _on_prepare(request: int | None, user_data: int | None) -> int:
-    hook = _entered(user_data)
-    if hook is None:
+    plugin = _registry.get(user_data)
+    if plugin is None:
         return 0
-    plugin = hook.target
     view = PreparedRequest(request)
     try:
         plugin.prepare(view)
@@ -163,10 +140,9 @@ def _on_prepare(request: int | None, user_data: int | None) -> int:
 
 
 def _on_did_receive(attempt: int | None, user_data: int | None) -> None:
-    hook = _entered(user_data)
-    if hook is None:
+    plugin = _registry.get(user_data)
+    if plugin is None:
         return
-    plugin = hook.target
     info: AttemptInfo | None = None
     try:
         info = AttemptInfo(attempt)
@@ -182,14 +158,14 @@ def _call_with_view(user_data: int | None, view_type: Any, pointer: int | None, 
     """Calls the registered plugin's ``method`` with a view of ``pointer`` that is valid only
     during the call (invalidated after, whatever happens); an exception is logged, not raised
     into the native caller."""
-    hook = _entered(user_data)
-    if hook is None:
+    plugin = _registry.get(user_data)
+    if plugin is None:
         return
     view = view_type(pointer)
     try:
-        getattr(hook.target, method)(view)
+        getattr(plugin, method)(view)
     except BaseException:  # noqa: BLE001
-        _log_hook_error(f"plugin {_plugin_name(hook.target)}.{method}")
+        _log_hook_error(f"plugin {_plugin_name(plugin)}.{method}")
     finally:
         view._invalidate()
 
@@ -203,11 +179,11 @@ def _on_process(process: int | None, user_data: int | None) -> None:
 
 
 def _on_event(event: int | None, user_data: int | None) -> None:
-    hook = _entered(user_data)
-    if hook is None or not event:
+    monitor = _registry.get(user_data)
+    if monitor is None or not event:
         return
     try:
-        hook.target(_json.loads(_native.decode(_native.lib.gw_event_json(event)) or "{}"))
+        monitor(_json.loads(_native.decode(_native.lib.gw_event_json(event)) or "{}"))
     except BaseException:  # noqa: BLE001
         _log_hook_error("event monitor")
 
@@ -254,19 +230,11 @@ def _overrides(plugin: Any, method: str) -> bool:
 
 # ---- Registry entries of a client's callbacks ---------------------------------------
 class _PendingCall:
-    __slots__ = ("future", "retry_key", "native")
+    """The registry entry of a started call: the future its completion resolves and the
+    registry key of its retry test (0 for none), dropped with it."""
 
-    def __init__(self, future: CallFuture, retry_key: int, native: _NativeClient) -> None:
+    __slots__ = ("future", "retry_key")
+
+    def __init__(self, future: CallFuture, retry_key: int) -> None:
         self.future = future
         self.retry_key = retry_key
-        self.native = native
-
-
-class _Hook:
-    """A registry entry for a retry test, failure observer or plugin of one client."""
-
-    __slots__ = ("target", "native")
-
-    def __init__(self, target: Any, native: _NativeClient) -> None:
-        self.target = target
-        self.native = native

@@ -69,26 +69,34 @@ class RefreshingCredential:
     Args:
         refresh: the refresh function (runs on a worker thread; may block).
         token: the initial token, or None.
-        header: default ``"Authorization"``.
-        prefix: written before the token; default ``"Bearer "``.
-        max_refreshes: the budget's count (default 5).
-        refresh_interval: the budget's window in seconds (default 30).
+        header: the header that carries it; None = the library's default
+            (``gw_credential_options_init``: ``"Authorization"``).
+        prefix: written before the token; None = the library's default (``"Bearer "``).
+        max_refreshes: the budget's count; None = the library's default (5).
+        refresh_interval: the budget's window in seconds; None = the library's default (30).
 
     Raises:
         InvalidArgument: ``header`` is not a token, or ``prefix + token`` has a control character other than HTAB
             (RFC 9110 sections 5.1 and 5.5); the message names the header.
     """
 
-    def __init__(self, refresh: RefreshFunction, *, token: str | None = None, header: str = "Authorization",
-                 prefix: str = "Bearer ", max_refreshes: int = 5, refresh_interval: float = 30.0) -> None:
+    def __init__(self, refresh: RefreshFunction, *, token: str | None = None, header: str | None = None,
+                 prefix: str | None = None, max_refreshes: int | None = None,
+                 refresh_interval: float | None = None) -> None:
         self.refresh = refresh
         options = _native.gw_credential_options()
-        options.version = _native.GW_CREDENTIAL_OPTIONS_VERSION
+        # The library's defaults; None keeps them.
+        _native.check(
+            _native.lib.gw_credential_options_init(ctypes.byref(options), _native.GW_CREDENTIAL_OPTIONS_VERSION))
         options.token = None if token is None else token.encode("utf-8")
-        options.header = header.encode("utf-8")
-        options.prefix = prefix.encode("utf-8")
-        options.max_refreshes = max_refreshes
-        options.refresh_interval = refresh_interval
+        if header is not None:
+            options.header = header.encode("utf-8")
+        if prefix is not None:
+            options.prefix = prefix.encode("utf-8")
+        if max_refreshes is not None:
+            options.max_refreshes = max_refreshes
+        if refresh_interval is not None:
+            options.refresh_interval = refresh_interval
         options.refresh = _REFRESH
         with _credentials_lock:
             self._key = id(self)

@@ -14,7 +14,7 @@ import json as _json
 import os
 import threading
 import weakref
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, TypedDict
 
 from . import _native
 from ._callbacks import (
@@ -27,7 +27,6 @@ from ._callbacks import (
     _PROCESS,
     _RETRY_TEST,
     _WILL_SEND,
-    _Hook,
     _install_log_sink,
     _overrides,
     _PendingCall,
@@ -42,24 +41,14 @@ from .hooks import RetryTest
 from .pagination import Pages
 from .result import Result, outcome_from_queued
 
-__all__ = ["Client", "CallFuture", "check_config", "FailureObserver"]
+if TYPE_CHECKING:
+    from typing_extensions import Unpack  # typing.Unpack from Python 3.11 (PEP 692: 3.12)
+
+__all__ = ["Client", "CallFuture", "CallOptions", "check_config", "FailureObserver"]
 
 #: ``observer(error)``: called once per failed call, on the loop thread (see
 #: :meth:`Client.add_failure_observer`).
 FailureObserver = Callable[[CallError], None]
-
-class _NoBody:
-    """The type of the default of ``json=``: no JSON body (``json=None`` sends a JSON null)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        # What help() and the API reference show in call signatures.
-        return "<no JSON body>"
-
-
-_UNSET: Any = _NoBody()
-
 
 # ---- Client ----------------------------------------------------------------------------
 class _NativeClient:
@@ -70,10 +59,6 @@ class _NativeClient:
         self.handle: int | None = None
         self.lock = threading.Condition()
         self.starting = 0  # gw_call_async / observer calls in progress (they return at once)
-        # threading.get_ident() of the client's loop thread, recorded by every callback of
-        # this client (they all run there); None until the first callback. No Python code
-        # runs on the loop thread outside those callbacks, so it is known whenever needed.
-        self.loop_thread: int | None = None
         self.plugin_keys: list[int] = []
         self.observer_keys: dict[int, int] = {}  # library observer id -> registry key
         self.monitor_keys: dict[int, int] = {}  # library event monitor id -> registry key
@@ -89,13 +74,6 @@ class _NativeClient:
         with self.lock:
             self.starting -= 1
             self.lock.notify_all()
-
-    def entered(self) -> None:
-        """Record the calling thread as the loop thread; the first thing every callback does."""
-        self.loop_thread = threading.get_ident()
-
-    def on_loop_thread(self) -> bool:
-        return self.loop_thread == threading.get_ident()
 
     def free(self) -> None:
         with self.lock:
@@ -117,19 +95,71 @@ class _NativeClient:
         self.observer_keys.clear()
 
 
-_WOULD_DEADLOCK_MESSAGE = (
-    "a blocking call on the client's event-loop thread (in a completion, failure observer, "
-    "plugin hook or retry test), where waiting would deadlock; use call_async"
-)
+class CallOptions(TypedDict, total=False):
+    """The keyword arguments of every call: :meth:`Client.call`, :meth:`Client.call_route`,
+    :meth:`Client.call_async` and the items of :meth:`Client.call_many` (one definition,
+    turned into the library's ``gw_call_options`` by one converter). Every key is optional;
+    absent or None keeps the default. The ranges are the library's: a value out of range
+    raises :class:`InvalidArgument` with its message, which names the field.
+
+    Attributes:
+        params: path (``:name``) and query parameters; values are str/int/float/bool (bools
+            are sent as ``true``/``false``).
+        headers: request headers; they replace the config's headers of the same name. Names
+            are tokens (RFC 9110 section 5.1) other than the framing and connection fields
+            libcurl sends (Content-Length, Transfer-Encoding, Connection, Keep-Alive,
+            Proxy-Connection, TE, Upgrade, Trailer), values have no control character but
+            HTAB (RFC 9110 section 5.5): anything else raises InvalidArgument naming the
+            header.
+        json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON ``null``;
+            absent for no body). It goes out with the method asked, GET included; HEAD with
+            a body raises InvalidArgument (RFC 9110 section 9.3.2).
+        object_type: map ``json`` through the request descriptor of the type of this name;
+            None (the default) sends ``json`` as is (with a route: the route's
+            ``objectType`` if it has one).
+        max_retries: retries after the first attempt, 0...100 (-1 or None keeps the count);
+            it replaces only the count of the route's (else the client's) retry policy, over
+            ``policy``'s ``retry.maxRetries`` too: the status codes, methods, delays and
+            jitter stay (``gatewire.h``, ``gw_call_options.max_retries``).
+        attempt_timeout: seconds per attempt, 0.001...86400 (0 or None = the client's).
+        deadline: seconds for the whole call, delays included, 0.001...86400 (0 or None =
+            the client's).
+        retry_test: asked once per failed attempt, on the client's loop thread (see
+            :data:`gatewire.RetryTest`); not accepted by :meth:`Client.call_many`.
+        policy: this call's resilience policies, with the gateway config's keys:
+            ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
+            False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else
+            the client's) policy, e.g. ``policy={"retry": {"idempotencyKey": True}}``.
+        redirects: which redirects this call follows (the config's ``redirects``): a
+            ``follow`` word, ``"none"``, ``"sameOrigin"`` or ``"any"``; ``False`` (none); or
+            the whole object, e.g. ``{"max": 3, "allowDowngrade": True}`` (absent fields keep
+            the route's, else the client's). None keeps the route's or the client's: up to
+            10 hops; on a change of scheme, host or port every credential header and secret
+            query parameter is dropped; https to http and a body re-sent to another origin
+            are refused (RedirectError). Each followed hop is in :attr:`Attempt.redirects`.
+            An invalid value raises InvalidArgument naming the field
+            (``policy_json.redirects.max: ...``).
+        max_response_bytes: the largest decoded response body accepted, in bytes, 1...2**62
+            (None = the route's, else the config's ``maxResponseBytes``, default 64 MiB); a
+            larger one aborts the transfer as it arrives and raises :class:`ResponseTooLarge`
+            (never retried). Same as ``policy={"maxResponseBytes": n}``, and checked as that
+            (``policy_json.maxResponseBytes: ...``).
+    """
+
+    params: Mapping[str, Any] | None
+    headers: Mapping[str, str] | None
+    json: Any
+    object_type: str | None
+    max_retries: int | None
+    attempt_timeout: float | None
+    deadline: float | None
+    retry_test: RetryTest | None
+    policy: Mapping[str, Any] | None
+    redirects: str | bool | Mapping[str, Any] | None
+    max_response_bytes: int | None
 
 
-_CALL_DEFAULTS: dict[str, Any] = {
-    "method": None, "path": None, "route": None, "params": None, "headers": None, "json": _UNSET,
-    "object_type": None, "max_retries": None, "attempt_timeout": None, "deadline": None, "policy": None,
-    "redirects": None,
-    "max_response_bytes": None,
-}  # fmt: skip
-_CALL_KEYWORDS = frozenset(_CALL_DEFAULTS) | {"retry_test"}
+_CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
 _SCALARS = (str, int, float, bool, type(None))
 _END: Any = object()
 
@@ -167,7 +197,8 @@ class Client:
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source, or both ``config`` and ``config_path``.
+        InvalidArgument: no config source (the library's message), or both ``config`` and
+            ``config_path``.
         OSError: the library cannot be loaded.
     """
 
@@ -183,8 +214,6 @@ class Client:
     ) -> None:
         if config is not None and config_path is not None:
             raise InvalidArgument("pass config or config_path, not both")
-        if base_url is None and config is None and config_path is None:
-            raise InvalidArgument("a client needs base_url, config or config_path")
 
         native = _native.lib
         _install_log_sink()
@@ -199,7 +228,7 @@ class Client:
         options.random_seed = int(random_seed or 0)
         structs = (_native.gw_plugin * max(1, len(self._plugins)))()
         for index, plugin in enumerate(self._plugins):
-            key = _registry.add(_Hook(plugin, self._native))
+            key = _registry.add(plugin)
             self._native.plugin_keys.append(key)
             struct = structs[index]
             struct.version = _native.GW_PLUGIN_VERSION
@@ -258,81 +287,54 @@ class Client:
     # -- calls ---------------------------------------------------------------------------
     def _options(
         self,
-        *,
         method: str | None,
         path: str | None,
         route: str | None,
-        params: Mapping[str, Any] | None,
-        headers: Mapping[str, str] | None,
-        json: Any,
-        object_type: str | None,
-        max_retries: int | None,
-        attempt_timeout: float | None,
-        deadline: float | None,
-        retry_key: int,
-        policy: Mapping[str, Any] | None = None,
-        redirects: str | bool | Mapping[str, Any] | None = None,
-        max_response_bytes: int | None = None,
+        options: Mapping[str, Any],
+        retry_key: int = 0,
     ) -> _native.gw_call_options:
-        options = _native.gw_call_options()
-        _native.check(_native.lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
-        options.method = _encode(method.upper() if method else method)
-        options.path = _encode(path)
-        options.route = _encode(route)
-        options.params_json = _params_json(params)
-        options.headers_json = _headers_json(headers)
-        options.body_json = None if json is _UNSET else _json.dumps(json).encode("utf-8")
-        options.object_type = _encode(object_type)
-        # The library's ranges (gatewire.h, gw_call_options), checked here so that the message
-        # speaks of Python's None, not of the C header's -1 and 0.
-        if max_retries is not None:
-            if not 0 <= max_retries <= 100:
-                raise InvalidArgument(f"max_retries must be 0...100, got {max_retries}")
-            options.max_retries = max_retries
-        if attempt_timeout is not None:
-            if not 0.001 <= attempt_timeout <= 86400:
-                raise InvalidArgument(f"attempt_timeout must be 0.001...86400 seconds, got {attempt_timeout!r}")
-            options.attempt_timeout = float(attempt_timeout)
-        if deadline is not None:
-            if not 0.001 <= deadline <= 86400:
-                raise InvalidArgument(f"deadline must be 0.001...86400 seconds, got {deadline!r}")
-            options.deadline = float(deadline)
-        if max_response_bytes is not None:
-            if isinstance(max_response_bytes, bool) or not isinstance(max_response_bytes, int) or not (
-                1 <= max_response_bytes <= 2**62
-            ):
-                raise InvalidArgument(f"max_response_bytes must be an int in 1...2**62, got {max_response_bytes!r}")
+        """The one converter of :class:`CallOptions` to the library's ``gw_call_options``.
+
+        Values go through as they are: their ranges are the library's, whose
+        :class:`InvalidArgument` names the field (``"max_retries: 101 is out of range ..."``).
+        ``retry_test`` is registered by the caller (``retry_key``)."""
+        unknown = set(options) - _CALL_OPTION_NAMES
+        if unknown:
+            raise TypeError(f"unknown call argument(s) {sorted(unknown)}")
+        native = _native.gw_call_options()
+        _native.check(_native.lib.gw_call_options_init(ctypes.byref(native), _native.GW_CALL_OPTIONS_VERSION))
+        native.method = _encode(method)
+        native.path = _encode(path)
+        native.route = _encode(route)
+        native.params_json = _params_json(options.get("params"))
+        native.headers_json = _headers_json(options.get("headers"))
+        # An absent json is no body; json=None is a JSON null.
+        native.body_json = _json.dumps(options["json"]).encode("utf-8") if "json" in options else None
+        native.object_type = _encode(options.get("object_type"))
+        # None keeps the struct's "not set" (-1, 0, 0) from gw_call_options_init.
+        if options.get("max_retries") is not None:
+            native.max_retries = options["max_retries"]
+        if options.get("attempt_timeout") is not None:
+            native.attempt_timeout = options["attempt_timeout"]
+        if options.get("deadline") is not None:
+            native.deadline = options["deadline"]
+        policy, redirects = options.get("policy"), options.get("redirects")
+        max_response_bytes = options.get("max_response_bytes")
         if policy is not None or redirects is not None or max_response_bytes is not None:
-            # The config's keys, read by the library.
+            # The config's keys, read (and checked) by the library.
             policies = dict(policy or {})
             if redirects is not None:
                 policies["redirects"] = {"follow": redirects} if isinstance(redirects, str) else (
                     redirects if isinstance(redirects, bool) else dict(redirects))
             if max_response_bytes is not None:
                 policies["maxResponseBytes"] = max_response_bytes
-            options.policy_json = _json.dumps(policies).encode("utf-8")
+            native.policy_json = _json.dumps(policies).encode("utf-8")
         if retry_key:
-            options.retry_test = _RETRY_TEST
-            options.retry_test_user_data = retry_key
-        return options
+            native.retry_test = _RETRY_TEST
+            native.retry_test_user_data = retry_key
+        return native
 
-    def call(
-        self,
-        method: str,
-        path: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-        json: Any = _UNSET,
-        object_type: str | None = None,
-        max_retries: int | None = None,
-        attempt_timeout: float | None = None,
-        deadline: float | None = None,
-        retry_test: RetryTest | None = None,
-        policy: Mapping[str, Any] | None = None,
-        redirects: str | bool | Mapping[str, Any] | None = None,
-        max_response_bytes: int | None = None,
-    ) -> Result:
+    def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Result:
         """Send a call and block until it completes (retries included).
 
         The GIL is released while waiting. Call from any thread but the client's loop
@@ -342,44 +344,10 @@ class Client:
             method: ``"GET"``, ``"POST"``, ... (case-insensitive).
             path: relative to the base URL; ``:name`` segments are filled from ``params``,
                 e.g. ``"/users/:id"``.
-            params: path (``:name``) and query parameters; values are str/int/float/bool
-                (bools are sent as ``true``/``false``).
-            headers: request headers; they replace the config's headers of the same name.
-                Names are tokens (RFC 9110 section 5.1) other than the framing and
-                connection fields libcurl sends (Content-Length, Transfer-Encoding,
-                Connection, Keep-Alive, Proxy-Connection, TE, Upgrade, Trailer), values have
-                no control character but HTAB (RFC 9110 section 5.5): anything else raises
-                InvalidArgument naming the header.
-            json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON
-                ``null``; omit for no body). It goes out with the method asked, GET
-                included; HEAD with a body raises InvalidArgument (RFC 9110 section 9.3.2).
-            object_type: map ``json`` through the request descriptor of the type of this
-                name; None (the default) sends ``json`` as is.
-            max_retries: retries after the first attempt, 0...100, replacing only the count
-                of the route's (else the client's) retry policy: its status codes, methods,
-                delays and jitter stay. None keeps the count.
-            policy: this call's resilience policies, with the gateway config's keys:
-                ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
-                False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else the client's) policy,
-                e.g. ``policy={"retry": {"idempotencyKey": True}}``. None keeps them all.
-            redirects: which redirects this call follows (the config's ``redirects``): a
-                ``follow`` word, ``"none"``, ``"sameOrigin"`` or ``"any"``; ``False`` (none);
-                or the whole object, e.g. ``{"max": 3, "allowDowngrade": True}`` (absent
-                fields keep the route's, else the client's). None (the default) keeps the
-                route's or the client's: up to 10 hops; on a change of scheme, host or port
-                every credential header and secret query parameter is dropped; https to http
-                and a body re-sent to another origin are refused (RedirectError). Each
-                followed hop is in :attr:`Attempt.redirects`. An invalid value raises
-                InvalidArgument naming the field (``policy_json.redirects.max: ...``).
-            attempt_timeout: seconds per attempt, 0.001...86400 (None = the client's).
-            deadline: seconds for the whole call, delays included, 0.001...86400 (None = the
-                client's).
-            retry_test: asked once per failed attempt, on the client's loop thread (see
-                :data:`gatewire.RetryTest`).
-            max_response_bytes: the largest decoded response body accepted, in bytes,
-                1...2**62 (None = the route's, else the config's ``maxResponseBytes``, default
-                64 MiB); a larger one aborts the transfer as it arrives and raises
-                :class:`ResponseTooLarge` (never retried). Same as ``policy={"maxResponseBytes": n}``.
+            **options: the call's keyword arguments, :class:`CallOptions` (``params``,
+                ``headers``, ``json``, ``object_type``, ``max_retries``,
+                ``attempt_timeout``, ``deadline``, ``retry_test``, ``policy``,
+                ``redirects``, ``max_response_bytes``).
 
         Returns:
             The :class:`Result` of a successful call.
@@ -387,36 +355,17 @@ class Client:
         Raises:
             CallError: the call failed (a subclass per kind: HTTPStatusError,
                 ConnectionFailed, Timeout, ...).
-            WouldDeadlock: called on the client's event-loop thread.
-            InvalidArgument: malformed options (e.g. a negative ``max_retries``, an unknown
-                method, an invalid header); the message names the argument.
-            TypeError: a ``params`` value of another type, or a ``json`` value that is not
-                JSON-serialisable.
+            WouldDeadlock: called on the client's event-loop thread (the library's
+                ``gw_client_check_blocking``).
+            InvalidArgument: malformed options (e.g. ``max_retries=101``, an unknown method,
+                an invalid header); the library's message names the field.
+            TypeError: an unknown keyword, a ``params`` value of another type, a ``json``
+                value that is not JSON-serialisable, or a number of the wrong type.
             GatewireError: the client is closed.
         """
-        return self._call_blocking(
-            method=method, path=path, route=None, params=params, headers=headers, json=json,
-            object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
-            max_response_bytes=max_response_bytes,
-        )  # fmt: skip
+        return self._call_blocking(method, path, None, options)
 
-    def call_route(
-        self,
-        route: str,
-        *,
-        params: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-        json: Any = _UNSET,
-        object_type: str | None = None,
-        max_retries: int | None = None,
-        attempt_timeout: float | None = None,
-        deadline: float | None = None,
-        retry_test: RetryTest | None = None,
-        policy: Mapping[str, Any] | None = None,
-        redirects: str | bool | Mapping[str, Any] | None = None,
-        max_response_bytes: int | None = None,
-    ) -> Result:
+    def call_route(self, route: str, **options: Unpack[CallOptions]) -> Result:
         """Call the configured route ``route`` and block until it completes.
 
         Like :meth:`call`, but the method and path pattern come from the config's
@@ -427,15 +376,14 @@ class Client:
         has none; ``object_type="Other"`` maps it through the type named ``"Other"``
         instead.
 
+        Args:
+            route: a route name of the gateway config.
+            **options: as for :meth:`call` (:class:`CallOptions`).
+
         Raises:
             the same as :meth:`call`; an unknown route raises :class:`InvalidRequest`.
         """
-        return self._call_blocking(
-            method=None, path=None, route=route, params=params, headers=headers, json=json,
-            object_type=object_type, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
-            max_response_bytes=max_response_bytes,
-        )  # fmt: skip
+        return self._call_blocking(None, None, route, options)
 
     def pages(
         self,
@@ -450,41 +398,46 @@ class Client:
         """The pages of the configured route ``route`` (its ``pagination`` in the gateway
         config), fetched lazily: an iterator of :class:`Result`, one blocking call per page.
 
+        The keyword arguments are those of :class:`CallOptions`; they apply to every page.
+
         Raises:
             InvalidArgument: the route has no pagination (at once); a failed page raises its
                 CallError from ``next()``.
         """
-        options = self._options(
-            method=None, path=None, route=route, params=params, headers=headers, json=_UNSET,
-            object_type=None, max_retries=max_retries, attempt_timeout=attempt_timeout,
-            deadline=deadline, retry_key=0,
-        )  # fmt: skip
+        options = self._options(None, None, route, {
+            "params": params, "headers": headers, "max_retries": max_retries,
+            "attempt_timeout": attempt_timeout, "deadline": deadline,
+        })  # fmt: skip
         return Pages(self, options)
 
-    def _call_blocking(self, **arguments: Any) -> Result:
+    def _call_blocking(self, method: str | None, path: str | None, route: str | None, options: CallOptions) -> Result:
         # Started like call_async: the native handle is used only while gw_call_async starts
         # the call (it returns at once), inside acquire()/release(), so close() cannot free
         # the client under it, and close() does not wait for the call either: it completes
         # it as Cancelled, which resolves the future this thread waits on (with the GIL
         # released). Results, errors and attempts are those gw_call would give.
-        future = self._start(blocking=True, **arguments)
+        future = self._start(method, path, route, options, blocking=True)
         try:
             return future.result()  # type: ignore[no-any-return]
         finally:
             if not future.done():  # the wait was interrupted (e.g. KeyboardInterrupt)
                 future.cancel()
 
-    def _start(self, *, blocking: bool, retry_test: RetryTest | None, **arguments: Any) -> CallFuture:
+    def _start(
+        self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any], *, blocking: bool
+    ) -> CallFuture:
         """Start a call with gw_call_async; its completion resolves the returned future.
 
-        With ``blocking``, the caller is about to wait for the future, which only the
-        client's loop thread can resolve: on that thread, raise WouldDeadlock instead."""
-        retry_key = _registry.add(_Hook(retry_test, self._native)) if retry_test is not None else 0
+        With ``blocking``, the caller is about to wait for the future: the library's
+        ``gw_client_check_blocking`` first (on the client's loop thread, which alone could
+        resolve it, that is WouldDeadlock)."""
+        retry_test = options.get("retry_test")
+        retry_key = _registry.add(retry_test) if retry_test is not None else 0
         future = CallFuture()
         pending_key = 0
         try:
-            options = self._options(retry_key=retry_key, **arguments)
-            pending_key = _registry.add(_PendingCall(future, retry_key, self._native))
+            native_options = self._options(method, path, route, options, retry_key)
+            pending_key = _registry.add(_PendingCall(future, retry_key))
             handle = self._native.acquire()
         except BaseException:
             _registry.pop(retry_key)
@@ -492,13 +445,12 @@ class Client:
             raise
         out = ctypes.c_void_p()
         try:
-            if blocking and self._native.on_loop_thread():
-                status, message = _native.GW_ERROR_WOULD_DEADLOCK, _WOULD_DEADLOCK_MESSAGE
-            else:
+            status = _native.lib.gw_client_check_blocking(handle) if blocking else _native.GW_OK
+            if status == _native.GW_OK:
                 status = _native.lib.gw_call_async(
-                    handle, ctypes.byref(options), _COMPLETION, pending_key, ctypes.byref(out)
+                    handle, ctypes.byref(native_options), _COMPLETION, pending_key, ctypes.byref(out)
                 )
-                message = _native.last_error_message() if status != _native.GW_OK else ""
+            message = _native.last_error_message() if status != _native.GW_OK else ""
         finally:
             self._native.release()
         future._attach(out.value)
@@ -510,22 +462,8 @@ class Client:
         return future
 
     def call_async(
-        self,
-        method: str | None = None,
-        path: str | None = None,
-        *,
-        route: str | None = None,
-        params: Mapping[str, Any] | None = None,
-        headers: Mapping[str, str] | None = None,
-        json: Any = _UNSET,
-        object_type: str | None = None,
-        max_retries: int | None = None,
-        attempt_timeout: float | None = None,
-        deadline: float | None = None,
-        retry_test: RetryTest | None = None,
-        policy: Mapping[str, Any] | None = None,
-        redirects: str | bool | Mapping[str, Any] | None = None,
-        max_response_bytes: int | None = None,
+        self, method: str | None = None, path: str | None = None, *, route: str | None = None,
+        **options: Unpack[CallOptions],
     ) -> CallFuture:
         """Start a call and return at once; the arguments are those of :meth:`call`, or
         ``route=`` instead of method and path as in :meth:`call_route` (with a route, method
@@ -537,6 +475,12 @@ class Client:
         ``future.result(timeout=10)``. Call failures (:class:`CallError`) are raised by the
         future's ``result()``, not here.
 
+        Args:
+            method: as for :meth:`call`, or None with ``route``.
+            path: as for :meth:`call`, or None with ``route``.
+            route: as for :meth:`call_route`, or None.
+            **options: as for :meth:`call` (:class:`CallOptions`).
+
         Raises:
             InvalidArgument: neither route nor method and path, or malformed options (the
                 future is not created).
@@ -545,12 +489,7 @@ class Client:
         """
         if route is None and (method is None or path is None):
             raise InvalidArgument("call_async needs method and path, or route")
-        return self._start(
-            blocking=False, method=method, path=path, route=route, params=params, headers=headers,
-            json=json, object_type=object_type, max_retries=max_retries,
-            attempt_timeout=attempt_timeout, deadline=deadline, retry_test=retry_test, policy=policy, redirects=redirects,
-            max_response_bytes=max_response_bytes,
-        )  # fmt: skip
+        return self._start(method, path, route, options, blocking=False)
 
     # -- many calls through a completion queue ----------------------------------
     def call_many(self, calls: Iterable[Mapping[str, Any]], *, in_flight: int = 64) -> Iterator[Result | CallError]:
@@ -590,21 +529,22 @@ class Client:
         return self._call_many(iter(calls), in_flight)
 
     def _many_options(self, spec: Mapping[str, Any]) -> _native.gw_call_options:
-        arguments = dict(spec)
-        unknown = set(arguments) - _CALL_KEYWORDS
-        if unknown:
-            raise TypeError(f"call_many: unknown call argument(s) {sorted(unknown)}")
-        if arguments.pop("retry_test", None) is not None:
+        options = dict(spec)
+        method, path, route = options.pop("method", None), options.pop("path", None), options.pop("route", None)
+        if options.pop("retry_test", None) is not None:
             raise InvalidArgument("call_many does not take retry_test; use call_async")
-        if arguments.get("route") is None and (arguments.get("method") is None or arguments.get("path") is None):
+        if route is None and (method is None or path is None):
             raise InvalidArgument("call_many: each call needs method and path, or route")
-        return self._options(retry_key=0, **dict(_CALL_DEFAULTS, **arguments))
+        return self._options(method, path, route, options)
 
     def _call_many(self, calls: Iterator[Mapping[str, Any]], in_flight: int) -> Iterator[Result | CallError]:
         native = _native.lib
         native_client = self._native
-        if native_client.on_loop_thread():
-            _native.raise_status(_native.GW_ERROR_WOULD_DEADLOCK, _WOULD_DEADLOCK_MESSAGE)
+        handle = native_client.acquire()
+        try:  # the library's rule, before any call is started
+            _native.check(native.gw_client_check_blocking(handle))
+        finally:
+            native_client.release()
         queue = ctypes.c_void_p()
         _native.check(native.gw_queue_new(ctypes.byref(queue)))
         queue_handle = queue.value
@@ -700,14 +640,11 @@ class Client:
         """
         handle = self._native.acquire()
         try:
-            key = _registry.add(_Hook(observer, self._native))
+            key = _registry.add(observer)
             out = ctypes.c_uint64()
-            filter_json = _filter_json(status, no_response, kinds, path)
-            if filter_json is None:
-                status = _native.lib.gw_client_add_failure_observer(handle, _FAILURE_OBSERVER, key, _DESTROY, ctypes.byref(out))
-            else:
-                status = _native.lib.gw_client_add_failure_observer_filtered(
-                    handle, filter_json, _FAILURE_OBSERVER, key, _DESTROY, ctypes.byref(out))
+            status = _native.lib.gw_client_add_failure_observer_filtered(
+                handle, _filter_json(status, no_response, kinds, path), _FAILURE_OBSERVER, key, _DESTROY,
+                ctypes.byref(out))
             if status != _native.GW_OK:
                 _registry.pop(key)
                 _native.raise_status(status)
@@ -749,7 +686,7 @@ class Client:
         """
         handle = self._native.acquire()
         try:
-            key = _registry.add(_Hook(monitor, self._native))
+            key = _registry.add(monitor)
             out = ctypes.c_uint64()
             status = _native.lib.gw_client_add_event_monitor(handle, _EVENT, key, _DESTROY, ctypes.byref(out))
             if status != _native.GW_OK:

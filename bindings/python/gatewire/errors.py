@@ -57,6 +57,29 @@ __all__ = [
 ]
 
 
+#: The failure kinds, snake_case name and C ``GW_KIND_*`` number: the one table behind
+#: :class:`ErrorKind`'s members and their upper-case aliases.
+_KINDS = (
+    ("none", _native.GW_KIND_NONE),
+    ("connect", _native.GW_KIND_CONNECT),
+    ("dns", _native.GW_KIND_DNS),
+    ("tls", _native.GW_KIND_TLS),
+    ("timeout", _native.GW_KIND_TIMEOUT),
+    ("network", _native.GW_KIND_NETWORK),
+    ("http_status", _native.GW_KIND_HTTP_STATUS),
+    ("mapping", _native.GW_KIND_MAPPING),
+    ("cancelled", _native.GW_KIND_CANCELLED),
+    ("deadline", _native.GW_KIND_DEADLINE),
+    ("invalid_argument", _native.GW_KIND_INVALID_ARGUMENT),
+    ("plugin", _native.GW_KIND_PLUGIN),
+    ("circuit_open", _native.GW_KIND_CIRCUIT_OPEN),
+    ("auth", _native.GW_KIND_AUTH),
+    ("protocol", _native.GW_KIND_PROTOCOL),
+    ("response_too_large", _native.GW_KIND_RESPONSE_TOO_LARGE),
+    ("redirect", _native.GW_KIND_REDIRECT),
+)
+
+
 class ErrorKind(enum.IntEnum):
     """Why a call failed: the C ``GW_KIND_*`` numbers.
 
@@ -64,42 +87,14 @@ class ErrorKind(enum.IntEnum):
     upper-case aliases (``ErrorKind.HTTP_STATUS``) name the same members.
     """
 
-    none = _native.GW_KIND_NONE
-    connect = _native.GW_KIND_CONNECT
-    dns = _native.GW_KIND_DNS
-    tls = _native.GW_KIND_TLS
-    timeout = _native.GW_KIND_TIMEOUT
-    network = _native.GW_KIND_NETWORK
-    http_status = _native.GW_KIND_HTTP_STATUS
-    mapping = _native.GW_KIND_MAPPING
-    cancelled = _native.GW_KIND_CANCELLED
-    deadline = _native.GW_KIND_DEADLINE
-    invalid_argument = _native.GW_KIND_INVALID_ARGUMENT
-    plugin = _native.GW_KIND_PLUGIN
-    circuit_open = _native.GW_KIND_CIRCUIT_OPEN
-    auth = _native.GW_KIND_AUTH
-    protocol = _native.GW_KIND_PROTOCOL
-    response_too_large = _native.GW_KIND_RESPONSE_TOO_LARGE
-    redirect = _native.GW_KIND_REDIRECT
-
-    # Aliases in PEP 8 constant style; `.name` stays the snake_case name above.
-    NONE = _native.GW_KIND_NONE
-    CONNECT = _native.GW_KIND_CONNECT
-    DNS = _native.GW_KIND_DNS
-    TLS = _native.GW_KIND_TLS
-    TIMEOUT = _native.GW_KIND_TIMEOUT
-    NETWORK = _native.GW_KIND_NETWORK
-    HTTP_STATUS = _native.GW_KIND_HTTP_STATUS
-    MAPPING = _native.GW_KIND_MAPPING
-    CANCELLED = _native.GW_KIND_CANCELLED
-    DEADLINE = _native.GW_KIND_DEADLINE
-    INVALID_ARGUMENT = _native.GW_KIND_INVALID_ARGUMENT
-    PLUGIN = _native.GW_KIND_PLUGIN
-    CIRCUIT_OPEN = _native.GW_KIND_CIRCUIT_OPEN
-    AUTH = _native.GW_KIND_AUTH
-    PROTOCOL = _native.GW_KIND_PROTOCOL
-    RESPONSE_TOO_LARGE = _native.GW_KIND_RESPONSE_TOO_LARGE
-    REDIRECT = _native.GW_KIND_REDIRECT
+    # Members from the table, then the PEP 8 constant-style aliases (a second name for a value
+    # is an alias, so `.name` stays the snake_case name).
+    _ignore_ = ["_members", "_name", "_value"]
+    _members = vars()
+    for _name, _value in _KINDS:
+        _members[_name] = _value
+    for _name, _value in _KINDS:
+        _members[_name.upper()] = _value
 
     def __str__(self) -> str:
         return self.name

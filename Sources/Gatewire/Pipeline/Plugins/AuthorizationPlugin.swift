@@ -5,12 +5,12 @@ struct AuthorizationPlugin: Plugin {
     let authentication: Authentication
 
     func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
-        guard !request.headers.contains("Authorization") else { return }
+        guard !request.headers.contains(RefreshingCredential.defaultHeader) else { return }
         switch authentication {
         case .basic(let username, let password):
-            request.headers.set("Authorization", "Basic " + Base64.encode(Array("\(username):\(password)".utf8)))
+            request.headers.set(RefreshingCredential.defaultHeader, "Basic " + Base64.encode(Array("\(username):\(password)".utf8)))
         case .bearer(let token):
-            request.headers.set("Authorization", "Bearer " + token)
+            request.headers.set(RefreshingCredential.defaultHeader, RefreshingCredential.defaultPrefix + token)
         }
     }
 }

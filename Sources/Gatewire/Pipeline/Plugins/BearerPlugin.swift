@@ -9,7 +9,7 @@ public struct BearerPlugin: Plugin {
     public init(token: String) { self.token = token }
 
     public func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
-        if !request.headers.contains("Authorization") { request.headers.set("Authorization", "Bearer " + token) }
+        try AuthorizationPlugin(authentication: .bearer(token: token)).prepare(&request, context: context)
     }
 }
 

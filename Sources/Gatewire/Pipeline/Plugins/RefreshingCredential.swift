@@ -32,6 +32,16 @@ public final class RefreshingCredential: Plugin, Sendable {
     }
 
     public let name = "RefreshingCredential"
+    /// The header a credential sets unless told otherwise: `Authorization` (RFC 9110 section
+    /// 11.6.2). The one copy of the default: the initialisers, the C
+    /// `gw_credential_options_init` and the Python binding read it.
+    public static let defaultHeader = "Authorization"
+    /// Written before the token unless told otherwise: `"Bearer "` (RFC 6750 section 2.1), also
+    /// the prefix of the `bearer` plugin and the config's bearer `auth`.
+    public static let defaultPrefix = "Bearer "
+    /// At most 5 refreshes per 30 seconds unless told otherwise: enough for a token that
+    /// expires now and then, few enough to stop a refresh loop.
+    public static let defaultBudget: (maximum: Int, interval: Double) = (5, 30)
     /// The header that carries the credential (default `Authorization`).
     public let header: String
     /// Written before the token, e.g. `"Bearer "` (default); `""` for a raw API key header.
@@ -52,8 +62,8 @@ public final class RefreshingCredential: Plugin, Sendable {
     private let state: Lock<State>
 
     /// A credential starting with `token` (nil: unsigned until the first refresh).
-    public init(token: String?, header: String = "Authorization", prefix: String = "Bearer ",
-                budget: (maximum: Int, interval: Double) = (5, 30), provider: @escaping Provider) {
+    public init(token: String?, header: String = defaultHeader, prefix: String = defaultPrefix,
+                budget: (maximum: Int, interval: Double) = defaultBudget, provider: @escaping Provider) {
         self.header = header
         self.prefix = prefix
         self.budget = budget
@@ -62,8 +72,8 @@ public final class RefreshingCredential: Plugin, Sendable {
     }
 
     /// A credential whose provider is an async function (run in a task, off the loop thread).
-    public convenience init(token: String?, header: String = "Authorization", prefix: String = "Bearer ",
-                            budget: (maximum: Int, interval: Double) = (5, 30),
+    public convenience init(token: String?, header: String = defaultHeader, prefix: String = defaultPrefix,
+                            budget: (maximum: Int, interval: Double) = defaultBudget,
                             refresh: @escaping @Sendable (_ current: String?) async -> String?) {
         self.init(token: token, header: header, prefix: prefix, budget: budget) { current, done in
             Task { done(await refresh(current)) }

@@ -1,35 +1,8 @@
 import CGatewireABI
 import Gatewire
 
-// Accessors for the borrowed handles passed to callbacks: `gw_attempt *` (retry tests,
-// plugins' did_receive) and `gw_request *` (plugins' prepare).
-
-@_cdecl("gw_attempt_number")
-public func gw_attempt_number(_ attempt: OpaquePointer?) -> Int32 {
-    attempt.map { Int32(unbox($0, as: AttemptView.self).number) } ?? 0
-}
-
-@_cdecl("gw_attempt_status")
-public func gw_attempt_status(_ attempt: OpaquePointer?) -> Int32 {
-    attempt.map { Int32(unbox($0, as: AttemptView.self).status) } ?? 0
-}
-
-@_cdecl("gw_attempt_error_kind")
-public func gw_attempt_error_kind(_ attempt: OpaquePointer?) -> Int32 {
-    attempt.flatMap { unbox($0, as: AttemptView.self).errorKind?.rawValue } ?? GW_KIND_NONE
-}
-
-@_cdecl("gw_attempt_elapsed")
-public func gw_attempt_elapsed(_ attempt: OpaquePointer?) -> Double {
-    attempt.map { unbox($0, as: AttemptView.self).elapsed } ?? 0
-}
-
-@_cdecl("gw_attempt_header")
-public func gw_attempt_header(_ attempt: OpaquePointer?, _ name: UnsafePointer<CChar>?) -> UnsafePointer<CChar>? {
-    guard let attempt, let name = string(name) else { return nil }
-    let view = unbox(attempt, as: AttemptView.self)
-    return view.strings.string("header:" + name.lowercased()) { view.headers[name] }
-}
+// Inside a plugin's hooks: the attempt's request (`gw_request *`, prepare and will_send) and
+// the call's final result (`gw_process *`, process), as the "Plugins" section of gatewire.h.
 
 @_cdecl("gw_request_method")
 public func gw_request_method(_ request: OpaquePointer?) -> UnsafePointer<CChar>? {
@@ -67,6 +40,18 @@ public func gw_request_set_header(_ request: OpaquePointer?, _ name: UnsafePoint
     return GW_OK
 }
 
+@_cdecl("gw_request_set_url")
+public func gw_request_set_url(_ request: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
+    guard let request else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_url: request is NULL") }
+    guard let url = string(url), url.hasPrefix("http://") || url.hasPrefix("https://") else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_url: url must be an absolute http:// or https:// URL")
+    }
+    let view = unbox(request, as: RequestView.self)
+    view.request.url = url
+    view.urlVersion += 1
+    return GW_OK
+}
+
 @_cdecl("gw_request_fail")
 public func gw_request_fail(_ request: OpaquePointer?, _ message: UnsafePointer<CChar>?) -> Int32 {
     guard let request else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_fail: request is NULL") }
@@ -78,14 +63,33 @@ public func gw_request_fail(_ request: OpaquePointer?, _ message: UnsafePointer<
     return GW_OK
 }
 
-@_cdecl("gw_request_set_url")
-public func gw_request_set_url(_ request: OpaquePointer?, _ url: UnsafePointer<CChar>?) -> Int32 {
-    guard let request else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_url: request is NULL") }
-    guard let url = string(url), url.hasPrefix("http://") || url.hasPrefix("https://") else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_request_set_url: url must be an absolute http:// or https:// URL")
+@_cdecl("gw_process_result")
+public func gw_process_result(_ process: OpaquePointer?) -> OpaquePointer? {
+    guard let process else { return nil }
+    let view = unbox(process, as: ProcessView.self)
+    if let current = view.handle as? ResultBox { return OpaquePointer(Unmanaged.passUnretained(current).toOpaque()) }
+    let result = ResultBox(view.result)  // kept by the view until the hook returns
+    view.handle = result
+    return OpaquePointer(Unmanaged.passUnretained(result).toOpaque())
+}
+
+@_cdecl("gw_process_fail")
+public func gw_process_fail(_ process: OpaquePointer?, _ kind: Int32, _ message: UnsafePointer<CChar>?) -> Int32 {
+    guard let process else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_process_fail: process is NULL") }
+    guard kind == 0 || ErrorKind(rawValue: kind) != nil else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_process_fail: unknown kind \(kind)")
     }
-    let view = unbox(request, as: RequestView.self)
-    view.request.url = url
-    view.urlVersion += 1
+    let view = unbox(process, as: ProcessView.self)
+    let text = string(message) ?? "a plugin failed the call"
+    let failure: GatewireError
+    switch view.result {
+    case .success(let response):
+        failure = response.failure(ErrorKind(rawValue: kind) ?? .plugin, message: text)
+    case .failure(var error):
+        error.kind = ErrorKind(rawValue: kind) ?? .plugin
+        error.message = text
+        failure = error
+    }
+    view.result = .failure(failure)
     return GW_OK
 }

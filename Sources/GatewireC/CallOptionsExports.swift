@@ -1,0 +1,20 @@
+import CGatewireABI
+import Gatewire
+
+@_cdecl("gw_call_options_init")
+public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options>?, _ version: UInt32) -> Int32 {
+    guard let options else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_options_init: options is NULL") }
+    guard CallOptionsReader.supports(version) else {
+        return LastError.fail(GW_ERROR_VERSION, "gw_call_options_init: unsupported version \(version) (this library has \(GW_CALL_OPTIONS_VERSION))")
+    }
+    var defaults = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
+                                   headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
+                                   attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
+                                   policy_json: nil)
+    // A version 1 struct is shorter: write only its fields.
+    let size = version == GW_CALL_OPTIONS_VERSION_1 ? CallOptionsReader.version1Size : MemoryLayout<gw_call_options>.size
+    withUnsafeBytes(of: &defaults) { source in
+        UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: size)
+    }
+    return GW_OK
+}
