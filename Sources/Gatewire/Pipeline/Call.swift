@@ -290,13 +290,13 @@ final class Call: @unchecked Sendable {
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
                                record: attempt))
         recordForResilience(attempt)
-        attempts.append(attempt)  // its decision is written below, once known
         let end: CallStateMachine.TransferEnd
         if attempt.status == 401, core.credential != nil, !leftOrigin {
             end = .unauthorized
         } else {
             end = error != nil || attempt.status >= 400 ? .failed : .succeeded
         }
+        attempts.append(attempt)  // its decision is written below, once known
         switch machine.handle(.transferFinished(end)) {
         case .decideRetry:
             decideRetry(result, error: error)
@@ -305,7 +305,7 @@ final class Call: @unchecked Sendable {
         case .mapResponse:
             finish(result)
         case let action:
-            perform(action, response: response)
+            perform(action, response: result.response)
         }
     }
 
