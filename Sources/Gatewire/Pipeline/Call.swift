@@ -1,7 +1,9 @@
 /// One logical call on the event loop: it owns its attempts, its retry delays and its
 /// deadline, and completes exactly once.
 ///
-/// Every method runs on the client's event-loop thread (the state needs no lock):
+/// ``CallStateMachine`` holds the phase and says, for each event, what to do next; this class
+/// is its driver: it feeds the events and performs the actions. Every method runs on the
+/// client's event-loop thread (the state needs no lock):
 /// `start` -> for each attempt: plugins' `prepare` (a header a plugin set that RFC 9110
 /// forbids fails the call with kind `plugin`) -> plugins' `willSend` -> transfer -> for each
 /// redirect the ``RedirectPolicy`` follows, `willSend` and a transfer of the next hop, in
@@ -34,20 +36,23 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var generator: SeededGenerator?
 
     @exclusivity(unchecked) private var startTime = 0.0
+    /// The phase, and for each event the next action (``CallStateMachine``).
+    @exclusivity(unchecked) private var machine = CallStateMachine()
     @exclusivity(unchecked) private var attempts: [Attempt] = []
     @exclusivity(unchecked) private var transfer: Transfer?
-    @exclusivity(unchecked) private var delayTimer: Int?
+    /// The retry delay's timer (phase `backingOff`).
+    @exclusivity(unchecked) private var retryTimer: Int?
+    /// While the credential or a worker has the call: a timer that never comes due, because
+    /// the loop's drain (which fires pending timers with `fired == false`) is its only way
+    /// to tell the call that their answer can no longer come back.
+    @exclusivity(unchecked) private var closeWatch: Int?
     @exclusivity(unchecked) private var deadlineTimer: Int?
-    @exclusivity(unchecked) private var stopKind: ErrorKind?
-    @exclusivity(unchecked) private var finished = false
     private let callID: UInt64
     /// The path as sent with its secrets hidden: what results, errors and events report.
     private let reportedPath: String
     /// The request of the attempt in flight (what the credential signed).
     @exclusivity(unchecked) private var sentRequest: HTTPRequest?
     @exclusivity(unchecked) private var sentAt = 0.0
-    /// Whether the credential already replayed this call once after a 401.
-    @exclusivity(unchecked) private var authReplayed = false
     // Resilience: shared per-host state, and what this call holds of it.
     private let budget: RetryBudgetState?
     private let breaker: CircuitBreaker?
@@ -94,9 +99,10 @@ final class Call: @unchecked Sendable {
                   elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, record: record)
     }
 
-    // MARK: Lifecycle (loop thread)
+    // MARK: Driving the machine (loop thread)
 
     func start() {
+        guard machine.phase == .idle else { return }  // stopped before it started
         startTime = MonotonicClock.now()
         core.events.emit(event(.callStarted, attempt: 0))
         if let deadline = timeouts.deadline {
@@ -105,21 +111,43 @@ final class Call: @unchecked Sendable {
                 stop(fired ? .deadline : .cancelled)
             }
         }
-        startAttempt()
+        perform(machine.handle(.start))
     }
 
     /// Stops the call at once with `kind` (`cancelled` or `deadline`): aborts the attempt in
-    /// flight or drops the pending delay; no attempt starts after it.
+    /// flight, or ends the retry delay, the credential's refresh or the worker's mapping; no
+    /// attempt starts after it.
     func stop(_ kind: ErrorKind) {
-        guard !finished, stopKind == nil else { return }
-        stopKind = kind
-        if let transfer {
-            // The transfer's completion (below) sees `stopKind` and finishes the call.
-            core.loop.abort(transfer, with: TransportError(kind: kind, curlCode: 0, message: Self.stopMessage(kind)))
-        } else {
-            if let delayTimer { core.loop.cancelTimer(delayTimer) }
-            delayTimer = nil
-            fail(kind: kind, status: attempts.last?.status ?? 0, message: Self.stopMessage(kind), response: lastResponse)
+        perform(machine.handle(.stop(kind)))
+    }
+
+    /// Performs an action that needs no more than `response` (the attempt's, for a failure
+    /// that reports it). The others need the request or the result their event's handler
+    /// holds, and are performed there.
+    private func perform(_ action: CallStateMachine.Action, response: HTTPResponse? = nil) {
+        switch action {
+        case .none:
+            return
+        case .startAttempt(let number):
+            startAttempt(number)
+        case .abortTransfer(let kind):
+            // The transfer's completion (`transferFinished`) then fails the call.
+            if let transfer {
+                core.loop.abort(transfer, with: TransportError(kind: kind, curlCode: 0, message: Self.stopMessage(kind)))
+            }
+        case .scheduleRetry(let delay):
+            retryTimer = core.loop.schedule(after: delay) { [self] fired in
+                retryTimer = nil
+                perform(machine.handle(fired ? .delayElapsed : .stop(.cancelled)))
+            }
+        case .cancelRetryAndFail(let failure):
+            if let retryTimer { core.loop.cancelTimer(retryTimer) }
+            retryTimer = nil
+            fail(failure, response: response)
+        case .fail(let failure):
+            fail(failure, response: response)
+        case .send, .followRedirect, .decideRetry, .refreshCredential, .mapResponse, .complete:
+            assertionFailure("\(action) is performed by the handler of the event that asked for it")
         }
     }
 
@@ -131,8 +159,11 @@ final class Call: @unchecked Sendable {
 
     private var remaining: Double? { timeouts.deadline.map { max(0, $0 - elapsed) } }
 
-    private func startAttempt() {
-        let number = attempts.count + 1
+    // MARK: Attempts
+
+    /// Phase `preparing(number)`: the breaker, the plugins' `prepare` and `willSend`, then the
+    /// first transfer of attempt `number`.
+    private func startAttempt(_ number: Int) {
         if let breaker {
             switch breaker.acquire(now: MonotonicClock.now()) {
             case .allowed(let trial):
@@ -144,9 +175,8 @@ final class Call: @unchecked Sendable {
                 let when = wait > 0 ? "the next trial in \(seconds.formatted)s" : "a trial call is running"
                 let what = attempts.isEmpty ? "nothing was sent" : "no retry was sent"
                 if !attempts.isEmpty { attempts[attempts.count - 1].decision += "; the open circuit breaker refused the retry" }
-                return fail(kind: .circuitOpen, status: attempts.last?.status ?? 0,
-                            message: "the circuit breaker for \(host) is open (\(when)); \(what)",
-                            response: lastResponse)
+                let message = "the circuit breaker for \(host) is open (\(when)); \(what)"
+                return perform(machine.handle(.breakerRefused(message: message)))
             }
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
@@ -154,19 +184,12 @@ final class Call: @unchecked Sendable {
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number,
                                     callID: callID, redactor: core.redactor)
         for plugin in core.plugins {
-            do {
-                try plugin.prepare(&request, context: context)
-            } catch {
-                return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) failed: \(error)")
-            }
-            if let problem = request.headers.problem {  // a plugin's header is checked like a caller's
-                return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) set an invalid \(problem)")
-            }
-            if let problem = request.method.bodyProblem(hasBody: request.body != nil) {  // and its method and body
-                return fail(kind: .plugin, status: 0, message: "plugin \(plugin.name) set a body: \(problem)")
+            if let message = Self.prepare(&request, with: plugin, context: context) {
+                return perform(machine.handle(.pluginRefused(message: message)))
             }
         }
         for plugin in core.plugins { plugin.willSend(request, context: context) }
+        guard machine.handle(.requestReady) == .send else { return }
         sentAt = MonotonicClock.now()
         core.events.emit(event(.attemptStarted, attempt: number))
         hops = []
@@ -188,6 +211,23 @@ final class Call: @unchecked Sendable {
         send(request, number: number, offset: elapsed, context: context)
     }
 
+    /// Runs `plugin`'s `prepare` on `request`; returns why the call fails, or nil. A plugin's
+    /// header, method and body are checked like a caller's.
+    private static func prepare(_ request: inout HTTPRequest, with plugin: any Plugin, context: PluginContext) -> String? {
+        do {
+            try plugin.prepare(&request, context: context)
+        } catch {
+            return "plugin \(plugin.name) failed: \(error)"
+        }
+        if let problem = request.headers.problem {
+            return "plugin \(plugin.name) set an invalid \(problem)"
+        }
+        if let problem = request.method.bodyProblem(hasBody: request.body != nil) {
+            return "plugin \(plugin.name) set a body: \(problem)"
+        }
+        return nil
+    }
+
     /// Sends one request of attempt `number` (its first, or a redirect's next hop), which
     /// started `offset` seconds into the call: a hop gets what is left of the attempt's timeout.
     private func send(_ request: HTTPRequest, number: Int, offset: Double, context: PluginContext) {
@@ -195,39 +235,40 @@ final class Call: @unchecked Sendable {
         if !hops.isEmpty, let timeout = options.timeout { options.timeout = max(0.001, timeout - (elapsed - offset)) }
         sentRequest = request
         let transfer = Transfer(request: request, options: options) { [self] result in
-            attemptFinished(result, number: number, offset: offset, context: context)
+            transferFinished(result, number: number, offset: offset, context: context)
         }
         self.transfer = transfer
         core.loop.start(transfer)
     }
 
-    /// Follows a redirect the policy allows (a new hop of the same attempt: true), or notes
-    /// why it refused one for the failure ``finish(_:outcome:)`` reports.
-    private func followsRedirect(_ result: TransferResult, number: Int, offset: Double, context: PluginContext) -> Bool {
-        guard stopKind == nil, result.error == nil, let response = result.response, let request = sentRequest else {
-            return false
-        }
+    /// The next hop's request when the redirect policy follows `result`'s response; otherwise
+    /// nil, noting why it refused one for the failure ``finish(_:outcome:)`` reports.
+    private func redirectTarget(of result: TransferResult) -> HTTPRequest? {
+        guard result.error == nil, let response = result.response, let request = sentRequest else { return nil }
         switch redirects.decide(after: request, status: response.status, location: response.redirectURL,
                                 followed: hops.count, secrets: core.redactor) {
         case .final:
-            return false
+            return nil
         case .refuse(let reason):
             refusedRedirect = "redirect not followed: \(response.status) to "
                 + "\(core.redactor.url(response.redirectURL ?? "")): \(reason)"
-            return false
+            return nil
         case .follow(let next):
-            hops.append(RedirectHop(status: response.status, url: core.redactor.url(next.url)))
-            earlierHops.timings.add(result.timings)
-            earlierHops.bytesSent += result.bytesSent
-            for plugin in core.plugins { plugin.willSend(next, context: context) }
-            send(next, number: number, offset: offset, context: context)
-            return true
+            return next
         }
     }
 
-    private func attemptFinished(_ hop: TransferResult, number: Int, offset: Double, context: PluginContext) {
+    /// A transfer of attempt `number` ended: the next hop of a redirect, or the attempt's end
+    /// (plugins' `didReceive`, the event, the host's resilience state, then the machine).
+    private func transferFinished(_ hop: TransferResult, number: Int, offset: Double, context: PluginContext) {
         transfer = nil
-        if followsRedirect(hop, number: number, offset: offset, context: context) { return }
+        if machine.stopping == nil, let next = redirectTarget(of: hop), machine.handle(.redirect) == .followRedirect {
+            hops.append(RedirectHop(status: hop.response?.status ?? 0, url: core.redactor.url(next.url)))
+            earlierHops.timings.add(hop.timings)
+            earlierHops.bytesSent += hop.bytesSent
+            for plugin in core.plugins { plugin.willSend(next, context: context) }
+            return send(next, number: number, offset: offset, context: context)
+        }
         var result = hop  // the whole chain: the last hop's outcome, with every hop's time and bytes
         if !hops.isEmpty {
             result.timings.add(earlierHops.timings)
@@ -238,7 +279,7 @@ final class Call: @unchecked Sendable {
         if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline {
             error?.kind = .deadline  // the attempt was cut short by the call's deadline
         }
-        var attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
+        let attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
                               status: response?.status ?? 0, errorKind: error?.kind,
                               curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
                               bytesSent: result.bytesSent, bytesReceived: result.bytesReceived, delayAfter: nil,
@@ -249,55 +290,54 @@ final class Call: @unchecked Sendable {
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
                                record: attempt))
         recordForResilience(attempt)
-        if let stopKind {
-            attempt.decision = Self.stopMessage(stopKind)
-            attempts.append(attempt)
-            return fail(kind: stopKind, status: attempt.status, message: Self.stopMessage(stopKind), response: response)
+        let end: CallStateMachine.TransferEnd
+        if attempt.status == 401, core.credential != nil, !leftOrigin {
+            end = .unauthorized
+        } else {
+            end = error != nil || attempt.status >= 400 ? .failed : .succeeded
         }
-        if attempt.status == 401, !authReplayed, let credential = core.credential, !leftOrigin {
-            return awaitCredential(credential, attempt: attempt, result: result)
+        attempts.append(attempt)  // its decision is written below, once known
+        switch machine.handle(.transferFinished(end)) {
+        case .decideRetry:
+            decideRetry(result, error: error)
+        case .refreshCredential:
+            awaitCredential(result)
+        case .mapResponse:
+            finish(result)
+        case let action:
+            perform(action, response: result.response)
         }
-        let failed = error != nil || attempt.status >= 400
-        guard failed else {
-            attempts.append(attempt)
-            return finish(result)
-        }
-        let outcome = AttemptOutcome(attempt: number, status: attempt.status, errorKind: error?.kind,
-                                     headers: response?.headers ?? HTTPHeaders(), elapsed: elapsed,
+    }
+
+    /// Asks the retry layer about the failed last attempt, writes its decision, then performs
+    /// what the machine makes of it.
+    private func decideRetry(_ result: TransferResult, error: TransportError?) {
+        let last = attempts.count - 1
+        let outcome = AttemptOutcome(attempt: attempts[last].number, status: attempts[last].status, errorKind: error?.kind,
+                                     headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         var jitter = generator ?? SeededGenerator()
-        var (decision, cause) = policy.decideWithCause(
+        let verdict = policy.decideForCall(
             method: prepared.method, outcome: outcome, test: retryTest,
-            hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining, now: nil,
-            previousDelay: attempts.last?.delayAfter, using: &jitter)
+            hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining,
+            previousDelay: last > 0 ? attempts[last - 1].delayAfter : nil, budget: budget, url: prepared.url,
+            using: &jitter)
         generator = jitter
-        if decision.isRetry, let budget, !budget.allowsRetry {
-            let host = ResilienceState.host(of: prepared.url)
-            decision = .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
-                + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
-        }
-        if case .stop(let reason) = decision, cause == .deadline {
-            attempt.decision = reason
-            attempts.append(attempt)
-            let message = "the call's deadline would pass before the next attempt (\(reason))"
-            return fail(kind: .deadline, status: attempt.status, message: message, response: response)
-        }
-        switch decision {
+        switch verdict {
         case .retry(let delay, let reason):
-            attempt.delayAfter = delay
-            attempt.decision = reason
-            attempts.append(attempt)
-            lastResponse = response
-            core.events.emit(event(.retryScheduled, attempt: number, status: attempt.status,
-                                   errorKind: attempt.errorKind, delay: delay))
-            delayTimer = core.loop.schedule(after: delay) { [self] fired in
-                delayTimer = nil
-                if fired { startAttempt() } else { stop(.cancelled) }
-            }
-        case .stop(let reason):
-            attempt.decision = reason
-            attempts.append(attempt)
+            attempts[last].delayAfter = delay
+            attempts[last].decision = reason
+            lastResponse = result.response
+            core.events.emit(event(.retryScheduled, attempt: attempts[last].number, status: attempts[last].status,
+                                   errorKind: attempts[last].errorKind, delay: delay))
+        case .stop(let reason), .failDeadline(let reason):
+            attempts[last].decision = reason
+        }
+        switch machine.handle(.retryDecided(verdict)) {
+        case .mapResponse:
             finish(result)
+        case let action:
+            perform(action, response: result.response)
         }
     }
 
@@ -310,7 +350,7 @@ final class Call: @unchecked Sendable {
 
     /// Feeds an attempt's outcome to the host's retry budget and circuit breaker.
     private func recordForResilience(_ attempt: Attempt) {
-        let cutShort = stopKind != nil || attempt.errorKind == .deadline || attempt.errorKind == .cancelled
+        let cutShort = machine.stopping != nil || attempt.errorKind == .deadline || attempt.errorKind == .cancelled
         let transportFailure = attempt.errorKind.map { $0.isTransport } ?? false
         if let budget, !cutShort {
             if transportFailure || policy.retryableStatusCodes.contains(attempt.status) {
@@ -327,20 +367,28 @@ final class Call: @unchecked Sendable {
         }
     }
 
+    /// Watches for the loop closing while the credential or a worker has the call (see
+    /// `closeWatch`): the drain fires it, which stops the call `cancelled`.
+    private func watchForClose() {
+        closeWatch = core.loop.schedule(after: .infinity) { [self] _ in
+            closeWatch = nil
+            stop(.cancelled)
+        }
+    }
+
+    private func endCloseWatch() {
+        if let closeWatch { core.loop.cancelTimer(closeWatch) }
+        closeWatch = nil
+    }
+
     // MARK: Authentication
 
-    /// After a 401: asks the credential whether to replay (once per call). While it refreshes,
-    /// a far-off timer stands in for the call's pending work, so `stop` and a loop shutdown
-    /// end the call as they would end a retry delay.
-    private func awaitCredential(_ credential: RefreshingCredential, attempt: Attempt, result: TransferResult) {
-        authReplayed = true
-        var attempt = attempt
-        attempt.decision = "401: asking the credential"
-        attempts.append(attempt)
-        delayTimer = core.loop.schedule(after: 366 * 86_400) { [self] fired in
-            delayTimer = nil
-            stop(fired ? .deadline : .cancelled)
-        }
+    /// Phase `awaitingCredential`: after a 401 the credential says whether to replay (the
+    /// machine asks it once per call).
+    private func awaitCredential(_ result: TransferResult) {
+        guard let credential = core.credential else { return }  // `unauthorized` means there is one
+        attempts[attempts.count - 1].decision = "401: asking the credential"
+        watchForClose()
         let loop = core.loop
         let signed = sentRequest?.headers[credential.header]
         credential.unauthorized(signedWith: signed, sentAt: sentAt) { [self] verdict in
@@ -349,26 +397,28 @@ final class Call: @unchecked Sendable {
     }
 
     private func credentialAnswered(_ verdict: RefreshingCredential.Verdict, result: TransferResult) {
-        guard !finished, stopKind == nil else { return }
-        if let delayTimer { core.loop.cancelTimer(delayTimer) }
-        delayTimer = nil
+        guard case .awaitingCredential = machine.phase else { return }  // stopped meanwhile
+        endCloseWatch()
+        let last = attempts.count - 1
         switch verdict {
-        case .replay:
-            attempts[attempts.count - 1].decision = "401: replayed with the refreshed credential"
-            startAttempt()
-        case .fail(let message):
-            attempts[attempts.count - 1].decision = "401: " + message
-            fail(kind: .auth, status: 401, message: message, response: result.response)
-        case .keep(let reason):
-            attempts[attempts.count - 1].decision = "401: " + reason
+        case .replay: attempts[last].decision = "401: replayed with the refreshed credential"
+        case .fail(let message): attempts[last].decision = "401: " + message
+        case .keep(let reason): attempts[last].decision = "401: " + reason
+        }
+        switch machine.handle(.credentialAnswered(verdict)) {
+        case .mapResponse:
             finish(result)
+        case let action:
+            perform(action, response: result.response)
         }
     }
 
     // MARK: Finishing
 
+    /// Phase `mapping`: maps the final response, on the loop or on the worker pool.
     private func finish(_ result: TransferResult) {
         guard let response = result.response else {
+            guard machine.handle(.mappingFinished) == .complete else { return }
             let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message)
         }
@@ -383,6 +433,7 @@ final class Call: @unchecked Sendable {
         let triage = mapper.triage(mappable, readingJSONBody: prepared.readsJSONBody)
         guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
+            _ = machine.handle(.mappingOffloaded)
             return mapOnWorker(triage, response: response)
         }
         finish(response, outcome: mapper.mapBody(of: triage))
@@ -391,35 +442,28 @@ final class Call: @unchecked Sendable {
     /// Parses and maps a large body on the ``WorkerPool`` while the loop runs other calls;
     /// the outcome comes back to the loop thread (``mappingFinished(_:response:)``), where
     /// the call finishes as it would inline. The worker reads only the Sendable response and
-    /// the read-only catalog, never the call's state.
-    ///
-    /// Meanwhile a far-off timer stands in for the pending work (as for a credential
-    /// refresh): `stop` (cancel, the deadline) ends the call at once, and a closing loop
-    /// fires the timer, so the call completes `cancelled` if the outcome cannot come back.
-    /// Whichever comes first completes the call; the other finds it finished.
+    /// the read-only catalog, never the call's state. A stop meanwhile ends the call at once
+    /// (the machine then ignores the outcome); a closing loop stops it through the close watch.
     private func mapOnWorker(_ triage: ResponseMapper.Triage, response: HTTPResponse) {
         lastResponse = response  // what a cancelled or timed-out call reports
-        delayTimer = core.loop.schedule(after: 366 * 86_400) { [self] fired in
-            delayTimer = nil
-            stop(fired ? .deadline : .cancelled)
-        }
+        watchForClose()
         let mapper = core.catalog.responseMapper
         let loop = core.loop
         loop.offload { [self] home in
             let outcome = mapper.mapBody(of: triage).homed(home)
-            // Refused once the loop is closing; its drain then fires the stand-in timer.
+            // Refused once the loop is closing; its drain then fires the close watch.
             loop.execute { [self] in mappingFinished(outcome, response: response) }
         }
     }
 
     private func mappingFinished(_ outcome: MappingOutcome, response: HTTPResponse) {
-        guard !finished else { return }  // cancelled, past its deadline, or the loop closed first
-        if let delayTimer { core.loop.cancelTimer(delayTimer) }
-        delayTimer = nil
+        guard machine.phase == .mapping else { return }  // cancelled, past its deadline, or the loop closed first
+        endCloseWatch()
         finish(response, outcome: outcome)
     }
 
     private func finish(_ response: HTTPResponse, outcome: MappingOutcome) {
+        guard machine.handle(.mappingFinished) == .complete else { return }
         if let mappingError = outcome.error {
             return fail(kind: .mapping, status: response.status, message: mappingError.description,
                         errorObjects: outcome.errorObjects, response: response)
@@ -440,6 +484,28 @@ final class Call: @unchecked Sendable {
                                    attempts: attempts, json: outcome.json, metadata: outcome.metadata)))
     }
 
+    /// Fails the call as the machine's `failure` says; `response` is the attempt's (for a
+    /// failure that reports it), otherwise the call reports the last retried response.
+    private func fail(_ failure: CallStateMachine.Failure, response: HTTPResponse?) {
+        let status = attempts.last?.status ?? 0
+        switch failure {
+        case .attemptCutShort(let kind):
+            attempts[attempts.count - 1].decision = Self.stopMessage(kind)
+            fail(kind: kind, status: status, message: Self.stopMessage(kind), response: response)
+        case .stopped(let kind):
+            fail(kind: kind, status: status, message: Self.stopMessage(kind), response: lastResponse)
+        case .circuitOpen(let message):
+            fail(kind: .circuitOpen, status: status, message: message, response: lastResponse)
+        case .plugin(let message):
+            fail(kind: .plugin, status: 0, message: message)
+        case .deadlineBeforeRetry(let reason):
+            let message = "the call's deadline would pass before the next attempt (\(reason))"
+            fail(kind: .deadline, status: status, message: message, response: response)
+        case .credential(let message):
+            fail(kind: .auth, status: 401, message: message, response: response)
+        }
+    }
+
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
                       response: HTTPResponse? = nil) {
         let error = GatewireError(kind: kind, status: status, message: message, method: prepared.method,
@@ -448,11 +514,11 @@ final class Call: @unchecked Sendable {
         complete(.failure(error))
     }
 
+    /// The one completion: every path reaches it through a terminal action of the machine.
     private func complete(_ result: consuming Result<Response, GatewireError>) {
-        guard !finished else { return }
-        finished = true
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
+        endCloseWatch()
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }

@@ -132,6 +132,54 @@ extension RetryPolicy {
         return (.retry(delay: delay, reason: reason), nil)
     }
 
+    /// What a call does after a failed attempt: ``decideWithCause`` and then the rules of the
+    /// call around it.
+    enum CallVerdict: Equatable {
+        /// Send attempt `outcome.attempt + 1` after `delay` seconds.
+        case retry(delay: Double, reason: String)
+        /// The call ends with the failed attempt's result (its response is mapped).
+        case stop(reason: String)
+        /// The call fails at once with kind `deadline`: the next wait would pass the deadline.
+        case failDeadline(reason: String)
+    }
+
+    /// The decision for one call after a failed attempt. On top of ``decideWithCause``:
+    ///
+    /// 1. A retry the policy allows is refused when the host's retry budget is spent
+    ///    (``RetryBudgetState/allowsRetry``, the token bucket of gRPC's retry throttling):
+    ///    the call stops with the attempt's result.
+    /// 2. A stop caused by the deadline (``StopCause/deadline``) fails the call with kind
+    ///    `deadline` rather than reporting the attempt's own outcome.
+    ///
+    /// - Parameters:
+    ///   - budget: the host's retry budget, nil when budgets are off; read, never charged.
+    ///   - url: the call's URL, whose host names the budget in the reason.
+    ///   - Other parameters: as for ``decideWithCause``. Event-loop thread (the budget's).
+    func decideForCall(
+        method: HTTPMethod,
+        outcome: AttemptOutcome,
+        test: RetryTest?,
+        hasIdempotencyKey: Bool,
+        remaining: Double?,
+        previousDelay: Double?,
+        budget: RetryBudgetState?,
+        url: String,
+        using generator: inout some RandomNumberGenerator
+    ) -> CallVerdict {
+        let (decision, cause) = decideWithCause(
+            method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
+            remaining: remaining, now: nil, previousDelay: previousDelay, using: &generator)
+        switch decision {
+        case .retry(let delay, let reason):
+            guard let budget, !budget.allowsRetry else { return .retry(delay: delay, reason: reason) }
+            let host = ResilienceState.host(of: url)
+            return .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
+                + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
+        case .stop(let reason):
+            return cause == .deadline ? .failDeadline(reason: reason) : .stop(reason: reason)
+        }
+    }
+
     /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`` with jitter from
     /// the system's random source.
     public func decide(
