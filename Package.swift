@@ -20,9 +20,11 @@ let package = Package(
         // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
         // symbol hidden, so nothing leaks into the .so's exports).
         .target(name: "CGatewireArena", dependencies: ["CJansson"]),
-        .target(name: "Gatewire", dependencies: ["CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        // The layers, each seeing only those below it (README, Layout).
+        .target(name: "GatewireBase"),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )
