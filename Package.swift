@@ -22,9 +22,10 @@ let package = Package(
         .target(name: "CGatewireArena", dependencies: ["CJansson"]),
         // The layers, each seeing only those below it (README, Layout).
         .target(name: "GatewireBase"),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

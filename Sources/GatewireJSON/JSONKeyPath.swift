@@ -110,13 +110,13 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 
     /// `base.path` for error messages, or `path` when `base` is empty.
-    func appended(to base: String) -> String {
+    package func appended(to base: String) -> String {
         if isRoot { return base }
         return base.isEmpty ? description : "\(base).\(description)"
     }
 
     /// `base.key` with the key escaped, or `key` when `base` is empty.
-    static func join(_ base: String, _ key: String) -> String {
+    package static func join(_ base: String, _ key: String) -> String {
         let escaped = JSONKeyPath(components: [key]).description
         return base.isEmpty ? escaped : "\(base).\(escaped)"
     }
@@ -124,7 +124,7 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
 
 extension String {
     /// Every occurrence of `target` replaced (no Foundation).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    package func replacingAll(_ target: Character, with replacement: String) -> String {
         guard contains(target) else { return self }
         var result = ""
         for character in self {
