@@ -21,11 +21,12 @@ let package = Package(
         // symbol hidden, so nothing leaks into the .so's exports).
         .target(name: "CGatewireArena", dependencies: ["CJansson"]),
         // The layers, each seeing only those below it (README, Layout).
-        .target(name: "GatewireBase"),
+        .target(name: "GatewireBase", dependencies: ["CGatewireABI"]),
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

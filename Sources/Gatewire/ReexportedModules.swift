@@ -3,3 +3,4 @@
 // this module's API.
 @_exported import GatewireBase
 @_exported import GatewireJSON
+@_exported import GatewireTransport
