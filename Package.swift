@@ -20,9 +20,13 @@ let package = Package(
         // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
         // symbol hidden, so nothing leaks into the .so's exports).
         .target(name: "CGatewireArena", dependencies: ["CJansson"]),
-        .target(name: "Gatewire", dependencies: ["CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        // The layers, each seeing only those below it (README, Layout).
+        .target(name: "GatewireBase", dependencies: ["CGatewireABI"]),
+        .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
+        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

@@ -40,16 +40,25 @@ docs_c() {
 }
 
 docs_swift() {
-    local docc scratch graphs
-    docc="$(dirname "$(command -v swift)")/docc"
+    local bin docc scratch modules graphs
+    bin="$(dirname "$(command -v swift)")"
+    docc="$bin/docc"
     [ -x "$docc" ] || { echo "docs: $docc is missing (the Swift toolchain's docc)" >&2; return 1; }
     scratch=build/docs-swift-build
+    modules="$scratch/debug"
     graphs="$scratch/symbol-graphs"
-    # The graphs are written only when the module compiles: without them, build afresh.
-    [ -f "$graphs/Gatewire.symbols.json" ] || rm -rf "$scratch"
-    mkdir -p "$graphs"
-    swift build --scratch-path "$scratch" --target Gatewire \
-        -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$graphs"
+    swift build --scratch-path "$scratch" --target Gatewire
+    # One symbol graph: the Gatewire module with the public API it re-exports from the lower
+    # targets (`@_exported import`). Given a graph per module, DocC sees several modules and
+    # picks the root among them at random, and links across them fail.
+    rm -rf "$graphs"
+    mkdir -p "$graphs" "$out"
+    "$bin/swift-symbolgraph-extract" -module-name Gatewire -target "$(uname -m)-unknown-linux-gnu" \
+        -I "$modules/Modules" -I Sources/CCurl -I Sources/CJansson -I Sources/CGatewireABI \
+        -I Sources/CGatewireArena/include -Xcc -fmodule-map-file="$modules/CGatewireArena.build/module.modulemap" \
+        -minimum-access-level public \
+        -experimental-allowed-reexported-modules=GatewireBase,GatewireJSON,GatewireTransport \
+        -output-dir "$graphs"
     rm -rf "$out/swift"
     "$docc" convert Sources/Gatewire/Gatewire.docc \
         --additional-symbol-graph-dir "$graphs" \

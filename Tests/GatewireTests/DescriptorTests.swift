@@ -41,13 +41,13 @@ func catalogError(_ text: String) throws -> ConfigError? {
         let response = try #require(catalog.responseDescriptors.first)
         #expect(response.methods == [.get])
         #expect(response.pathPattern?.pattern == "/users/:id")
-        #expect(response.keyPath == KeyPath("user"))
+        #expect(response.keyPath == JSONKeyPath("user"))
         #expect(response.statusCodes == .successful)
         #expect(response.description == "GET /users/:id @user 2xx -> User")
         let error = try #require(catalog.errorDescriptors.first)
         #expect(error.methods.count == HTTPMethod.allCases.count)
         #expect(error.statusCodes == .class(4))
-        #expect(catalog.requestDescriptors == [RequestDescriptor(mapping: "User", rootKeyPath: KeyPath("user"), objectType: "User")])
+        #expect(catalog.requestDescriptors == [RequestDescriptor(mapping: "User", rootKeyPath: JSONKeyPath("user"), objectType: "User")])
         #expect(catalog.warnings().isEmpty)
     }
 
@@ -133,7 +133,7 @@ func catalogError(_ text: String) throws -> ConfigError? {
 
     @Test func buildsBodyUnderRootKeyPath() throws {
         let mapper = ObjectMapper(mappings: [user, address, tag])
-        let descriptor = RequestDescriptor(mapping: "User", rootKeyPath: KeyPath("user"))
+        let descriptor = RequestDescriptor(mapping: "User", rootKeyPath: JSONKeyPath("user"))
         let object = try json(#"{"name": "Ann", "createdAt": "2017-10-10T16:00:00.000Z", "bio": "hi", "email": null, "address": {"postalCode": "75001"}, "tags": [{"name": "a"}, {"name": "b"}], "extra": 1}"#)
         let body = try descriptor.body(for: object.node, mapper: mapper)
         #expect(body.serialized()
@@ -143,7 +143,7 @@ func catalogError(_ text: String) throws -> ConfigError? {
     @Test func simpleExampleAndMissingValuesBecomeNull() throws {
         let mapping = ObjectMapping(name: "User", attributes: [.init("full_name", to: "name")])
         let catalog = try MappingCatalog(mappings: [mapping],
-                                         requestDescriptors: [RequestDescriptor(mapping: "User", rootKeyPath: KeyPath("user"), objectType: "User")])
+                                         requestDescriptors: [RequestDescriptor(mapping: "User", rootKeyPath: JSONKeyPath("user"), objectType: "User")])
         let object = try json(#"{"name":"Ann"}"#)
         #expect(try catalog.requestBody(for: object.node, objectType: "User", method: .post)?.serialized() == #"{"user":{"full_name":"Ann"}}"#)
         let empty = try json("{}")

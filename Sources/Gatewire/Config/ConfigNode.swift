@@ -98,21 +98,6 @@ public struct ConfigNode {
     }
 }
 
-extension JSONNode.Kind {
-    /// The kind's name as a user reads it in an error message.
-    var name: String {
-        switch self {
-        case .object: "an object"
-        case .array: "an array"
-        case .string: "a string"
-        case .integer: "an integer"
-        case .real: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
-        }
-    }
-}
-
 extension Double {
     /// "3" for 3.0, "0.5" for 0.5: how a config value reads back in messages.
     var formatted: String {

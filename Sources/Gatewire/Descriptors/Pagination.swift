@@ -40,9 +40,9 @@ public struct Pagination: Sendable, Hashable {
     /// `page`: the first page's number (default 1).
     public var firstPage = 1
     /// `page`: where the total number of items is in each body (required for `page`).
-    public var totalKeyPath: KeyPath = .root
+    public var totalKeyPath: JSONKeyPath = .root
     /// `cursor`: where the next cursor is in each body (required for `cursor`).
-    public var cursorKeyPath: KeyPath = .root
+    public var cursorKeyPath: JSONKeyPath = .root
     /// `cursor`: the query parameter the cursor is sent as (default `cursor`).
     public var parameter = "cursor"
 
@@ -50,7 +50,7 @@ public struct Pagination: Sendable, Hashable {
     public static func link(maxPages: Int = 100) -> Pagination { Pagination(style: .link, maxPages: maxPages) }
 
     /// Cursor pagination.
-    public static func cursor(at keyPath: KeyPath, parameter: String = "cursor", maxPages: Int = 100) -> Pagination {
+    public static func cursor(at keyPath: JSONKeyPath, parameter: String = "cursor", maxPages: Int = 100) -> Pagination {
         var result = Pagination(style: .cursor, maxPages: maxPages)
         result.cursorKeyPath = keyPath
         result.parameter = parameter
@@ -58,7 +58,7 @@ public struct Pagination: Sendable, Hashable {
     }
 
     /// Page-number pagination.
-    public static func pages(perPage: Int, totalAt keyPath: KeyPath, pageParameter: String = "page",
+    public static func pages(perPage: Int, totalAt keyPath: JSONKeyPath, pageParameter: String = "page",
                              perPageParameter: String = "per_page", firstPage: Int = 1, maxPages: Int = 100) -> Pagination {
         var result = Pagination(style: .page, maxPages: maxPages)
         result.perPage = perPage
@@ -89,7 +89,7 @@ public struct Pagination: Sendable, Hashable {
             try node.rejectUnknownKeys(["style", "maxPages", "pageParameter", "perPageParameter", "perPage", "firstPage",
                                         "totalKeyPath"])
             perPage = Int(try node.required("perPage").integer(in: 1...1_000_000))
-            totalKeyPath = KeyPath(try node.required("totalKeyPath").string())
+            totalKeyPath = JSONKeyPath(try node.required("totalKeyPath").string())
             if let value = try node.optional("pageParameter") { pageParameter = try value.string() }
             if let value = try node.optional("perPageParameter") { perPageParameter = try value.string() }
             if let value = try node.optional("firstPage") { firstPage = Int(try value.integer(in: 0...1_000_000)) }
@@ -97,7 +97,7 @@ public struct Pagination: Sendable, Hashable {
             try node.rejectUnknownKeys(["style", "maxPages"])
         case .cursor:
             try node.rejectUnknownKeys(["style", "maxPages", "cursorKeyPath", "parameter"])
-            cursorKeyPath = KeyPath(try node.required("cursorKeyPath").string())
+            cursorKeyPath = JSONKeyPath(try node.required("cursorKeyPath").string())
             if let value = try node.optional("parameter") { parameter = try value.string() }
         }
         if let value = try node.optional("maxPages") { maxPages = Int(try value.integer(in: 1...1_000_000)) }

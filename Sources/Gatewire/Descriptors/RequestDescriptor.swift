@@ -15,7 +15,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     /// The name of the ``ObjectMapping`` applied in reverse.
     public var mapping: String
     /// The key path the body is wrapped under (dotted: nested objects); nil for none.
-    public var rootKeyPath: KeyPath?
+    public var rootKeyPath: JSONKeyPath?
     /// The methods it applies to (all methods for "any").
     public var methods: Set<HTTPMethod>
     /// The caller's name for the kind of object (the Codable type's name, the C type tag);
@@ -40,7 +40,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     }
 
     /// The Swift builder form; a root `rootKeyPath` means no wrapping, like nil.
-    public init(mapping: String, rootKeyPath: KeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
+    public init(mapping: String, rootKeyPath: JSONKeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
                 objectType: String? = nil) {
         self.mapping = mapping
         self.rootKeyPath = rootKeyPath.flatMap { $0.isRoot ? nil : $0 }
@@ -63,7 +63,7 @@ public struct RequestDescriptor: Sendable, Hashable {
             format = parsed
         }
         self.init(mapping: try node.required("mapping").string(),
-                  rootKeyPath: try node.optional("rootKeyPath").map { node throws(ConfigError) in KeyPath(try node.string()) },
+                  rootKeyPath: try node.optional("rootKeyPath").map { node throws(ConfigError) in JSONKeyPath(try node.string()) },
                   methods: try ResponseDescriptor.methods(config: node.optional("method")),
                   objectType: try node.optional("objectType")?.string())
         self.format = format
@@ -114,7 +114,7 @@ public struct RequestDescriptor: Sendable, Hashable {
             try set(value, at: attribute.source.components, in: result, path: path)
         }
         for relationship in mapping.relationships where !relationship.source.isRoot {
-            let where_ = KeyPath.join(path, relationship.destination)
+            let where_ = JSONKeyPath.join(path, relationship.destination)
             guard let nested = mapper.mappings[relationship.mapping] else {
                 throw MappingError("unknown mapping \"\(relationship.mapping)\"", keyPath: where_)
             }
@@ -131,7 +131,7 @@ public struct RequestDescriptor: Sendable, Hashable {
         var current = object
         var where_ = path
         for key in components.dropLast() {
-            where_ = KeyPath.join(where_, key)
+            where_ = JSONKeyPath.join(where_, key)
             if let existing = current.node[key] {
                 guard existing.kind == .object else {
                     throw MappingError("cannot nest a value under \(existing.kind.name) written by another attribute", keyPath: where_)

@@ -14,14 +14,14 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     public var methods: Set<HTTPMethod>
     /// The path pattern, relative to the base URL; nil matches any path.
     public var pathPattern: PathPattern?
-    /// Where the objects are in the body; ``KeyPath/root`` for the whole body.
-    public var keyPath: KeyPath
+    /// Where the objects are in the body; ``JSONKeyPath/root`` for the whole body.
+    public var keyPath: JSONKeyPath
     /// The statuses it applies to.
     public var statusCodes: StatusCodeSet
 
     /// A response descriptor (statuses default to 2xx).
     public init(mapping: String, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases), pathPattern: PathPattern? = nil,
-                keyPath: KeyPath = .root, statusCodes: StatusCodeSet = .successful) {
+                keyPath: JSONKeyPath = .root, statusCodes: StatusCodeSet = .successful) {
         self.mapping = mapping
         self.methods = methods
         self.pathPattern = pathPattern
@@ -31,7 +31,7 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
 
     /// An error descriptor: the same, with statuses defaulting to 4xx and 5xx.
     public static func error(mapping: String, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
-                             pathPattern: PathPattern? = nil, keyPath: KeyPath = .root,
+                             pathPattern: PathPattern? = nil, keyPath: JSONKeyPath = .root,
                              statusCodes: StatusCodeSet = .failures) -> ResponseDescriptor {
         ResponseDescriptor(mapping: mapping, methods: methods, pathPattern: pathPattern, keyPath: keyPath,
                            statusCodes: statusCodes)
@@ -56,7 +56,7 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
         self.init(mapping: try node.required("mapping").string(),
                   methods: try ResponseDescriptor.methods(config: node.optional("method")),
                   pathPattern: pattern,
-                  keyPath: KeyPath(try node.optional("keyPath")?.string() ?? ""),
+                  keyPath: JSONKeyPath(try node.optional("keyPath")?.string() ?? ""),
                   statusCodes: try node.optional("statusCodes").map(StatusCodeSet.init(config:)) ?? defaultStatusCodes)
     }
 

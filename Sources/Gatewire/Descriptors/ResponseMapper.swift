@@ -183,8 +183,8 @@ public struct ResponseMapper: Sendable {
     /// One descriptor per key path: the most specific pattern, then the later registration;
     /// in the order the key paths were first registered.
     static func winners(_ candidates: [(ResponseDescriptor, [String: String])]) -> [(ResponseDescriptor, [String: String])] {
-        var order: [KeyPath] = []
-        var best: [KeyPath: (ResponseDescriptor, [String: String])] = [:]
+        var order: [JSONKeyPath] = []
+        var best: [JSONKeyPath: (ResponseDescriptor, [String: String])] = [:]
         for candidate in candidates {
             let key = candidate.0.keyPath
             guard let current = best[key] else {

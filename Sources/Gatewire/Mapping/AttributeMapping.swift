@@ -6,12 +6,12 @@
 /// from RestKit: a value that cannot be coerced is a ``MappingError`` (RestKit logs and
 /// skips it), and `required` makes a missing or `null` value an error.
 ///
-/// The source ``KeyPath/root`` (written `"@value"` in config) maps the value itself, the way
+/// The source ``JSONKeyPath/root`` (written `"@value"` in config) maps the value itself, the way
 /// RestKit's `nil` source key path maps arrays of strings (e.g. `{"errors": ["a", "b"]}` with
 /// an attribute `"@value" -> "message"` gives two objects).
 public struct AttributeMapping: Sendable, Hashable {
-    /// Where the value is in the source representation (dotted, see ``KeyPath``).
-    public var source: KeyPath
+    /// Where the value is in the source representation (dotted, see ``JSONKeyPath``).
+    public var source: JSONKeyPath
     /// The key of the mapped object (a plain key: dots are not split).
     public var destination: String
     /// The coercion applied; nil copies the value as parsed.
@@ -70,7 +70,7 @@ public struct AttributeMapping: Sendable, Hashable {
     }
 
     /// `"@value"` and `""` are the value itself; anything else a dotted path.
-    static func keyPath(_ source: String) -> KeyPath {
-        source == "@value" ? .root : KeyPath(source)
+    static func keyPath(_ source: String) -> JSONKeyPath {
+        source == "@value" ? .root : JSONKeyPath(source)
     }
 }

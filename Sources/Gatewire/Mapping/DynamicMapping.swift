@@ -8,14 +8,14 @@
 /// that is a ``MappingError`` naming the discriminator's key path and value.
 public struct DynamicMapping: Sendable, Hashable {
     /// Where the discriminator is in each object.
-    public var keyPath: KeyPath
+    public var keyPath: JSONKeyPath
     /// Discriminator value -> mapping name.
     public var mappings: [String: String]
     /// The mapping for any other value (or a missing discriminator); nil makes those errors.
     public var defaultMapping: String?
 
     /// The Swift builder form.
-    public init(keyPath: KeyPath, mappings: [String: String], defaultMapping: String? = nil) {
+    public init(keyPath: JSONKeyPath, mappings: [String: String], defaultMapping: String? = nil) {
         self.keyPath = keyPath
         self.mappings = mappings
         self.defaultMapping = defaultMapping
@@ -27,7 +27,7 @@ public struct DynamicMapping: Sendable, Hashable {
         try node.rejectUnknownKeys(["keyPath", "mappings", "default"])
         var mappings: [String: String] = [:]
         for (value, name) in try node.required("mappings").members() { mappings[value] = try name.string() }
-        self.init(keyPath: KeyPath(try node.required("keyPath").string()), mappings: mappings,
+        self.init(keyPath: JSONKeyPath(try node.required("keyPath").string()), mappings: mappings,
                   defaultMapping: try node.optional("default")?.string())
     }
 

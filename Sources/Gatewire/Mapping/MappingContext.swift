@@ -38,10 +38,10 @@ enum SourceRoot: String {
     case parent = "@parent"
 
     /// The special root of `keyPath` and the rest of the path, or nil for an ordinary path.
-    static func split(_ keyPath: KeyPath) -> (SourceRoot, KeyPath)? {
+    static func split(_ keyPath: JSONKeyPath) -> (SourceRoot, JSONKeyPath)? {
         guard let first = keyPath.components.first, first.hasPrefix("@"), let root = SourceRoot(rawValue: first) else {
             return nil
         }
-        return (root, KeyPath(components: Array(keyPath.components.dropFirst())))
+        return (root, JSONKeyPath(components: Array(keyPath.components.dropFirst())))
     }
 }

@@ -80,11 +80,11 @@ struct MappingPlan {
     /// The mapping as written (for error messages and dynamic picks; not for the hot path).
     var mapping: ObjectMapping { program.mappings[index] }
 
-    /// The source key path of attribute `i` after its special root, for ``KeyPath``'s full walk.
-    func attributeRest(_ i: Int) -> KeyPath { CKeyStorage.rest(mapping.attributes[i].source) }
+    /// The source key path of attribute `i` after its special root, for ``JSONKeyPath``'s full walk.
+    func attributeRest(_ i: Int) -> JSONKeyPath { CKeyStorage.rest(mapping.attributes[i].source) }
 
     /// As ``attributeRest(_:)``, for relationship `i`.
-    func relationshipRest(_ i: Int) -> KeyPath { CKeyStorage.rest(mapping.relationships[i].source) }
+    func relationshipRest(_ i: Int) -> JSONKeyPath { CKeyStorage.rest(mapping.relationships[i].source) }
 
     /// Fills the planned forms of `mapping`; `target` gives a relationship's nested plan by
     /// mapping name (nil: unknown).
@@ -185,7 +185,7 @@ private final class CKeyStorage {
     }
 
     /// `keyPath` planned: its special root split off, the rest as C keys.
-    func path(_ keyPath: KeyPath) -> PlannedPath {
+    func path(_ keyPath: JSONKeyPath) -> PlannedPath {
         var root = PlannedRoot.node
         if let (special, _) = SourceRoot.split(keyPath) {
             switch special {
@@ -198,5 +198,5 @@ private final class CKeyStorage {
     }
 
     /// `keyPath` after its special root (the whole path when it has none).
-    static func rest(_ keyPath: KeyPath) -> KeyPath { SourceRoot.split(keyPath)?.1 ?? keyPath }
+    static func rest(_ keyPath: JSONKeyPath) -> JSONKeyPath { SourceRoot.split(keyPath)?.1 ?? keyPath }
 }

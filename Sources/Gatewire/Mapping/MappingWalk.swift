@@ -167,10 +167,10 @@ struct MappingWalk {
     }
 
     /// The value at `source` for the object `node`, or nil when nothing is found (see
-    /// ``KeyPath``'s walking rules). Objects all the way down are walked here on the plan's C
-    /// keys; anything else (an array, `null` or a scalar on the way) takes ``KeyPath``'s
+    /// ``JSONKeyPath``'s walking rules). Objects all the way down are walked here on the plan's C
+    /// keys; anything else (an array, `null` or a scalar on the way) takes ``JSONKeyPath``'s
     /// full walk of `rest()` (the path after its special root) from the start.
-    private func resolve(_ source: PlannedPath, rest: () -> KeyPath, in node: JSONPointer, path: () -> String,
+    private func resolve(_ source: PlannedPath, rest: () -> JSONKeyPath, in node: JSONPointer, path: () -> String,
                          parent: JSONPointer?) throws(MappingError) -> Found? {
         let base: JSONPointer
         switch source.root {

@@ -6,8 +6,8 @@
 /// leaves the destination out. Decided differently from RestKit: a failure inside a nested
 /// object fails the whole mapping (RestKit logs and drops it), so data is never lost silently.
 public struct RelationshipMapping: Sendable, Hashable {
-    /// Where the nested representation is (dotted, see ``KeyPath``).
-    public var source: KeyPath
+    /// Where the nested representation is (dotted, see ``JSONKeyPath``).
+    public var source: JSONKeyPath
     /// The key of the mapped object.
     public var destination: String
     /// The name of the ``ObjectMapping`` applied to the nested representation.

@@ -23,7 +23,7 @@ public func fuzzHeaders(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         }
     default:
         // A key path looked up in a fixed document.
-        _ = try? KeyPath(text).value(in: document.node)
+        _ = try? JSONKeyPath(text).value(in: document.node)
     }
     return 0
 }

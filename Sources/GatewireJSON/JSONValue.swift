@@ -13,12 +13,13 @@ import CJansson
 public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// The Jansson value; valid for the lifetime of this object.
     public let pointer: UnsafeMutablePointer<json_t>
-    /// The worker-pool thread that built the tree, where its reference is released (see
-    /// ``WorkerPool``); nil: released wherever the last Swift reference goes.
-    let home: WorkerPool.Home?
+    /// The thread that built the tree in its arena, where its reference is released (the
+    /// transport's worker pool; see ``JSONTreeHome``); nil: released wherever the last Swift
+    /// reference goes.
+    package let home: (any JSONTreeHome)?
 
     /// Takes over one reference the caller owns (a "new reference" in Jansson's terms).
-    init(taking pointer: UnsafeMutablePointer<json_t>) {
+    package init(taking pointer: UnsafeMutablePointer<json_t>) {
         self.pointer = pointer
         home = nil
     }
@@ -29,14 +30,14 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
         home = nil
     }
 
-    /// The same tree, released on the worker `home` names (its arena holds the tree).
-    init(_ value: JSONValue, home: WorkerPool.Home) {
+    /// The same tree, released on the thread `home` names (its arena holds the tree).
+    package init(_ value: JSONValue, home: any JSONTreeHome) {
         pointer = json_incref(value.pointer)!
         self.home = home
     }
 
     deinit {
-        if let home, home.pool.release(pointer, home: home.worker) { return }
+        if let home, home.release(pointer) { return }
         json_decref(pointer)
         gw_arena_flush()  // an arena tree's slots go back to the pool now (see JSONArena)
     }
@@ -135,7 +136,7 @@ public struct JSONParseError: Error, Sendable, CustomStringConvertible {
     /// 0-based byte offset of the error.
     public let position: Int
 
-    init(_ error: json_error_t) {
+    package init(_ error: json_error_t) {
         var copy = error
         message = withUnsafeBytes(of: &copy.text) {
             String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self))

@@ -1,5 +1,6 @@
 import CGatewireArena
 import CJansson
+import GatewireBase
 import Glibc
 
 /// Threads that parse and map large response bodies off the clients' event-loop threads.
@@ -27,14 +28,14 @@ import Glibc
 /// roots a worker hands out are ``JSONValue``s that know their ``Home``: their last release
 /// queues the `json_decref` back to that worker (``release(_:home:)``), which frees before it
 /// takes its next job. Once the pool has stopped, the release happens in place.
-final class WorkerPool: Sendable {
+package final class WorkerPool: Sendable {
     /// Bodies at least this large are parsed and mapped on the pool; smaller ones on the loop
     /// thread, where the hand-off (a queue, a wake-up, a second loop job) would cost more than
     /// it saves. 16 KiB: Jansson parses it in about 0.3 ms here. When the process may run on
     /// one CPU only (its affinity mask, read once), nothing is offloaded: the pool could not
     /// run in parallel with the loop and the hand-off cost 8% more CPU per call (measured).
     /// `GATEWIRE_OFFLOAD_BYTES` in the environment overrides it (0: every body).
-    static let offloadThreshold: Int = {
+    package static let offloadThreshold: Int = {
         if let text = getenv("GATEWIRE_OFFLOAD_BYTES"), let value = Int(String(cString: text)) { return value }
         return usableCPUs > 1 ? 16 * 1024 : Int.max
     }()
@@ -61,9 +62,9 @@ final class WorkerPool: Sendable {
     static var threadCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Where a tree was built: the worker whose arena holds it.
-    struct Home: Sendable {
-        let pool: WorkerPool
-        let worker: Int
+    package struct Home: Sendable {
+        package let pool: WorkerPool
+        package let worker: Int
     }
 
     private let state: PoolState
@@ -87,11 +88,11 @@ final class WorkerPool: Sendable {
     }
 
     /// Queues `job` to run on a free worker, with that worker's index. Safe from any thread.
-    func submit(_ job: @escaping @Sendable (_ worker: Int) -> Void) { state.push(job) }
+    package func submit(_ job: @escaping @Sendable (_ worker: Int) -> Void) { state.push(job) }
 
     /// Queues the release of one reference to `tree` on `home`'s worker. Returns false, doing
     /// nothing, once the pool has stopped (the caller releases it). Safe from any thread.
-    func release(_ tree: UnsafeMutablePointer<json_t>, home worker: Int) -> Bool {
+    package func release(_ tree: UnsafeMutablePointer<json_t>, home worker: Int) -> Bool {
         state.pushRelease(tree, worker: worker)
     }
 
@@ -100,7 +101,7 @@ final class WorkerPool: Sendable {
     private static let shared = Lock<(pool: WorkerPool?, leases: Int)>((nil, 0))
 
     /// The process's pool, started if no lease is out. Pair with ``returnLease(_:)``.
-    static func lease() -> WorkerPool {
+    package static func lease() -> WorkerPool {
         shared.withLock { state in
             let pool = state.pool ?? WorkerPool(threads: threadCount)
             state.pool = pool
@@ -111,7 +112,7 @@ final class WorkerPool: Sendable {
 
     /// Returns a lease; the last one stops the pool: queued jobs are dropped, a running job
     /// finishes, queued releases are done, and the threads are joined (this waits for them).
-    static func returnLease(_ pool: WorkerPool) {
+    package static func returnLease(_ pool: WorkerPool) {
         let last = shared.withLock { state -> Bool in
             guard state.pool === pool else { return false }
             state.leases -= 1

@@ -7,7 +7,7 @@ import CCurl
 /// about 10,000 instructions a request, measured, for a constant line. libcurl writes no
 /// field of its own when the request already has one, and still decodes, so Gatewire keeps
 /// the option (for the decoding) and sends the same line from a list built once.
-enum AcceptEncoding {
+package enum AcceptEncoding {
     /// `Accept-Encoding: deflate, gzip, br, zstd`: libcurl's own value (its decoders in its
     /// order, lib/content_encoding.c), from the features this libcurl was built with; nil when
     /// it decodes nothing (libcurl then writes the field itself, as before).

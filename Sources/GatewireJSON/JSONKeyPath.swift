@@ -12,7 +12,7 @@ import CJansson
 ///   end is returned as `null` (the mapper maps it to `null`);
 /// - a path through an array yields an array of the sub-values of its elements (KVC
 ///   collection semantics); elements where the rest of the path finds nothing or `null` are skipped.
-public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The keys in order, unescaped. Empty for the root.
     public let components: [String]
 
@@ -53,7 +53,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     public init(stringLiteral value: String) { self.init(value) }
 
     /// The whole body.
-    public static let root = KeyPath(components: [])
+    public static let root = JSONKeyPath(components: [])
 
     /// Whether this path is the whole body (the empty string).
     public var isRoot: Bool { components.isEmpty }
@@ -90,7 +90,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
         case .object:
             let key = components[index]
             guard let child = node[key] else { return nil }
-            return try walk(child, from: index + 1, path: KeyPath.join(path, key))
+            return try walk(child, from: index + 1, path: JSONKeyPath.join(path, key))
         case .array:
             let result = JSONValue.array()
             for (position, element) in node.elements.enumerated() where !element.isNull {
@@ -102,7 +102,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
         case .null:
             return nil
         default:
-            let rest = KeyPath(components: Array(components[index...]))
+            let rest = JSONKeyPath(components: Array(components[index...]))
             throw MappingError(
                 "key path runs into \(node.kind.name) before \"\(rest)\" (the key path is \"\(self)\")",
                 keyPath: path)
@@ -110,21 +110,21 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleB
     }
 
     /// `base.path` for error messages, or `path` when `base` is empty.
-    func appended(to base: String) -> String {
+    package func appended(to base: String) -> String {
         if isRoot { return base }
         return base.isEmpty ? description : "\(base).\(description)"
     }
 
     /// `base.key` with the key escaped, or `key` when `base` is empty.
-    static func join(_ base: String, _ key: String) -> String {
-        let escaped = KeyPath(components: [key]).description
+    package static func join(_ base: String, _ key: String) -> String {
+        let escaped = JSONKeyPath(components: [key]).description
         return base.isEmpty ? escaped : "\(base).\(escaped)"
     }
 }
 
 extension String {
     /// Every occurrence of `target` replaced (no Foundation).
-    func replacingAll(_ target: Character, with replacement: String) -> String {
+    package func replacingAll(_ target: Character, with replacement: String) -> String {
         guard contains(target) else { return self }
         var result = ""
         for character in self {

@@ -1,3 +1,5 @@
+import GatewireBase
+
 /// One attempt's request, exactly as it goes on the wire.
 ///
 /// Built fresh for every attempt by the call from its ``Request``; plugins adapt it in

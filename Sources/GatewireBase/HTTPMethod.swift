@@ -23,7 +23,7 @@ public enum HTTPMethod: String, Sendable, Hashable, CaseIterable, CustomStringCo
     /// and libcurl would either drop the body or send another method (RFC 9110 section 9.3.2).
     /// Every other method may carry a body (for GET, DELETE and OPTIONS it has no defined
     /// meaning, section 9.3, but it goes out as asked, with that method).
-    func bodyProblem(hasBody: Bool) -> String? {
+    package func bodyProblem(hasBody: Bool) -> String? {
         self == .head && hasBody ? "a HEAD request cannot have a body (RFC 9110 section 9.3.2)" : nil
     }
 }

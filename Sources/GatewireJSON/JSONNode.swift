@@ -11,7 +11,7 @@ public struct JSONNode {
     /// The value that owns the tree this node belongs to.
     public let owner: JSONValue
 
-    init(_ pointer: UnsafeMutablePointer<json_t>, owner: JSONValue) {
+    package init(_ pointer: UnsafeMutablePointer<json_t>, owner: JSONValue) {
         self.pointer = pointer
         self.owner = owner
     }
@@ -95,4 +95,19 @@ public struct JSONNode {
 
     /// This node as compact JSON text.
     public func serialized() -> String { retained().serialized() }
+}
+
+extension JSONNode.Kind {
+    /// The kind's name as a user reads it in an error message.
+    package var name: String {
+        switch self {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
 }

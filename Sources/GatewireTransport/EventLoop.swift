@@ -1,4 +1,5 @@
 import CCurl
+import GatewireBase
 import Glibc
 import Synchronization
 
@@ -18,7 +19,7 @@ import Synchronization
 /// server can trigger (curl issue #11101, fixed in 8.1.0 by curl PR #11103). What the reuse
 /// saved stays where it lives: connections and the DNS cache in the multi handle, TLS
 /// sessions in a share (`CURL_LOCK_DATA_SSL_SESSION`) that every handle of the loop joins.
-final class EventLoop: Sendable {
+package final class EventLoop: Sendable {
     private struct Handle: @unchecked Sendable {
         let multi: UnsafeMutableRawPointer
         /// TLS session IDs, shared by the loop's handles so a new connection can resume one.
@@ -27,7 +28,7 @@ final class EventLoop: Sendable {
     }
 
     /// A delayed job; `fired` is false when the loop shut down before its time.
-    typealias TimerAction = (_ fired: Bool) -> Void
+    package typealias TimerAction = (_ fired: Bool) -> Void
 
     /// A queued job. The closure sits in a struct so that the job arrays keep it as it is:
     /// an array of bare closures stores each behind a reabstraction thunk (one allocation
@@ -75,7 +76,7 @@ final class EventLoop: Sendable {
     private let finalJob = Lock<(@Sendable () -> Void)?>(nil)
     private static let idleSlotLimit = 64
 
-    init() {
+    package init() {
         _ = curlGlobalInit
         handle = Handle(multi: curl_multi_init(), share: curl_share_init())
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -97,7 +98,7 @@ final class EventLoop: Sendable {
     }
 
     /// Whether the caller runs on this loop's thread (where blocking would deadlock).
-    var isCurrentThread: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
+    package var isCurrentThread: Bool { threadID.load(ordering: .acquiring) == UInt(pthread_self()) }
 
     /// Queues `job` to run on the loop thread. Returns false, without running it, once the
     /// loop is shutting down. Safe from any thread.
@@ -108,7 +109,7 @@ final class EventLoop: Sendable {
     /// thread is seen before the loop next polls. So N calls started in a row cost one wakeup,
     /// and a call started from a completion costs none.
     @discardableResult
-    func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
+    package func execute(_ job: @escaping @Sendable () -> Void) -> Bool {
         let (accepted, first) = inbox.withLock { box -> (Bool, Bool) in
             guard !box.closed else { return (false, false) }
             box.jobs.append(Job(run: job))
@@ -121,7 +122,7 @@ final class EventLoop: Sendable {
     // MARK: Loop-thread API
 
     /// Starts `transfer`. Loop thread only. Its completion runs on the loop thread.
-    func start(_ transfer: Transfer) {
+    package func start(_ transfer: Transfer) {
         guard !isStopping else {
             return transfer.complete(failure: TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed"))
         }
@@ -148,7 +149,7 @@ final class EventLoop: Sendable {
     }
 
     /// Aborts an in-flight `transfer` at once and completes it with `failure`. Loop thread only.
-    func abort(_ transfer: Transfer, with failure: TransportError) {
+    package func abort(_ transfer: Transfer, with failure: TransportError) {
         guard let easy = transfer.easy, let slot = slot(of: easy), slot.transfer === transfer else { return }
         deactivate(slot)
         curl_multi_remove_handle(handle.multi, easy)
@@ -185,7 +186,7 @@ final class EventLoop: Sendable {
     /// loop-thread state and hands its result back with ``execute(_:)``, which refuses once
     /// the loop is closing, so work pending off the loop needs a stand-in the drain ends
     /// (``Call`` uses a far-off timer, which fires with `fired == false`).
-    func offload(_ job: @escaping @Sendable (_ home: WorkerPool.Home) -> Void) {
+    package func offload(_ job: @escaping @Sendable (_ home: WorkerPool.Home) -> Void) {
         let pool = state.pool ?? WorkerPool.lease()
         state.pool = pool
         pool.submit { worker in job(WorkerPool.Home(pool: pool, worker: worker)) }
@@ -193,7 +194,7 @@ final class EventLoop: Sendable {
 
     /// Runs `action(true)` on the loop thread after `delay` seconds. Loop thread only.
     /// Returns an id for ``cancelTimer(_:)``.
-    func schedule(after delay: Double, _ action: @escaping TimerAction) -> Int {
+    package func schedule(after delay: Double, _ action: @escaping TimerAction) -> Int {
         let id = state.nextTimerID
         state.nextTimerID += 1
         state.timers.append((MonotonicClock.now() + max(0, delay), id, action))
@@ -201,7 +202,7 @@ final class EventLoop: Sendable {
     }
 
     /// Drops a pending timer without running it. Loop thread only.
-    func cancelTimer(_ id: Int) {
+    package func cancelTimer(_ id: Int) {
         state.timers.removeAll { $0.id == id }
     }
 
@@ -209,7 +210,7 @@ final class EventLoop: Sendable {
     /// timers fire with `fired == false`, the worker-pool lease is returned (the last one
     /// joins the pool's threads), then `cleanup` runs (on the loop thread) and the thread
     /// exits. Waits for the thread unless called on it (then it detaches). Idempotent.
-    func shutdown(then cleanup: (@Sendable () -> Void)? = nil) {
+    package func shutdown(then cleanup: (@Sendable () -> Void)? = nil) {
         let first = inbox.withLock { box -> Bool in
             defer { box.closed = true }
             return !box.closed
@@ -319,7 +320,7 @@ final class EventLoop: Sendable {
     }
 
     /// Whether the loop is shutting down (loop thread: no new transfers should start).
-    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    package var isStopping: Bool { stopping.load(ordering: .acquiring) }
 }
 
 /// `curl_global_init` exactly once per process, before the first multi handle.

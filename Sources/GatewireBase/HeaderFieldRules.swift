@@ -100,7 +100,7 @@ extension HTTPHeaders {
 
     /// `name` in double quotes with control characters written as `\r`, `\n`, `\0` or `\xNN`,
     /// so a message stays on one line.
-    static func quoted(_ name: String) -> String {
+    package static func quoted(_ name: String) -> String {
         var text = "\""
         for scalar in name.unicodeScalars {
             switch scalar {

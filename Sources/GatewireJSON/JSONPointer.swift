@@ -7,39 +7,39 @@ import Glibc
 /// tree keeps it (never released by the receiver); a *new reference* is owned by the
 /// receiver, who passes it on (e.g. to `json_object_setn_new_nocheck`) or releases it with
 /// `json_decref`. Each function below says which it returns.
-typealias JSONPointer = UnsafeMutablePointer<json_t>
+package typealias JSONPointer = UnsafeMutablePointer<json_t>
 
 extension UnsafeMutablePointer where Pointee == json_t {
     /// The node's Jansson type (`JSON_TRUE` and `JSON_FALSE` are distinct here).
-    var type: json_type { pointee.type }
+    package var type: json_type { pointee.type }
 
     /// Whether this is a JSON object.
-    var isObject: Bool { pointee.type == JSON_OBJECT }
+    package var isObject: Bool { pointee.type == JSON_OBJECT }
 
     /// The UTF-8 bytes of a string node (its full length, U+0000 included), borrowed from the
     /// node: valid while the node lives. Only for string nodes.
-    var stringBytes: UnsafeBufferPointer<UInt8> {
+    package var stringBytes: UnsafeBufferPointer<UInt8> {
         let length = json_string_length(self)
         return UnsafeBufferPointer(start: UnsafeRawPointer(json_string_value(self)!).assumingMemoryBound(to: UInt8.self),
                                    count: length)
     }
 
     /// Whether this string node's bytes are exactly `literal` (ASCII).
-    func stringEquals(_ literal: StaticString) -> Bool {
+    package func stringEquals(_ literal: StaticString) -> Bool {
         let bytes = stringBytes
         return bytes.count == literal.utf8CodeUnitCount
             && (bytes.count == 0 || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
     }
 
     /// A new reference to this node (the same node, shared).
-    func newReference() -> JSONPointer { json_incref(self)! }
+    package func newReference() -> JSONPointer { json_incref(self)! }
 
     /// This node as JSON text (`flags` as `gw_json_dump_flags` makes them; the default is
     /// compact with every real's 17 digits, as ``JSONValue/serialized(pretty:significantDigits:)``).
     ///
     /// Written through `json_dump_callback` into a Swift buffer: Jansson never hands out
     /// memory here, so the text is right whatever allocator Jansson has (see ``JSONArena``).
-    func serialized(flags: Int = gw_json_dump_flags(0, 17)) -> String {
+    package func serialized(flags: Int = gw_json_dump_flags(0, 17)) -> String {
         var text = TextBuffer()
         defer { free(text.bytes) }
         let status = withUnsafeMutablePointer(to: &text) { buffer in
@@ -75,7 +75,7 @@ private struct TextBuffer {
 
 /// A new reference to a JSON string holding `bytes` (valid UTF-8 the caller vouches for:
 /// Jansson does not check it). Falls back to `null` only when Jansson cannot allocate.
-func newJSONString(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> JSONPointer {
+package func newJSONString(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> JSONPointer {
     let made = bytes.withMemoryRebound(to: CChar.self) { chars in
         chars.baseAddress.map { json_stringn_nocheck($0, chars.count) } ?? json_string("")
     }
@@ -83,7 +83,7 @@ func newJSONString(validUTF8 bytes: UnsafeBufferPointer<UInt8>) -> JSONPointer {
 }
 
 /// A new reference to a JSON string holding `text` (`String` is valid UTF-8).
-func newJSONString(_ text: String) -> JSONPointer {
+package func newJSONString(_ text: String) -> JSONPointer {
     var text = text
     return text.withUTF8 { newJSONString(validUTF8: $0) }
 }

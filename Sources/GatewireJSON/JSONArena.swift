@@ -18,11 +18,11 @@ import Glibc
 /// Rules for code inside a scope: only Gatewire's own parse-and-map code, never user code
 /// (plugins, callbacks); and never `free()` memory Jansson returned (no `json_dumps`: text
 /// is written with ``JSONPointer``'s `serialized`, into Swift buffers).
-enum JSONArena {
+package enum JSONArena {
     /// Bodies at least this large are parsed and mapped in an arena scope: 16 KiB, whose
     /// trees fill a few slots. `GATEWIRE_ARENA_BYTES` in the environment overrides it (a
     /// huge value: never), for A/B runs.
-    static let minimumBodyBytes: Int = {
+    package static let minimumBodyBytes: Int = {
         if let text = getenv("GATEWIRE_ARENA_BYTES"), let value = Int(String(cString: text)) { return value }
         return 16 * 1024
     }()
@@ -30,7 +30,7 @@ enum JSONArena {
     /// Runs `body` inside an arena scope on the calling thread when `bodyBytes` reaches
     /// ``minimumBodyBytes`` and arenas are available (else simply runs it). `body` must
     /// follow the rules above. Not reentrant: a scope inside a scope runs without one.
-    static func scope<R, E: Error>(bodyBytes: Int, _ body: () throws(E) -> R) throws(E) -> R {
+    package static func scope<R, E: Error>(bodyBytes: Int, _ body: () throws(E) -> R) throws(E) -> R {
         guard bodyBytes >= minimumBodyBytes, gw_arena_begin() != 0 else { return try body() }
         defer { gw_arena_end() }
         return try body()

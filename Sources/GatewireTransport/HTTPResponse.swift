@@ -1,3 +1,5 @@
+import GatewireBase
+
 /// A response as received: status, headers and the (decoded) body bytes.
 public struct HTTPResponse: Sendable {
     /// The status code (of the final response when the call followed redirects).
@@ -50,23 +52,12 @@ public struct TransferTimings: Sendable, Equatable {
 
     /// Adds `other`'s phases to these: the timings of a chain of redirect hops are the sums
     /// of its transfers' (as libcurl sums them when it follows redirects itself).
-    mutating func add(_ other: TransferTimings) {
+    package mutating func add(_ other: TransferTimings) {
         dns += other.dns
         connect += other.connect
         tls += other.tls
         firstByte += other.firstByte
         total += other.total
-    }
-
-    /// `{"dns", "connect", "tls", "first_byte", "total"}` in seconds.
-    public var json: JSONValue {
-        let object = JSONValue.object()
-        object.set("dns", .number(dns))
-        object.set("connect", .number(connect))
-        object.set("tls", .number(tls))
-        object.set("first_byte", .number(firstByte))
-        object.set("total", .number(total))
-        return object
     }
 }
 

@@ -20,10 +20,4 @@ public enum ResponseSizeLimit {
 
     /// The accepted values: 1 byte to 2^62 bytes (an integer).
     public static let range: ClosedRange<Int64> = 1...(1 << 62)
-
-    /// Reads a `maxResponseBytes` value.
-    /// - Throws: ``ConfigError`` at the node unless it is an integer in ``range``.
-    public static func bytes(config node: ConfigNode) throws(ConfigError) -> Int {
-        Int(try node.integer(in: range))
-    }
 }

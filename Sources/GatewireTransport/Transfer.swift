@@ -1,4 +1,5 @@
 import CCurl
+import GatewireBase
 import Glibc
 
 /// One HTTP exchange on a libcurl easy handle: sets the handle up from an ``HTTPRequest``,
@@ -9,7 +10,7 @@ import Glibc
 /// Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`): one
 /// thread touches it and no access overlaps another (each check cost about 80 instructions,
 /// several per header line).
-final class Transfer: @unchecked Sendable {
+package final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
@@ -31,7 +32,7 @@ final class Transfer: @unchecked Sendable {
     /// Whether a second send of the same request was refused (``willSendRequest()``).
     @exclusivity(unchecked) private var refusedResend = false
 
-    init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
+    package init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
         self.request = request
         self.options = options
         self.completion = completion

@@ -42,7 +42,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public init(_ fields: [Field]) { list = fields }
 
     /// The fields of a received block, split into strings when first read.
-    init(_ raw: RawHeaderBlock) { self.raw = raw }
+    package init(_ raw: RawHeaderBlock) { self.raw = raw }
 
     /// `["Accept": "application/json"]`, in literal order.
     public init(dictionaryLiteral elements: (String, String)...) {

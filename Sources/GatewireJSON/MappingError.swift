@@ -1,6 +1,6 @@
 /// A response or request body that could not be parsed or mapped.
 ///
-/// Produced by ``KeyPath`` walking, attribute coercion (``AttributeType``), the
+/// Produced by ``JSONKeyPath`` walking, attribute coercion (``AttributeType``), the
 /// ``ObjectMapper``, ``RequestDescriptor`` and the ``ResponseMapper``. A call that ends
 /// with one fails with kind ``ErrorKind/mapping``.
 public struct MappingError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -7,11 +7,11 @@ import Glibc
 ///
 /// Immutable once built; ``fields`` may be first read from any number of threads at once
 /// (``OnceReference``).
-final class RawHeaderBlock: Sendable {
+package final class RawHeaderBlock: Sendable {
     /// `name NUL value NUL` for every field, in order.
     private let bytes: [UInt8]
     /// The number of fields.
-    let count: Int
+    package let count: Int
     /// The fields as strings, split on first use.
     private let parsed = OnceReference<FieldList>()
 
@@ -27,7 +27,7 @@ final class RawHeaderBlock: Sendable {
     }
 
     /// The fields in order, split into strings on the first call (any thread).
-    var fields: [HTTPHeaders.Field] {
+    package var fields: [HTTPHeaders.Field] {
         parsed.get {
             var fields: [HTTPHeaders.Field] = []
             fields.reserveCapacity(count)
@@ -41,7 +41,7 @@ final class RawHeaderBlock: Sendable {
 
     /// The value of the first field named `name`, compared case-insensitively as
     /// ``HTTPHeaders/subscript(_:)`` does (`lowercased()`), or nil. Builds no other string.
-    func value(named name: String) -> String? {
+    package func value(named name: String) -> String? {
         var name = name
         return name.withUTF8 { wanted -> String? in
             let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
@@ -107,17 +107,17 @@ final class RawHeaderBlock: Sendable {
     ///
     /// The bytes go to a buffer of its own (plain `memcpy`s: this runs for every header line
     /// of every response); ``deallocate()`` frees it.
-    struct Builder {
+    package struct Builder {
         private var buffer: UnsafeMutablePointer<UInt8>?
         private var capacity = 0
         private var length = 0
         private var count = 0
 
         /// No fields yet.
-        init() {}
+        package init() {}
 
         /// Frees the buffer; the builder is empty afterwards.
-        mutating func deallocate() {
+        package mutating func deallocate() {
             buffer?.deallocate()
             buffer = nil
             capacity = 0
@@ -125,14 +125,14 @@ final class RawHeaderBlock: Sendable {
         }
 
         /// Drops every field (a new response's status line: only the last response counts).
-        mutating func removeAll() {
+        package mutating func removeAll() {
             length = 0
             count = 0
         }
 
         /// Adds one header line (with its CR LF), not the status line nor the blank line
         /// that ends the header section.
-        mutating func append(line: UnsafeBufferPointer<UInt8>) {
+        package mutating func append(line: UnsafeBufferPointer<UInt8>) {
             guard let base = line.baseAddress else { return }
             // The line ends at its first CR or LF; unterminated, or with a NUL before its end,
             // libcurl's C-string split finds no line. (memchr: these are hot, per line.)
@@ -179,7 +179,7 @@ final class RawHeaderBlock: Sendable {
         }
 
         /// The fields so far as a block (a copy); nil when there are none.
-        func build() -> RawHeaderBlock? {
+        package func build() -> RawHeaderBlock? {
             guard count > 0, let buffer else { return nil }
             return RawHeaderBlock(bytes: Array(UnsafeBufferPointer(start: buffer, count: length)), count: count)
         }
