@@ -181,7 +181,8 @@ extension RetryPolicy {
     }
 
     /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`` with jitter from
-    /// the system's random source.
+    /// a ``SeededGenerator`` seeded from the system's random source: a different sequence on
+    /// every call.
     public func decide(
         method: HTTPMethod,
         outcome: AttemptOutcome,
@@ -190,7 +191,11 @@ extension RetryPolicy {
         remaining: Double? = nil,
         now: Double? = nil
     ) -> RetryDecision {
-        var generator = SystemRandomNumberGenerator()
+        // Not SystemRandomNumberGenerator itself: it is an empty struct, and passed `inout`
+        // through the generic `decide(using:)` under ThreadSanitizer its meaningless address
+        // goes to __tsan_external_write, which then crashes now and then (swiftlang/swift
+        // issue #61244; `make test-tsan` hit it in RetryDecisionTests).
+        var generator = SeededGenerator()
         return decide(
             method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
             remaining: remaining, now: now, using: &generator)
