@@ -2,26 +2,6 @@
 #include "support.h"
 #include "tests.h"
 
-/* Requests the test server saw for a /fault/<key>/... script. */
-static int fault_count(gw_client *client, const char *key)
-{
-    char path[160];
-    gw_result *result;
-    int32_t rc;
-    char *body;
-    int count = -1;
-    const char *at;
-    snprintf(path, sizeof path, "/fault/%s/count", key);
-    result = call(client, "GET", path, &rc);
-    body = body_text(result);
-    at = body ? strstr(body, "\"count\"") : NULL;
-    if (rc != GW_OK || at == NULL || sscanf(at, "\"count\" : %d", &count) != 1)
-        count = -1;
-    free(body);
-    gw_result_free(result);
-    return count;
-}
-
 /* A version 1 caller: its struct ends at retry_test_user_data (no policy_json). */
 typedef struct call_options_v1 {
     uint32_t version;

@@ -214,23 +214,34 @@ void noop_completion(gw_result *result, void *user_data)
 
 pthread_t main_thread;
 
-int server_count(gw_client *client, const char *key)
+/* Requests the test server saw for the script KEY of ENDPOINT (/ENDPOINT/KEY/count), or -1. */
+static int script_count(gw_client *client, const char *endpoint, const char *key)
 {
-    char path[128];
+    char path[160];
     gw_result *result;
     int32_t rc;
     char *body;
     int count = -1;
     const char *at;
-    snprintf(path, sizeof path, "/sequence/%s/count", key);
+    snprintf(path, sizeof path, "/%s/%s/count", endpoint, key);
     result = call(client, "GET", path, &rc);
     body = body_text(result);
-    at = strstr(body, "\"count\"");
+    at = body ? strstr(body, "\"count\"") : NULL;
     if (rc != GW_OK || at == NULL || sscanf(at, "\"count\" : %d", &count) != 1)
         count = -1;
     free(body);
     gw_result_free(result);
     return count;
+}
+
+int server_count(gw_client *client, const char *key)
+{
+    return script_count(client, "sequence", key);
+}
+
+int fault_count(gw_client *client, const char *key)
+{
+    return script_count(client, "fault", key);
 }
 
 gw_result *call_refused_before_sending(const gw_client_options *options, const char *key_prefix)

@@ -144,7 +144,10 @@ extern pthread_t main_thread;
 
 #define FAST_RETRY "\"retry\": {\"maxRetries\": 3, \"initialDelay\": 0.01, \"maxDelay\": 0.05}"
 
+/* Requests the test server saw for a /sequence/KEY/... script, or -1. */
 int server_count(gw_client *client, const char *key);
+/* Requests the test server saw for a /fault/KEY/... script, or -1. */
+int fault_count(gw_client *client, const char *key);
 
 /* Makes a client from options, whose plugin refuses in prepare, and calls GET
  * /sequence/KEY/200 with a fresh key prefixed key_prefix: the call must fail before anything
