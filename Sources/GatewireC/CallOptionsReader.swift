@@ -68,9 +68,8 @@ enum CallOptionsReader {
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
-            let routeType = request.route.flatMap { client.config.routes[$0]?.objectType }
-            request.body = options.object_type != nil || routeType != nil
-                ? .object(value, type: string(options.object_type)) : .json(value)
+            request.body = client.config.requestBody(value, objectType: string(options.object_type),
+                                                     forRoute: request.route)
         }
         if let text = options.policy_json {
             let value = try parse(text, field: "policy_json")

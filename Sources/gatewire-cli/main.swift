@@ -235,8 +235,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     if let body {
         do {
             let value = try JSONValue.parse(body)
-            let routeType = request.route.flatMap { config.routes[$0]?.objectType }
-            request.body = objectType != nil || routeType != nil ? .object(value, type: objectType) : .json(value)
+            request.body = config.requestBody(value, objectType: objectType, forRoute: request.route)
         } catch {
             fail("--body: \(error)")
         }
