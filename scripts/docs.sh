@@ -11,8 +11,9 @@
 #
 # Every part runs even when an earlier one failed, so one run reports every problem; the
 # script exits non-zero if any part failed. Prints each part's time and its index.html.
-# The symbol graphs come from a build of the Gatewire target in a scratch path of its own
-# (build/docs-swift-build): the swift-docc-plugin package cannot be fetched offline, so the
+# The symbol graphs come from the debug build of the Gatewire target in SwiftPM's default
+# scratch path (.build), the build `swift build` and scripts/test.sh make, so after them it
+# compiles nothing. The swift-docc-plugin package cannot be fetched offline, so the
 # toolchain's docc is called directly.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -40,14 +41,13 @@ docs_c() {
 }
 
 docs_swift() {
-    local bin docc scratch modules graphs
+    local bin docc modules graphs
     bin="$(dirname "$(command -v swift)")"
     docc="$bin/docc"
     [ -x "$docc" ] || { echo "docs: $docc is missing (the Swift toolchain's docc)" >&2; return 1; }
-    scratch=build/docs-swift-build
-    modules="$scratch/debug"
-    graphs="$scratch/symbol-graphs"
-    swift build --scratch-path "$scratch" --target Gatewire
+    modules=.build/debug
+    graphs=build/docs-symbol-graphs
+    swift build --target Gatewire
     # One symbol graph: the Gatewire module with the public API it re-exports from the lower
     # targets (`@_exported import`). Given a graph per module, DocC sees several modules and
     # picks the root among them at random, and links across them fail.

@@ -13,6 +13,10 @@
 #      FUZZ_SECONDS each (scripts/fuzz.sh, default 60) and the fault soak with SOAK_CALLS calls
 #      (scripts/soak.sh, default 10000 here).
 # Each suite starts and stops its own servers. Fails on any compiler warning in our sources.
+# Each build configuration compiles once: the debug build (.build) serves swift test and the
+# Swift API reference; the release build (build/, scripts/build.sh) serves ctest, the bench
+# smoke, the wheel and the tarball. The sanitizer and fuzz builds are configurations of their
+# own, and the deploy test builds examples/swift-app as a user's package would be built.
 # Every step that runs tests has a time limit (scripts/watchdog.py; ctest's own per-test
 # TIMEOUT; pytest-timeout): a hung step fails in minutes and prints where it hung.
 set -euo pipefail
