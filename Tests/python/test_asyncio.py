@@ -4,6 +4,7 @@ cancellation mid-call and during a backoff, exceptions in hooks, two loops in tw
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import socket
@@ -304,3 +305,15 @@ def test_shortcuts_send_their_method(client: gatewire.Client, server: str) -> No
             return methods + [head.method]
 
     assert asyncio.run(main()) == ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"]
+
+
+def test_a_loop_that_is_gone_takes_its_queue_with_it(server: str, library: str) -> None:
+    client = gatewire.AsyncClient(server)
+
+    async def one(i: int) -> str:
+        return (await client.get("/echo", params={"i": i})).json()["query"]["i"]
+
+    assert [asyncio.run(one(i)) for i in range(3)] == ["0", "1", "2"]  # a new loop each time
+    gc.collect()
+    assert len(client._queues) == 0
+    asyncio.run(client.aclose())

@@ -40,7 +40,8 @@ _BATCH = 256  # results taken per gw_queue_wait
 
 def _on_queue_notify(queue: int | None, user_data: int | None) -> None:
     """The library's notice that results wait in a loop's queue (on its loop thread)."""
-    loop_queue: _LoopQueue | None = _registry.get(user_data)
+    reference: weakref.ref[_LoopQueue] | None = _registry.get(user_data)
+    loop_queue = reference() if reference is not None else None
     if loop_queue is not None:
         loop_queue.wake()
 
@@ -55,14 +56,17 @@ def _free_queue(handle: int, key: int) -> None:
 
 class _LoopQueue:
     """The completion queue of one (client, asyncio loop) pair and the futures of its calls
-    in flight, keyed by tag. Used on its loop's thread only, except :meth:`wake`."""
+    in flight, keyed by tag. Used on its loop's thread only, except :meth:`wake`.
+
+    It refers to its loop, and the registry to it, weakly: a loop that is gone (each
+    ``asyncio.run`` makes one) takes its queue with it, and the queue is freed then."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+        self._loop = weakref.ref(loop)
         out = ctypes.c_void_p()
         _native.check(_native.lib.gw_queue_new(ctypes.byref(out)))
         self.handle: int = out.value or 0
-        self.key = _registry.add(self)
+        self.key = _registry.add(weakref.ref(self))
         _native.check(_native.lib.gw_queue_set_notify(self.handle, _QUEUE_NOTIFY, self.key))
         self.pending: dict[int, tuple[asyncio.Future[Result | GatewireError], int]] = {}
         self.tags = itertools.count(1)
@@ -75,10 +79,13 @@ class _LoopQueue:
 
     def wake(self) -> None:
         """Schedule one drain on the loop (any thread); nothing if the loop is closed."""
+        loop = self._loop()
+        if loop is None:
+            return  # the loop is gone: its calls' results are freed with the queue
         try:
-            self.loop.call_soon_threadsafe(self.drain)
+            loop.call_soon_threadsafe(self.drain)
         except RuntimeError:
-            pass  # the loop is closed: its calls' results are freed with the queue
+            pass  # the loop is closed: the same
 
     def drain(self) -> None:
         """Take every waiting result and resolve its future (on the loop)."""
@@ -290,22 +297,30 @@ class AsyncClient:
 
         The library's paginator fetches a page with a blocking call, so each page is fetched
         in the loop's default executor (one pooled thread at a time, not one per page); a
-        task cancelled meanwhile stops the walk once that page has arrived.
+        task cancelled meanwhile returns at once, and the walk is freed once that page has
+        arrived.
 
         Raises:
             InvalidArgument: the route has no pagination; a failed page raises its CallError.
         """
         walk = self._client.pages(route, params=params, headers=headers, max_retries=max_retries,
                                   attempt_timeout=attempt_timeout, deadline=deadline, timeout=timeout)
+        busy = threading.Lock()  # held while a pooled thread fetches a page
         loop = asyncio.get_running_loop()
         try:
             while True:
-                page = await loop.run_in_executor(None, _next_page, walk)
+                page = await loop.run_in_executor(None, _next_page, walk, busy)
                 if page is None:
                     return
                 yield page
         finally:
-            walk.close()
+            if busy.acquire(blocking=False):
+                try:
+                    walk.close()
+                finally:
+                    busy.release()
+            else:  # cancelled while a page is being fetched: free the walk once it has arrived
+                threading.Thread(target=_close_when_idle, args=(walk, busy), name="gatewire-pages-close").start()
 
     # -- observers, events, metrics (the same as the Client's) ----------------------------
     def add_failure_observer(
@@ -340,7 +355,13 @@ class AsyncClient:
         return self._client.metrics()
 
 
-def _next_page(walk: Pages) -> Result | None:
+def _next_page(walk: Pages, busy: threading.Lock) -> Result | None:
     """The next page, or None at the end (StopIteration cannot cross an executor's future)."""
-    return next(walk, None)
+    with busy:
+        return next(walk, None)
+
+
+def _close_when_idle(walk: Pages, busy: threading.Lock) -> None:
+    with busy:
+        walk.close()
 
