@@ -35,14 +35,23 @@ from ._callbacks import (
     _registry,
 )
 from ._calllog import CallLog
-from ._encoding import Config, _config_text, _encode, _with_call_timeouts, _with_timeouts, _filter_json, _headers_json, _params_json
+from ._encoding import (
+    Config,
+    _config_text,
+    _encode,
+    _filter_json,
+    _headers_json,
+    _params_json,
+    _with_call_timeouts,
+    _with_timeouts,
+)
 from .errors import CallError, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
 from .futures import CallFuture
 from .hooks import RetryTest
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
-from .timeouts import TimeoutArgument, as_timeouts
+from .timeouts import TimeoutArgument
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11 (PEP 692: 3.12)
@@ -222,8 +231,10 @@ class Client:
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source (the library's message), or both ``config`` and
-            ``config_path``.
+        InvalidArgument: no config source (the library's message), both ``config`` and
+            ``config_path``, or ``timeout`` with ``config_path``.
+        TypeError: a plugin hook is a coroutine function, or ``timeout`` is neither a number
+            nor a :class:`Timeouts`.
         OSError: the library cannot be loaded.
     """
 
@@ -393,7 +404,8 @@ class Client:
             InvalidArgument: malformed options (e.g. ``max_retries=101``, an unknown method,
                 an invalid header); the library's message names the field.
             TypeError: an unknown keyword, a ``params`` value of another type, a ``json``
-                value that is not JSON-serialisable, or a number of the wrong type.
+                value that is not JSON-serialisable, a number of the wrong type, or a
+                coroutine function as ``retry_test``.
             GatewireError: the client is closed.
         """
         return self._call_blocking(method, path, None, options)
@@ -668,7 +680,7 @@ class Client:
                     outcome = ready.pop(yielded)
                     if yielded in accepting:
                         accepting.discard(yielded)
-                        outcome = accepted(outcome, True)  # type: ignore[assignment]
+                        outcome = accepted(outcome, True)
                     yielded += 1
                     yield outcome
         finally:
@@ -706,6 +718,7 @@ class Client:
             An id for :meth:`remove_failure_observer`.
 
         Raises:
+            TypeError: ``observer`` is a coroutine function (hooks are plain callables).
             GatewireError: the client is closed.
         """
         check_plain_callable(observer, "a failure observer")
@@ -754,6 +767,10 @@ class Client:
 
         Returns:
             An id for :meth:`remove_event_monitor`.
+
+        Raises:
+            TypeError: ``monitor`` is a coroutine function (hooks are plain callables).
+            GatewireError: the client is closed.
         """
         check_plain_callable(monitor, "an event monitor")
         handle = self._native.acquire()

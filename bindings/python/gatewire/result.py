@@ -7,7 +7,7 @@ import ctypes
 import json as _json
 import sys
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from . import _native
 from .errors import CallError, ErrorKind, GatewireError, HTTPStatusError, MappingError, call_error_class
@@ -458,7 +458,10 @@ def _convert(pointer: int) -> Result | CallError:
     )
 
 
-def accepted(outcome: Result | GatewireError, accept_any_status: bool) -> Result | GatewireError:
+_Failure = TypeVar("_Failure", bound=GatewireError)
+
+
+def accepted(outcome: Result | _Failure, accept_any_status: bool) -> Result | _Failure:
     """``outcome`` as the caller asked for it: with ``accept_any_status``, an
     :class:`HTTPStatusError` (a status the core did not accept) becomes a Result whose
     :meth:`Result.raise_for_status` raises it; anything else is returned as it is."""
