@@ -1064,7 +1064,9 @@ const char *gw_event_json(const gw_event *event);
  * For bindings that pay for every callback into their runtime (Python's GIL): calls started
  * with a queue instead of a completion function push their results into it from the loop
  * thread (no callback runs), and one gw_queue_wait, which blocks without calling back,
- * returns many finished results at once. Any thread may use a queue; several clients may
+ * returns many finished results at once. A consumer that has its own event loop instead sets
+ * a notify function (gw_queue_set_notify), called once per batch, and then takes the batch
+ * with a gw_queue_wait that does not wait. Any thread may use a queue; several clients may
  * share one.
  * @{
  */
