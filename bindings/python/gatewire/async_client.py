@@ -96,7 +96,11 @@ class _LoopQueue:
             _native.lib.gw_queue_wait(self.handle, 0.0, self._results, self._tags, _BATCH, ctypes.byref(self._count))
             taken = self._count.value
             for index in range(taken):
-                outcome = outcome_from_queued(self._results[index], self._fields, fields_ref)
+                outcome: Result | GatewireError
+                try:  # frees the native result whatever happens, so the batch goes on
+                    outcome = outcome_from_queued(self._results[index], self._fields, fields_ref)
+                except Exception as error:  # noqa: BLE001 - the awaiting call gets it
+                    outcome = GatewireError(f"could not read the call's result: {error!r}")
                 entry = self.pending.pop(self._tags[index], None)
                 if entry is None:
                     continue
