@@ -262,6 +262,10 @@ def clients(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int
     def gw_py(w: str, n: int, k: int) -> list[str]:
         return [python, py_clients, "gatewire", str(config), route[w], str(n), str(k), str(sizes[w]), "raw" if w == "a" else "mapped"]
 
+    def gw_py_async(w: str, n: int, k: int) -> list[str]:
+        return [python, py_clients, "gatewire-async", str(config), route[w], str(n), str(k), str(sizes[w]),
+                "raw" if w == "a" else "mapped"]
+
     def peer(name: str):
         def command(w: str, n: int, k: int) -> list[str]:
             return [python, py_clients, name, url, f"/{WORKLOADS[w]}", str(n), str(k), str(sizes[w]), "raw" if w == "a" else "parse"]
@@ -277,6 +281,7 @@ def clients(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int
         result.append(Client("Gatewire Swift", "gatewire", ("a", "b"), both, gw_swift))
     result += [
         Client("Gatewire Python", "gatewire", ("a", "b"), both, gw_py, smoke=True, env=py_env),
+        Client("Gatewire Python async", "gatewire", ("a", "b"), both, gw_py_async, smoke=True, env=py_env),
         Client("requests", "peer", ("a", "b"), one, peer("requests")),
         Client("urllib3", "peer", ("a", "b"), one, peer("urllib3")),
         Client("httpx", "peer", ("a", "b"), one, peer("httpx")),

@@ -1064,7 +1064,9 @@ const char *gw_event_json(const gw_event *event);
  * For bindings that pay for every callback into their runtime (Python's GIL): calls started
  * with a queue instead of a completion function push their results into it from the loop
  * thread (no callback runs), and one gw_queue_wait, which blocks without calling back,
- * returns many finished results at once. Any thread may use a queue; several clients may
+ * returns many finished results at once. A consumer that has its own event loop instead sets
+ * a notify function (gw_queue_set_notify), called once per batch, and then takes the batch
+ * with a gw_queue_wait that does not wait. Any thread may use a queue; several clients may
  * share one.
  * @{
  */
@@ -1112,6 +1114,30 @@ int32_t gw_call_async_queued(gw_client *client, const gw_call_options *options, 
  */
 int32_t gw_queue_wait(gw_queue *queue, double timeout_seconds, gw_result **out_results, uint64_t *out_tags,
                       size_t capacity, size_t *out_count);
+
+/**
+ * Told that results are waiting: called on the thread that pushed a result (a client's
+ * event-loop thread) when the result lands in a queue that held none, so a consumer that
+ * takes every waiting result (gw_queue_wait with timeout 0, until it returns fewer than its
+ * capacity) is told once per batch. It must not block or call back into the library beyond
+ * what a completion may (see @ref gw_conventions); it typically wakes the consumer's own
+ * event loop (Python asyncio: one `call_soon_threadsafe` per batch).
+ * @param queue the queue.
+ * @param user_data as given to gw_queue_set_notify.
+ */
+typedef void (*gw_queue_notify_fn)(gw_queue *queue, void *user_data);
+
+/**
+ * Sets the queue's notify function, replacing any earlier one. Set it before starting the
+ * calls whose results it should announce (results pushed before it was set are announced by
+ * nothing: take them with gw_queue_wait). Any thread.
+ * @param queue the queue.
+ * @param notify the function, or NULL for none.
+ * @param user_data passed to every call of notify; it must stay valid until the queue is
+ *        freed and the last call started on it has finished.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL queue.
+ */
+int32_t gw_queue_set_notify(gw_queue *queue, gw_queue_notify_fn notify, void *user_data);
 
 /**
  * The number of finished results waiting in the queue.

@@ -15,6 +15,8 @@ final class CompletionQueue: @unchecked Sendable {
     private var tags: [UInt64] = []
     private var head = 0
     private var waiters = 0
+    private var notify: gw_queue_notify_fn?
+    private var notifyUserData: UnsafeMutableRawPointer?
 
     init() {
         pthread_mutex_init(mutex, nil)
@@ -33,13 +35,27 @@ final class CompletionQueue: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// Pushes a finished result; when the queue held none, tells the notify function (outside
+    /// the mutex, so it may take the results at once), which makes one notice per batch.
     func push(_ result: OpaquePointer, tag: UInt64) {
         pthread_mutex_lock(mutex)
+        let wasEmpty = results.count == head
         results.append(result)
         tags.append(tag)
         let wake = waiters > 0
+        let notice = wasEmpty ? notify : nil
+        let userData = notifyUserData
         pthread_mutex_unlock(mutex)
         if wake { pthread_cond_signal(condition) }
+        // The gw_queue * the caller holds is this object's address (box).
+        notice?(OpaquePointer(Unmanaged.passUnretained(self).toOpaque()), userData)
+    }
+
+    func setNotify(_ function: gw_queue_notify_fn?, userData: UnsafeMutableRawPointer?) {
+        pthread_mutex_lock(mutex)
+        notify = function
+        notifyUserData = userData
+        pthread_mutex_unlock(mutex)
     }
 
     var count: Int {
@@ -141,6 +157,14 @@ public func gw_queue_wait(_ queue: OpaquePointer?, _ timeout: Double, _ outResul
     }
     outCount.pointee = unbox(queue, as: CompletionQueue.self).take(timeout: timeout, into: outResults, tags: outTags,
                                                                    capacity: capacity)
+    return GW_OK
+}
+
+@_cdecl("gw_queue_set_notify")
+public func gw_queue_set_notify(_ queue: OpaquePointer?, _ notify: gw_queue_notify_fn?,
+                                _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let queue else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_set_notify: queue is NULL") }
+    unbox(queue, as: CompletionQueue.self).setNotify(notify, userData: userData)
     return GW_OK
 }
 

@@ -2,8 +2,8 @@
 
 Usage: python clients.py CLIENT URL_OR_CONFIG ROUTE_OR_PATH REQUESTS INFLIGHT EXPECT_BYTES MODE
 
-CLIENT is one of gatewire, requests, urllib3, httpx, httpx-async, aiohttp. For gatewire the
-second argument is a gateway config file and the third a route; for the peers they are the
+CLIENT is one of gatewire, gatewire-async, requests, urllib3, httpx, httpx-async, aiohttp. For
+gatewire and gatewire-async the second argument is a gateway config file and the third a route; for the peers they are the
 base URL and the path. MODE is ``raw`` (check status and body length) or ``parse`` (also
 ``json.loads`` the users array and walk every object; for gatewire: the route's response
 descriptor maps every object, and the mapped objects are checked). Prints one JSON line:
@@ -54,6 +54,31 @@ def run_gatewire(config: str, route: str, total: int, inflight: int, expect: int
                 good = isinstance(users, list) and len(users) == 1000 and all("userId" in u for u in users)
             ok += good
     return ok
+
+
+def run_gatewire_async(config: str, route: str, total: int, inflight: int, expect: int, parse: bool) -> int:
+    """Gatewire's asyncio client: ``inflight`` coroutines each awaiting
+    ``AsyncClient.call_route`` in turn (as the async peers' lanes), results back in batches."""
+    import gatewire
+
+    verify_all = os.environ.get("BENCH_VERIFY") == "all"
+    checked = False
+
+    async def main() -> int:
+        async with gatewire.AsyncClient(config_path=config) as client:
+            async def one() -> bool:
+                nonlocal checked
+                result = await client.call_route(route)
+                good = result.status == 200 and len(result.body) == expect
+                if good and parse and (verify_all or not checked):
+                    checked = True
+                    users = (result.mapped or {}).get("")
+                    good = isinstance(users, list) and len(users) == 1000 and all("userId" in u for u in users)
+                return good
+
+            return await _lanes(total, inflight, one)
+
+    return asyncio.run(main())
 
 
 def run_requests(base: str, path: str, total: int, inflight: int, expect: int, parse: bool) -> int:
@@ -137,6 +162,7 @@ def run_aiohttp(base: str, path: str, total: int, inflight: int, expect: int, pa
 
 CLIENTS = {
     "gatewire": run_gatewire,
+    "gatewire-async": run_gatewire_async,
     "requests": run_requests,
     "urllib3": run_urllib3,
     "httpx": run_httpx,
@@ -152,8 +178,8 @@ def main() -> int:
     name, target, path = sys.argv[1:4]
     total, inflight, expect = (int(x) for x in sys.argv[4:7])
     parse = sys.argv[7] in ("parse", "mapped")
-    module = __import__({"gatewire": "gatewire", "httpx-async": "httpx"}.get(name, name))  # imports are not timed
-    if name == "gatewire":
+    module = __import__({"gatewire-async": "gatewire", "httpx-async": "httpx"}.get(name, name))  # imports are not timed
+    if module.__name__ == "gatewire":
         module.version()  # nor is loading libGatewire.so (lazy in the binding; ~10 ms), as for the C client
     start, cpu0 = time.perf_counter(), time.process_time()
     ok = CLIENTS[name](target, path, total, inflight, expect, parse)

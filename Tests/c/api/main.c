@@ -62,6 +62,7 @@ static const named_test tests[] = {
     {"destroy_without_out_id", test_destroy_without_out_id, 0},
     {"completion_queue", test_completion_queue, 0},
     {"queue_wait_on_the_loop_thread", test_queue_wait_on_the_loop_thread, 0},
+    {"queue_notify", test_queue_notify, 0},
     {"validation", test_validation, 0},
 };
 

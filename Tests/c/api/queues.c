@@ -176,3 +176,62 @@ void test_completion_queue(void)
     gw_queue_free(queue);
     gw_client_free(client);
 }
+
+/* gw_queue_set_notify: told once per batch, i.e. when a result lands in a queue that held
+ * none; a second result pushed before the first is taken is not announced again. */
+static void count_notice(gw_queue *queue, void *user_data)
+{
+    (void)queue;
+    latch_count_down(user_data);
+}
+
+static void queue_one(gw_client *client, gw_queue *queue, uint64_t tag)
+{
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    options.method = "GET";
+    options.path = "/echo";
+    CHECK_INT(gw_call_async_queued(client, &options, queue, tag, NULL), GW_OK);
+}
+
+void test_queue_notify(void)
+{
+    gw_client *client = new_client();
+    gw_queue *queue = NULL;
+    gw_result *results[4];
+    size_t count = 0;
+    double t0;
+    static latch notices;
+    step("gw_queue_set_notify: one notice per batch");
+    if (client == NULL)
+        return;
+    latch_init(&notices);
+    CHECK_INVALID(gw_queue_set_notify(NULL, count_notice, &notices));
+    CHECK_INT(gw_queue_new(&queue), GW_OK);
+    CHECK_INT(gw_queue_set_notify(queue, count_notice, &notices), GW_OK);
+    queue_one(client, queue, 1);
+    CHECK(latch_wait(&notices, 1, 10.0));
+    queue_one(client, queue, 2);
+    t0 = now_seconds();
+    while (gw_queue_count(queue) < 2 && now_seconds() - t0 < 10.0)
+        sleep_ms(5);
+    CHECK_INT((int)gw_queue_count(queue), 2);
+    CHECK_INT(latch_count(&notices), 1);
+    CHECK_INT(gw_queue_wait(queue, 0, results, NULL, 4, &count), GW_OK);
+    CHECK_INT((int)count, 2);
+    gw_result_free(results[0]);
+    gw_result_free(results[1]);
+    queue_one(client, queue, 3);
+    CHECK(latch_wait(&notices, 2, 10.0));
+    CHECK_INT(gw_queue_wait(queue, 5.0, results, NULL, 4, &count), GW_OK);
+    CHECK_INT((int)count, 1);
+    gw_result_free(results[0]);
+    CHECK_INT(gw_queue_set_notify(queue, NULL, NULL), GW_OK);
+    queue_one(client, queue, 4);
+    CHECK_INT(gw_queue_wait(queue, 5.0, results, NULL, 4, &count), GW_OK);
+    CHECK_INT((int)count, 1);
+    gw_result_free(results[0]);
+    CHECK_INT(latch_count(&notices), 2);
+    gw_client_free(client);
+    gw_queue_free(queue);
+    latch_destroy(&notices);
+}

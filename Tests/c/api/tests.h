@@ -38,6 +38,7 @@ void test_httpbin_wrong_password_observers(void);
 void test_httpbin_concurrent_calls_share_one_refresh(void);
 void test_completion_queue(void);
 void test_queue_wait_on_the_loop_thread(void);
+void test_queue_notify(void);
 void test_validation(void);
 
 #endif

@@ -4,9 +4,12 @@ A thin ctypes layer (:mod:`gatewire._native`) over ``libGatewire.so`` and a Pyth
 
     import gatewire
 
-    with gatewire.Client("http://127.0.0.1:8080") as client:
-        result = client.call("GET", "/echo", params={"q": "x"})
+    async with gatewire.AsyncClient("http://127.0.0.1:8080") as client:
+        result = await client.get("/echo", params={"q": "x"})
         print(result.status, result.json())
+
+    with gatewire.Client("http://127.0.0.1:8080") as client:
+        result = client.get("/echo", params={"q": "x"})
 
 ``libGatewire.so`` is loaded on first use: the one a wheel bundles next to the package, the
 repository's build when the package is imported from a checkout, or the dynamic loader's
@@ -16,6 +19,7 @@ repository's build when the package is imported from a checkout, or the dynamic 
 from __future__ import annotations
 
 from . import _version
+from .async_client import AsyncClient
 from .auth import RefreshingCredential
 from .client import CallOptions, Client, FailureObserver, check_config, version
 from .errors import (
@@ -41,12 +45,19 @@ from .errors import (
     WouldDeadlock,
 )
 from .futures import CallFuture
+from .jsontypes import JSON
+from .response import Response
+from .timeouts import Timeouts
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
 from .pagination import Pages
 from .result import Attempt, Result
 
 __all__ = [
     "Client",
+    "AsyncClient",
+    "Response",
+    "Timeouts",
+    "JSON",
     "CallFuture",
     "CallOptions",
     "Result",

@@ -14,6 +14,7 @@ contained: none reaches the library. This module depends only on :mod:`gatewire.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json as _json
 import logging
@@ -24,7 +25,7 @@ from . import _native
 from .errors import GatewireError
 from .futures import CallFuture
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
-from .result import call_error_from_borrowed, result_from_native
+from .result import Result, accepted, call_error_from_borrowed, result_from_native
 
 if TYPE_CHECKING:
     from .client import FailureObserver
@@ -66,6 +67,7 @@ def _log_hook_error(what: str) -> None:
 # ---- Module-level thunks (live for the whole process) -----------------------------------
 def _on_completion(result: int | None, user_data: int | None) -> None:
     pending: _PendingCall | None = _registry.pop(user_data)
+    outcome: Result | GatewireError | None
     try:
         outcome = result_from_native(result) if result else None  # takes ownership of result
     except BaseException as error:  # noqa: BLE001 - must not reach C
@@ -78,7 +80,7 @@ def _on_completion(result: int | None, user_data: int | None) -> None:
             _registry.pop(pending.retry_key)
         if outcome is None:
             outcome = GatewireError("the library completed a call without a result")
-        pending.future._resolve(outcome)
+        pending.future._resolve(accepted(outcome, pending.accept_any_status))
     except BaseException:  # noqa: BLE001
         _log_hook_error("completion")
 
@@ -219,6 +221,20 @@ _PREPARE = _native.PREPARE_FN(_on_prepare)
 _DID_RECEIVE = _native.DID_RECEIVE_FN(_on_did_receive)
 
 
+def check_plain_callable(hook: Any, what: str) -> None:
+    """Refuse a coroutine function as a hook: hooks run on the client's event-loop thread,
+    where no asyncio loop runs, and their answer is needed before the library goes on (a
+    retry verdict, a request a plugin changed), so a coroutine would never be awaited.
+
+    Raises:
+        TypeError: ``hook`` is a coroutine function (``async def``).
+    """
+    if inspect.iscoroutinefunction(hook):
+        raise TypeError(f"{what} must be a plain callable, not a coroutine function: hooks run on the client's "
+                        "event-loop thread and must return at once (start async work from them with "
+                        "loop.call_soon_threadsafe)")
+
+
 def _plugin_name(plugin: Any) -> str:
     return getattr(plugin, "name", None) or type(plugin).__name__
 
@@ -230,11 +246,13 @@ def _overrides(plugin: Any, method: str) -> bool:
 
 # ---- Registry entries of a client's callbacks ---------------------------------------
 class _PendingCall:
-    """The registry entry of a started call: the future its completion resolves and the
-    registry key of its retry test (0 for none), dropped with it."""
+    """The registry entry of a started call: the future its completion resolves, the
+    registry key of its retry test (0 for none), dropped with it, and whether a status the
+    core did not accept resolves it as a Result (``accept_any_status``)."""
 
-    __slots__ = ("future", "retry_key")
+    __slots__ = ("future", "retry_key", "accept_any_status")
 
-    def __init__(self, future: CallFuture, retry_key: int) -> None:
+    def __init__(self, future: CallFuture, retry_key: int, accept_any_status: bool = False) -> None:
         self.future = future
         self.retry_key = retry_key
+        self.accept_any_status = accept_any_status

@@ -2,7 +2,7 @@
 options, a failure-observer filter) to the UTF-8 text and JSON the C ABI takes.
 
 Pure functions: no native calls, no state; only :class:`Client` and :func:`check_config`
-use them.
+use them (and the clients' ``timeout=``).
 """
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ from __future__ import annotations
 import json as _json
 from typing import Any, Mapping, Union
 
-from .errors import ErrorKind
+from .errors import ErrorKind, InvalidArgument
+from .timeouts import TimeoutArgument, as_timeouts
 
 #: A gateway config: a dict or JSON text.
 Config = Union[Mapping[str, Any], str]
@@ -61,3 +62,56 @@ def _filter_json(status: Any, no_response: bool, kinds: Any, path: str | None) -
     if path is not None:
         document["pathPattern"] = path
     return _json.dumps(document).encode("utf-8") if document else None
+
+
+def _with_call_timeouts(options: Mapping[str, Any]) -> dict[str, Any]:
+    """``options`` with its ``timeout`` (a number or :class:`Timeouts`) turned into
+    ``attempt_timeout`` and ``deadline``, whose ranges the library checks.
+
+    Raises:
+        InvalidArgument: a ``connect`` timeout (per client only), or ``timeout`` given with
+            the field it sets.
+        TypeError: ``timeout`` is not a number or a Timeouts.
+    """
+    timeouts = as_timeouts(options["timeout"])
+    if timeouts.connect is not None:
+        raise InvalidArgument("timeout.connect: the connect timeout is per client (Client(timeout=...) or the "
+                              "config's timeouts.connect), not per call")
+    merged = {key: value for key, value in options.items() if key != "timeout"}
+    for value, key in ((timeouts.attempt, "attempt_timeout"), (timeouts.deadline, "deadline")):
+        if value is not None:
+            if merged.get(key) is not None:
+                raise InvalidArgument(f"pass timeout or {key}, not both")
+            merged[key] = value
+    return merged
+
+
+def _with_timeouts(config: Config | None, config_path: object, timeout: TimeoutArgument,
+                   base_url: str | None) -> Config | None:
+    """``config`` with a client's ``timeout`` laid over its ``timeouts`` (the config's keys
+    ``connect``, ``attempt``, ``deadline``, checked by the library); ``config`` itself when
+    ``timeout`` is None; with neither config nor config_path, a config of ``base_url`` and the
+    timeouts. Text that is not a JSON object is returned as it is, for the library's
+    ConfigError.
+
+    Raises:
+        InvalidArgument: ``timeout`` with ``config_path``.
+        TypeError: ``timeout`` is not a number or a Timeouts.
+    """
+    if timeout is None:
+        return config
+    timeouts = as_timeouts(timeout)
+    if config_path is not None:
+        raise InvalidArgument("pass timeout with config or base_url; with config_path, set the file's timeouts")
+    try:
+        given: Any = _json.loads(config) if isinstance(config, str) else config
+        tree: dict[str, Any] = {"baseURL": base_url} if config is None else dict(given)
+    except (ValueError, TypeError):
+        return config
+    limits = dict(tree.get("timeouts") or {})
+    for key in ("connect", "attempt", "deadline"):
+        value = getattr(timeouts, key)
+        if value is not None:
+            limits[key] = value
+    tree["timeouts"] = limits
+    return tree

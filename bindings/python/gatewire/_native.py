@@ -140,6 +140,8 @@ PROCESS_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 EVENT_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*gw_log_fn)(const char *line, void *user_data)
 LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
+#: void (*gw_queue_notify_fn)(gw_queue *queue, void *user_data)
+QUEUE_NOTIFY_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, void *user_data)
 REFRESH_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
 
@@ -329,6 +331,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
         [_P, c_double, POINTER(c_void_p), POINTER(c_uint64), c_size_t, POINTER(c_size_t)],
     ),
     "gw_queue_count": (c_size_t, [_P]),
+    "gw_queue_set_notify": (c_int32, [_P, QUEUE_NOTIFY_FN, c_void_p]),
     "gw_result_read": (c_int32, [_P, POINTER(gw_result_fields)]),
 }
 

@@ -28,18 +28,30 @@ from ._callbacks import (
     _RETRY_TEST,
     _WILL_SEND,
     _install_log_sink,
+    check_plain_callable,
     _overrides,
     _PendingCall,
     _plugin_name,
     _registry,
 )
-from ._encoding import Config, _config_text, _encode, _filter_json, _headers_json, _params_json
+from ._calllog import CallLog
+from ._encoding import (
+    Config,
+    _config_text,
+    _encode,
+    _filter_json,
+    _headers_json,
+    _params_json,
+    _with_call_timeouts,
+    _with_timeouts,
+)
 from .errors import CallError, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
 from .futures import CallFuture
 from .hooks import RetryTest
 from .pagination import Pages
-from .result import Result, outcome_from_queued
+from .result import Result, accepted, outcome_from_queued
+from .timeouts import TimeoutArgument
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11 (PEP 692: 3.12)
@@ -144,6 +156,15 @@ class CallOptions(TypedDict, total=False):
             larger one aborts the transfer as it arrives and raises :class:`ResponseTooLarge`
             (never retried). Same as ``policy={"maxResponseBytes": n}``, and checked as that
             (``policy_json.maxResponseBytes: ...``).
+        timeout: seconds per attempt (a number), or a :class:`Timeouts` with ``attempt`` and
+            ``deadline`` (the same as ``attempt_timeout`` and ``deadline``, which it may not
+            be given with; ``connect`` is per client and raises InvalidArgument here).
+        accept_any_status: True to get a status the core does not accept (a 4xx or 5xx no
+            response descriptor accepts) as a :class:`Result` with ``ok`` False, whose
+            :meth:`Result.raise_for_status` raises the :class:`HTTPStatusError` the call
+            would have raised (``requests``' and ``httpx``' way); retries still follow the
+            policy, and failure observers still see the call as failed (the core's rule is
+            unchanged). Other failures raise as always. Default False.
     """
 
     params: Mapping[str, Any] | None
@@ -157,6 +178,8 @@ class CallOptions(TypedDict, total=False):
     policy: Mapping[str, Any] | None
     redirects: str | bool | Mapping[str, Any] | None
     max_response_bytes: int | None
+    timeout: TimeoutArgument
+    accept_any_status: bool
 
 
 _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
@@ -187,6 +210,17 @@ class Client:
         credential: a :class:`RefreshingCredential` that signs every attempt and is asked
             for a new token after a 401 (one refresh for concurrent 401s, each call replays
             once); None for none.
+        timeout: the client's time limits, laid over the config's ``timeouts``: seconds per
+            attempt (a number) or a :class:`Timeouts` (``connect``, ``attempt``,
+            ``deadline``); None keeps the config's. Not with ``config_path`` (put them in
+            the file).
+
+    Hooks (plugin methods, observers, event monitors, retry tests) are plain callables run on
+    the client's event-loop thread; a coroutine function (``async def``) is refused with
+    TypeError.
+
+    While the ``gatewire`` logger is enabled for INFO, the client logs each attempt at DEBUG
+    and each retry and failed call at INFO, redacted by the core.
 
     The config source is ``config`` or ``config_path`` (not both), else ``base_url`` alone.
 
@@ -197,8 +231,10 @@ class Client:
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source (the library's message), or both ``config`` and
-            ``config_path``.
+        InvalidArgument: no config source (the library's message), both ``config`` and
+            ``config_path``, or ``timeout`` with ``config_path``.
+        TypeError: a plugin hook is a coroutine function, or ``timeout`` is neither a number
+            nor a :class:`Timeouts`.
         OSError: the library cannot be loaded.
     """
 
@@ -211,15 +247,20 @@ class Client:
         plugins: Iterable[Any] = (),
         random_seed: int | None = None,
         credential: RefreshingCredential | None = None,
+        timeout: TimeoutArgument = None,
     ) -> None:
         if config is not None and config_path is not None:
             raise InvalidArgument("pass config or config_path, not both")
+        config = _with_timeouts(config, config_path, timeout, base_url)
 
         native = _native.lib
         _install_log_sink()
         self._native = _NativeClient()
         self._credential = credential
         self._plugins = tuple(plugins)
+        for plugin in self._plugins:
+            for hook in ("prepare", "will_send", "did_receive", "process"):
+                check_plain_callable(getattr(plugin, hook, None), f"plugin {_plugin_name(plugin)}.{hook}")
         options = _native.gw_client_options()
         _native.check(native.gw_client_options_init(ctypes.byref(options), _native.GW_CLIENT_OPTIONS_VERSION))
         options.base_url = _encode(base_url)
@@ -256,6 +297,7 @@ class Client:
                 _registry.pop(key)
             _native.raise_status(status, message)
         self._native.handle = handle.value
+        self._log = CallLog(self.add_event_monitor, self.remove_event_monitor)
         # Last resort: closes the client when it is garbage-collected or at interpreter exit
         # (weakref.finalize runs pending finalisers from an atexit hook).
         self._finalizer = weakref.finalize(self, self._native.free)
@@ -301,6 +343,8 @@ class Client:
         unknown = set(options) - _CALL_OPTION_NAMES
         if unknown:
             raise TypeError(f"unknown call argument(s) {sorted(unknown)}")
+        if options.get("timeout") is not None:
+            options = _with_call_timeouts(options)
         native = _native.gw_call_options()
         _native.check(_native.lib.gw_call_options_init(ctypes.byref(native), _native.GW_CALL_OPTIONS_VERSION))
         native.method = _encode(method)
@@ -360,7 +404,8 @@ class Client:
             InvalidArgument: malformed options (e.g. ``max_retries=101``, an unknown method,
                 an invalid header); the library's message names the field.
             TypeError: an unknown keyword, a ``params`` value of another type, a ``json``
-                value that is not JSON-serialisable, or a number of the wrong type.
+                value that is not JSON-serialisable, a number of the wrong type, or a
+                coroutine function as ``retry_test``.
             GatewireError: the client is closed.
         """
         return self._call_blocking(method, path, None, options)
@@ -385,6 +430,31 @@ class Client:
         """
         return self._call_blocking(None, None, route, options)
 
+    # -- shortcuts (``httpx``'s and ``requests``' names) --------------------------------
+    def get(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``call("GET", path, **options)``: see :meth:`call` (arguments, result, errors)."""
+        return self._call_blocking("GET", path, None, options)
+
+    def post(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``call("POST", path, **options)``: see :meth:`call` (arguments, result, errors)."""
+        return self._call_blocking("POST", path, None, options)
+
+    def put(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``call("PUT", path, **options)``: see :meth:`call` (arguments, result, errors)."""
+        return self._call_blocking("PUT", path, None, options)
+
+    def patch(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``call("PATCH", path, **options)``: see :meth:`call` (arguments, result, errors)."""
+        return self._call_blocking("PATCH", path, None, options)
+
+    def delete(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``call("DELETE", path, **options)``: see :meth:`call` (arguments, result, errors)."""
+        return self._call_blocking("DELETE", path, None, options)
+
+    def head(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``call("HEAD", path, **options)``: see :meth:`call` (arguments, result, errors)."""
+        return self._call_blocking("HEAD", path, None, options)
+
     def pages(
         self,
         route: str,
@@ -394,6 +464,7 @@ class Client:
         max_retries: int | None = None,
         attempt_timeout: float | None = None,
         deadline: float | None = None,
+        timeout: TimeoutArgument = None,
     ) -> Pages:
         """The pages of the configured route ``route`` (its ``pagination`` in the gateway
         config), fetched lazily: an iterator of :class:`Result`, one blocking call per page.
@@ -404,9 +475,10 @@ class Client:
             InvalidArgument: the route has no pagination (at once); a failed page raises its
                 CallError from ``next()``.
         """
+        self._log.sync()
         options = self._options(None, None, route, {
             "params": params, "headers": headers, "max_retries": max_retries,
-            "attempt_timeout": attempt_timeout, "deadline": deadline,
+            "attempt_timeout": attempt_timeout, "deadline": deadline, "timeout": timeout,
         })  # fmt: skip
         return Pages(self, options)
 
@@ -432,12 +504,15 @@ class Client:
         ``gw_client_check_blocking`` first (on the client's loop thread, which alone could
         resolve it, that is WouldDeadlock)."""
         retry_test = options.get("retry_test")
+        if retry_test is not None:
+            check_plain_callable(retry_test, "retry_test")
+        self._log.sync()
         retry_key = _registry.add(retry_test) if retry_test is not None else 0
         future = CallFuture()
         pending_key = 0
         try:
             native_options = self._options(method, path, route, options, retry_key)
-            pending_key = _registry.add(_PendingCall(future, retry_key))
+            pending_key = _registry.add(_PendingCall(future, retry_key, bool(options.get("accept_any_status"))))
             handle = self._native.acquire()
         except BaseException:
             _registry.pop(retry_key)
@@ -540,6 +615,7 @@ class Client:
     def _call_many(self, calls: Iterator[Mapping[str, Any]], in_flight: int) -> Iterator[Result | CallError]:
         native = _native.lib
         native_client = self._native
+        self._log.sync()
         handle = native_client.acquire()
         try:  # the library's rule, before any call is started
             _native.check(native.gw_client_check_blocking(handle))
@@ -549,7 +625,7 @@ class Client:
         _native.check(native.gw_queue_new(ctypes.byref(queue)))
         queue_handle = queue.value
         capacity = min(in_flight, 4096)
-        results = (ctypes.c_void_p * capacity)()
+        results: Any = (ctypes.c_void_p * capacity)()  # items: int (a gw_result *)
         tags = (ctypes.c_uint64 * capacity)()
         count = ctypes.c_size_t()
         count_ref = ctypes.byref(count)
@@ -558,6 +634,7 @@ class Client:
         fields_ref = ctypes.byref(fields)
         start, wait, ok = native.gw_call_async_queued, native.gw_queue_wait, _native.GW_OK
         ready: dict[int, Result | CallError] = {}
+        accepting: set[int] = set()  # the tags of calls with accept_any_status
         started = yielded = 0
         exhausted = False
         refused: GatewireError | None = None
@@ -586,6 +663,8 @@ class Client:
                             status = start(handle, options_ref, queue_handle, started, None)
                             if status != ok:
                                 _native.raise_status(status)
+                            if spec.get("accept_any_status"):
+                                accepting.add(started)
                             started += 1
                     finally:
                         native_client.release()
@@ -599,6 +678,9 @@ class Client:
                         ready[tags[index]] = outcome_from_queued(results[index], fields, fields_ref)
                 while yielded in ready:
                     outcome = ready.pop(yielded)
+                    if yielded in accepting:
+                        accepting.discard(yielded)
+                        outcome = accepted(outcome, True)
                     yielded += 1
                     yield outcome
         finally:
@@ -636,18 +718,20 @@ class Client:
             An id for :meth:`remove_failure_observer`.
 
         Raises:
+            TypeError: ``observer`` is a coroutine function (hooks are plain callables).
             GatewireError: the client is closed.
         """
+        check_plain_callable(observer, "a failure observer")
         handle = self._native.acquire()
         try:
             key = _registry.add(observer)
             out = ctypes.c_uint64()
-            status = _native.lib.gw_client_add_failure_observer_filtered(
+            code = _native.lib.gw_client_add_failure_observer_filtered(
                 handle, _filter_json(status, no_response, kinds, path), _FAILURE_OBSERVER, key, _DESTROY,
                 ctypes.byref(out))
-            if status != _native.GW_OK:
+            if code != _native.GW_OK:
                 _registry.pop(key)
-                _native.raise_status(status)
+                _native.raise_status(code)
             with self._native.lock:
                 self._native.observer_keys[out.value] = key
             return int(out.value)
@@ -683,7 +767,12 @@ class Client:
 
         Returns:
             An id for :meth:`remove_event_monitor`.
+
+        Raises:
+            TypeError: ``monitor`` is a coroutine function (hooks are plain callables).
+            GatewireError: the client is closed.
         """
+        check_plain_callable(monitor, "an event monitor")
         handle = self._native.acquire()
         try:
             key = _registry.add(monitor)
@@ -724,7 +813,8 @@ class Client:
         try:
             out = ctypes.c_void_p()
             _native.check(_native.lib.gw_client_metrics_json(handle, ctypes.byref(out)))
-            return _json.loads(_native.take_string(out.value) or "{}")
+            metrics: dict[str, Any] = _json.loads(_native.take_string(out.value) or "{}")
+            return metrics
         finally:
             self._native.release()
 

@@ -29,6 +29,7 @@ import enum
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import _native
+from .response import Response, first_header
 
 if TYPE_CHECKING:
     from .result import Attempt
@@ -57,44 +58,38 @@ __all__ = [
 ]
 
 
-#: The failure kinds, snake_case name and C ``GW_KIND_*`` number: the one table behind
-#: :class:`ErrorKind`'s members and their upper-case aliases.
-_KINDS = (
-    ("none", _native.GW_KIND_NONE),
-    ("connect", _native.GW_KIND_CONNECT),
-    ("dns", _native.GW_KIND_DNS),
-    ("tls", _native.GW_KIND_TLS),
-    ("timeout", _native.GW_KIND_TIMEOUT),
-    ("network", _native.GW_KIND_NETWORK),
-    ("http_status", _native.GW_KIND_HTTP_STATUS),
-    ("mapping", _native.GW_KIND_MAPPING),
-    ("cancelled", _native.GW_KIND_CANCELLED),
-    ("deadline", _native.GW_KIND_DEADLINE),
-    ("invalid_argument", _native.GW_KIND_INVALID_ARGUMENT),
-    ("plugin", _native.GW_KIND_PLUGIN),
-    ("circuit_open", _native.GW_KIND_CIRCUIT_OPEN),
-    ("auth", _native.GW_KIND_AUTH),
-    ("protocol", _native.GW_KIND_PROTOCOL),
-    ("response_too_large", _native.GW_KIND_RESPONSE_TOO_LARGE),
-    ("redirect", _native.GW_KIND_REDIRECT),
-)
-
-
 class ErrorKind(enum.IntEnum):
     """Why a call failed: the C ``GW_KIND_*`` numbers.
 
     ``kind.name`` is the snake_case name of ``gw_result_error_kind_name`` (``"http_status"``);
-    upper-case aliases (``ErrorKind.HTTP_STATUS``) name the same members.
+    upper-case aliases (``ErrorKind.HTTP_STATUS``) name the same members. Type checkers see
+    the members as declared here, so typed code uses the snake_case names.
     """
 
-    # Members from the table, then the PEP 8 constant-style aliases (a second name for a value
-    # is an alias, so `.name` stays the snake_case name).
-    _ignore_ = ["_members", "_name", "_value"]
+    # The members, declared so that type checkers know them (mypy --strict)...
+    none = _native.GW_KIND_NONE
+    connect = _native.GW_KIND_CONNECT
+    dns = _native.GW_KIND_DNS
+    tls = _native.GW_KIND_TLS
+    timeout = _native.GW_KIND_TIMEOUT
+    network = _native.GW_KIND_NETWORK
+    http_status = _native.GW_KIND_HTTP_STATUS
+    mapping = _native.GW_KIND_MAPPING
+    cancelled = _native.GW_KIND_CANCELLED
+    deadline = _native.GW_KIND_DEADLINE
+    invalid_argument = _native.GW_KIND_INVALID_ARGUMENT
+    plugin = _native.GW_KIND_PLUGIN
+    circuit_open = _native.GW_KIND_CIRCUIT_OPEN
+    auth = _native.GW_KIND_AUTH
+    protocol = _native.GW_KIND_PROTOCOL
+    response_too_large = _native.GW_KIND_RESPONSE_TOO_LARGE
+    redirect = _native.GW_KIND_REDIRECT
+    # ...then their PEP 8 constant-style aliases, made from them (a second name for a value is
+    # an alias, so `.name` stays the snake_case name).
+    _ignore_ = ["_members", "_name"]
     _members = vars()
-    for _name, _value in _KINDS:
-        _members[_name] = _value
-    for _name, _value in _KINDS:
-        _members[_name.upper()] = _value
+    for _name in [key for key in _members if not key.startswith("_")]:
+        _members[_name.upper()] = _members[_name]
 
     def __str__(self) -> str:
         return self.name
@@ -213,6 +208,15 @@ class CallError(GatewireError):
         when longer."""
         text = self.body[:800].decode("utf-8", "replace")
         return text if len(text) <= 200 else text[:200] + "..."
+
+    @property
+    def response(self) -> Response | None:
+        """The final response (status, headers, body) as a :class:`gatewire.Response`, or
+        None when no response arrived (``status`` 0: connect, dns, tls, timeout, network,
+        deadline, cancelled, or a call refused before sending)."""
+        if not self.status:
+            return None
+        return Response(self.status, self._headers, self.body)
 
     def header(self, name: str) -> str | None:
         """The first value of the final response's header ``name`` (case-insensitive), or None
@@ -341,16 +345,6 @@ def status_error(status: int, message: str) -> GatewireError:
     cls = _STATUS_ERRORS.get(status, GatewireError)
     text = message or f"gatewire status {status}"
     return cls(text, code=status)
-
-
-def first_header(headers: Iterable[tuple[str, str]], name: str) -> str | None:
-    """The first value of header ``name`` (case-insensitive) among ``(name, value)`` pairs,
-    or None."""
-    key = name.lower()
-    for field_name, value in headers:
-        if field_name.lower() == key:
-            return value
-    return None
 
 
 def call_error_class(kind: ErrorKind | int) -> type[CallError]:

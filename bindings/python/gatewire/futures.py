@@ -5,8 +5,10 @@ Also importable as ``gatewire.CallFuture`` (and, as before, ``gatewire.client.Ca
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import threading
+from typing import Any, Generator
 
 from . import _native
 from .errors import Cancelled
@@ -27,6 +29,10 @@ class CallFuture(concurrent.futures.Future):  # type: ignore[type-arg]
     once and the future resolves with :class:`Cancelled` (a
     ``concurrent.futures.CancelledError``). After that, :meth:`cancelled` is True and
     :meth:`result` raises the :class:`Cancelled` error, which carries the call's details.
+
+    It is awaitable in a coroutine (``result = await client.call_async(...)``): the outcome
+    reaches the running asyncio loop through ``call_soon_threadsafe``, and cancelling the
+    awaiting task cancels the call. :class:`AsyncClient` is the native form.
     """
 
     def __init__(self) -> None:
@@ -75,6 +81,30 @@ class CallFuture(concurrent.futures.Future):  # type: ignore[type-arg]
                 return True
         return False  # not started yet or without a handle: nothing to cancel
 
+    def __await__(self) -> Generator[Any, None, Result]:
+        """Wait in a coroutine for the :class:`Result` (or raise the call's
+        :class:`CallError`, as :meth:`result`); cancelling the awaiting task cancels the call.
+
+        Raises:
+            RuntimeError: awaited outside a running asyncio loop.
+        """
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[None] = loop.create_future()
+
+        def wake(_: concurrent.futures.Future[Any]) -> None:  # on the client's loop thread
+            try:
+                loop.call_soon_threadsafe(_release, waiter)
+            except RuntimeError:
+                pass  # the asyncio loop is closed: nobody awaits any more
+
+        self.add_done_callback(wake)
+        try:
+            yield from waiter.__await__()
+        except asyncio.CancelledError:
+            self.cancel()
+            raise
+        return self.result(timeout=0)  # type: ignore[no-any-return]
+
     def cancelled(self) -> bool:
         """True if the call ended as cancelled (by :meth:`cancel` or by closing the client)."""
         if super().cancelled():
@@ -87,3 +117,8 @@ class CallFuture(concurrent.futures.Future):  # type: ignore[type-arg]
         handle, self._handle = getattr(self, "_handle", None), None
         if handle:
             _native.lib.gw_call_handle_free(handle)
+
+
+def _release(waiter: asyncio.Future[None]) -> None:
+    if not waiter.done():
+        waiter.set_result(None)

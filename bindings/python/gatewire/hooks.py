@@ -141,7 +141,7 @@ class FinalResult(_Borrowed):
         super().__init__(pointer, "FinalResult")
 
     def _result(self) -> int | None:
-        return _native.lib.gw_process_result(self._live())
+        return _native.lib.gw_process_result(self._live())  # type: ignore[no-any-return]
 
     @property
     def ok(self) -> bool:

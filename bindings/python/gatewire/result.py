@@ -7,10 +7,12 @@ import ctypes
 import json as _json
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from . import _native
-from .errors import CallError, ErrorKind, MappingError, call_error_class, first_header
+from .errors import CallError, ErrorKind, GatewireError, HTTPStatusError, MappingError, call_error_class
+from .jsontypes import JSON
+from .response import first_header
 
 __all__ = ["Attempt", "Result"]
 
@@ -78,7 +80,10 @@ _UNSET: Any = object()
 
 
 class Result:
-    """The outcome of a successful call. Immutable; safe to share between threads.
+    """The outcome of a successful call, or with ``accept_any_status=True`` of a call whose
+    final status the core did not accept (then :attr:`ok` is False and
+    :meth:`raise_for_status` raises the call's :class:`HTTPStatusError`). Immutable; safe to
+    share between threads.
 
     A Result stays fully usable for as long as it is kept, on any thread. Those of
     :meth:`Client.call` and :meth:`Client.call_async` copy everything out of the native result
@@ -107,7 +112,7 @@ class Result:
     """
 
     __slots__ = ("_status", "_body", "_method", "_path", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
-                 "__weakref__")
+                 "_error", "__weakref__")
 
     def __init__(
         self,
@@ -121,6 +126,7 @@ class Result:
         metadata: dict[str, Any] | None = None,
     ) -> None:
         self._raw: dict[str, bytes | None] = {}
+        self._error: HTTPStatusError | None = None
         self._status = status
         self._body = body
         self._method = method
@@ -135,6 +141,7 @@ class Result:
         """A Result copied raw out of a successful ``gw_result *`` (which the caller frees)."""
         native = _native.lib
         self = object.__new__(cls)
+        self._error = None
         self._status = int(native.gw_result_status(pointer))
         self._body = _body(pointer)
         self._raw = {
@@ -158,53 +165,53 @@ class Result:
 
     @property
     def status(self) -> int:
-        return self._status  # type: ignore[no-any-return]
+        return self._status
 
     @property
     def body(self) -> bytes:
-        return self._body  # type: ignore[no-any-return]
+        return self._body
 
     @property
     def method(self) -> str:
         value = self._method
         if value is _UNSET:
             value = self._method = _native.decode(self._raw["method"]) or ""
-        return value  # type: ignore[no-any-return]
+        return value
 
     @property
     def path(self) -> str:
         value = self._path
         if value is _UNSET:
             value = self._path = _native.decode(self._raw["path"]) or ""
-        return value  # type: ignore[no-any-return]
+        return value
 
     @property
     def mapped(self) -> dict[str, Any] | None:
         value = self._mapped
         if value is _UNSET:
             value = self._mapped = self._tree("mapped objects", self._raw["mapped"])
-        return value  # type: ignore[no-any-return]
+        return value
 
     @property
     def attempts(self) -> tuple[Attempt, ...]:
         value = self._attempts
         if value is _UNSET:
             value = self._attempts = _parse_attempts(self._raw["attempts"])
-        return value  # type: ignore[no-any-return]
+        return value
 
     @property
     def headers(self) -> tuple[tuple[str, str], ...]:
         value = self._headers
         if value is _UNSET:
             value = self._headers = _parse_headers(self._raw["headers"])
-        return value  # type: ignore[no-any-return]
+        return value
 
     @property
     def metadata(self) -> dict[str, Any] | None:
         value = self._metadata
         if value is _UNSET:
             value = self._metadata = self._tree("metadata", self._raw["metadata"])
-        return value  # type: ignore[no-any-return]
+        return value
 
     def _tree(self, what: str, text: bytes | None) -> Any:
         """``text`` parsed with :func:`json.loads`. The core accepts trees nested up to 2,048
@@ -218,14 +225,40 @@ class Result:
             raise _too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
                             path=self.path, headers=self.headers) from None
 
-    ok = True  #: Always True (failures raise :class:`gatewire.CallError` instead).
+    @classmethod
+    def _from_status_error(cls, error: HTTPStatusError) -> Result:
+        """The Result of a call that ``accept_any_status`` let through: the response of
+        ``error``, which :meth:`raise_for_status` raises."""
+        self = cls(error.status, error.body, error.method, error.path, None, error.attempts, error.headers)
+        self._error = error
+        return self
+
+    @property
+    def ok(self) -> bool:
+        """True for a status the core accepted (every success); False only for a Result of
+        ``accept_any_status=True`` whose status the core did not accept (a 4xx or 5xx that no
+        response descriptor accepts)."""
+        return self._error is None
+
+    def raise_for_status(self) -> Result:
+        """Raise the call's :class:`HTTPStatusError` if :attr:`ok` is False (as
+        ``httpx.Response.raise_for_status``); else return this Result, for chaining
+        (``data = (await client.get(path, accept_any_status=True)).raise_for_status().json()``).
+
+        Raises:
+            HTTPStatusError: the status was not accepted; the same error the call would have
+                raised without ``accept_any_status`` (status, body, headers, attempts).
+        """
+        if self._error is not None:
+            raise self._error
+        return self
 
     @property
     def text(self) -> str:
         """The body decoded as UTF-8 (invalid bytes replaced)."""
         return self.body.decode("utf-8", "replace")
 
-    def json(self) -> Any:
+    def json(self) -> JSON:
         """The body parsed as JSON with :func:`json.loads`, on every call, whatever its
         Content-Type (as ``requests``' ``Response.json()``). The call itself parses a body only
         for a matching response descriptor (or a page or cursor paginator), so a 2xx with
@@ -235,7 +268,7 @@ class Result:
             json.JSONDecodeError: the body is not JSON (a ``ValueError``; line and column in
                 its message).
         """
-        return _json.loads(self.body)
+        return cast(JSON, _json.loads(self.body))
 
     def all(self, key_path: str = "") -> list[Any]:
         """Every object mapped at ``key_path`` (a descriptor's key path as written, ``""``
@@ -269,7 +302,7 @@ def _too_deep(what: str, **fields: Any) -> MappingError:
     return MappingError(
         f"the {what} are nested too deeply to build in Python (its recursion limit is "
         f"{sys.getrecursionlimit()}; Gatewire accepts up to 2048 levels): map a shallower key path",
-        kind=ErrorKind.MAPPING, **fields)
+        kind=ErrorKind.mapping, **fields)
 
 
 def _loads(text: bytes | None) -> Any:
@@ -344,6 +377,7 @@ def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | 
             return _convert(pointer)
         self = object.__new__(Result)
         setter = object.__setattr__
+        setter(self, "_error", None)
         setter(self, "_status", fields.status)
         length = fields.body_length
         setter(self, "_body", _native.copy_bytes(fields.body, length) if length else b"")
@@ -422,3 +456,15 @@ def _convert(pointer: int) -> Result | CallError:
         path=path,
         headers=headers,
     )
+
+
+_Failure = TypeVar("_Failure", bound=GatewireError)
+
+
+def accepted(outcome: Result | _Failure, accept_any_status: bool) -> Result | _Failure:
+    """``outcome`` as the caller asked for it: with ``accept_any_status``, an
+    :class:`HTTPStatusError` (a status the core did not accept) becomes a Result whose
+    :meth:`Result.raise_for_status` raises it; anything else is returned as it is."""
+    if accept_any_status and isinstance(outcome, HTTPStatusError):
+        return Result._from_status_error(outcome)
+    return outcome

@@ -1,0 +1,371 @@
+"""The asyncio client, :class:`AsyncClient` (``httpx.AsyncClient``'s shape).
+
+How a call's outcome reaches a coroutine, with no thread per call: each asyncio loop that
+uses a client has a completion queue (:class:`_LoopQueue`, ``gw_queue``) into which the
+library pushes finished results from its own loop thread. When a result lands in an empty
+queue, the library's notify function (``gw_queue_set_notify``) schedules one
+:meth:`_LoopQueue.drain` with ``loop.call_soon_threadsafe``; the drain takes every waiting
+result with one ``gw_queue_wait`` per 256 and resolves their asyncio futures. So a batch of
+completions costs one wake-up of the asyncio loop, and no Python code runs per call on the
+library's thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ctypes
+import itertools
+import os
+import threading
+import weakref
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Mapping
+
+from . import _native
+from ._callbacks import _registry, check_plain_callable
+from ._encoding import Config
+from .auth import RefreshingCredential
+from .client import CallOptions, Client, FailureObserver
+from .errors import ErrorKind, GatewireError
+from .pagination import Pages
+from .result import Result, accepted, outcome_from_queued
+from .timeouts import TimeoutArgument
+
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+__all__ = ["AsyncClient"]
+
+_BATCH = 256  # results taken per gw_queue_wait
+
+
+def _on_queue_notify(queue: int | None, user_data: int | None) -> None:
+    """The library's notice that results wait in a loop's queue (on its loop thread)."""
+    reference: weakref.ref[_LoopQueue] | None = _registry.get(user_data)
+    loop_queue = reference() if reference is not None else None
+    if loop_queue is not None:
+        loop_queue.wake()
+
+
+_QUEUE_NOTIFY = _native.QUEUE_NOTIFY_FN(_on_queue_notify)
+
+
+def _free_queue(handle: int, key: int) -> None:
+    _registry.pop(key)
+    _native.lib.gw_queue_free(handle)  # results still to come are freed by the library
+
+
+class _LoopQueue:
+    """The completion queue of one (client, asyncio loop) pair and the futures of its calls
+    in flight, keyed by tag. Used on its loop's thread only, except :meth:`wake`.
+
+    It refers to its loop, and the registry to it, weakly: a loop that is gone (each
+    ``asyncio.run`` makes one) takes its queue with it, and the queue is freed then."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self._loop = weakref.ref(loop)
+        out = ctypes.c_void_p()
+        _native.check(_native.lib.gw_queue_new(ctypes.byref(out)))
+        self.handle: int = out.value or 0
+        self.key = _registry.add(weakref.ref(self))
+        _native.check(_native.lib.gw_queue_set_notify(self.handle, _QUEUE_NOTIFY, self.key))
+        self.pending: dict[int, tuple[asyncio.Future[Result | GatewireError], int]] = {}
+        self.tags = itertools.count(1)
+        self._results: Any = (ctypes.c_void_p * _BATCH)()  # items: int (a gw_result *)
+        self._tags = (ctypes.c_uint64 * _BATCH)()
+        self._count = ctypes.c_size_t()
+        self._fields = _native.gw_result_fields()
+        self._fields.version = _native.GW_RESULT_FIELDS_VERSION
+        self._finalizer = weakref.finalize(self, _free_queue, self.handle, self.key)
+
+    def wake(self) -> None:
+        """Schedule one drain on the loop (any thread); nothing if the loop is closed."""
+        loop = self._loop()
+        if loop is None:
+            return  # the loop is gone: its calls' results are freed with the queue
+        try:
+            loop.call_soon_threadsafe(self.drain)
+        except RuntimeError:
+            pass  # the loop is closed: the same
+
+    def drain(self) -> None:
+        """Take every waiting result and resolve its future (on the loop)."""
+        if not self._finalizer.alive:
+            return
+        fields_ref = ctypes.byref(self._fields)
+        while True:
+            _native.lib.gw_queue_wait(self.handle, 0.0, self._results, self._tags, _BATCH, ctypes.byref(self._count))
+            taken = self._count.value
+            for index in range(taken):
+                outcome: Result | GatewireError
+                try:  # frees the native result whatever happens, so the batch goes on
+                    outcome = outcome_from_queued(self._results[index], self._fields, fields_ref)
+                except Exception as error:  # noqa: BLE001 - the awaiting call gets it
+                    outcome = GatewireError(f"could not read the call's result: {error!r}")
+                entry = self.pending.pop(self._tags[index], None)
+                if entry is None:
+                    continue
+                future, retry_key = entry
+                _registry.pop(retry_key)
+                if not future.done():  # a cancelled task's future is done already
+                    future.set_result(outcome)
+            if taken < _BATCH:
+                return
+
+    def close(self) -> None:
+        """Resolve what has arrived, then free the queue (on the loop)."""
+        self.drain()
+        self._finalizer()
+
+
+class AsyncClient:
+    """A Gatewire client for asyncio: ``async with gatewire.AsyncClient(url) as client:
+    result = await client.get("/users/7")``.
+
+    The arguments are those of :class:`Client` (the same config, plugins, credential,
+    ``timeout``); so are the calls' keyword arguments (:class:`CallOptions`), results and
+    errors. A call is started by the coroutine that awaits it and runs on the library's own
+    event-loop thread, so the asyncio loop never blocks on the network; its outcome comes
+    back with others in one ``loop.call_soon_threadsafe`` per batch (module docs).
+
+    Any number of asyncio loops, in any threads, may use one AsyncClient at once (each has
+    its own completion queue). Cancelling the task that awaits a call cancels the call: the
+    request in flight is aborted (its connection closed) or the retry delay stopped, and the
+    failure observers see a :class:`Cancelled` failure as for :meth:`CallFuture.cancel`.
+
+    Hooks (plugins, observers, event monitors, ``retry_test``) stay plain callables: they run
+    on the library's loop thread, not on the asyncio loop, and must return at once; a
+    coroutine function raises TypeError. To start async work from a hook, hand it to the
+    asyncio loop with ``loop.call_soon_threadsafe``.
+
+    Close it with :meth:`aclose` or ``async with``; calls still running complete as
+    :class:`Cancelled`.
+
+    Raises:
+        the same as :class:`Client`.
+    """
+
+    def __init__(
+        self,
+        base_url: str | None = None,
+        *,
+        config: Config | None = None,
+        config_path: str | os.PathLike[str] | None = None,
+        plugins: Iterable[Any] = (),
+        random_seed: int | None = None,
+        credential: RefreshingCredential | None = None,
+        timeout: TimeoutArgument = None,
+    ) -> None:
+        self._client = Client(base_url, config=config, config_path=config_path, plugins=plugins,
+                              random_seed=random_seed, credential=credential, timeout=timeout)
+        self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
+        self._queues_lock = threading.Lock()
+
+    # -- lifecycle -----------------------------------------------------------------------
+    async def aclose(self) -> None:
+        """Close the client (as :meth:`Client.close`): calls still running complete as
+        :class:`Cancelled`, their awaiting coroutines raise it. Idempotent. Blocks this loop
+        until the library's loop thread has ended (calls end at once: they are cancelled)."""
+        self._client.close()
+        with self._queues_lock:
+            queues = list(self._queues.items())
+            self._queues.clear()
+        running = asyncio.get_running_loop()
+        for loop, loop_queue in queues:
+            if loop is running:
+                loop_queue.close()
+            else:
+                try:
+                    loop.call_soon_threadsafe(loop_queue.close)
+                except RuntimeError:
+                    loop_queue._finalizer()  # that loop is closed: nobody awaits its calls
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`aclose` has run."""
+        return self._client.closed
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    def __repr__(self) -> str:
+        return f"<gatewire.AsyncClient {'closed' if self.closed else 'open'}>"
+
+    # -- calls ---------------------------------------------------------------------------
+    def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> _LoopQueue:
+        with self._queues_lock:
+            loop_queue = self._queues.get(loop)
+            if loop_queue is None:
+                loop_queue = self._queues[loop] = _LoopQueue(loop)
+            return loop_queue
+
+    async def _call(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any]) -> Result:
+        client = self._client
+        loop = asyncio.get_running_loop()
+        loop_queue = self._loop_queue(loop)
+        retry_test = options.get("retry_test")
+        if retry_test is not None:
+            check_plain_callable(retry_test, "retry_test")
+        client._log.sync()
+        retry_key = _registry.add(retry_test) if retry_test is not None else 0
+        try:
+            native_options = client._options(method, path, route, options, retry_key)
+            handle = client._native.acquire()
+        except BaseException:
+            _registry.pop(retry_key)
+            raise
+        tag = next(loop_queue.tags)
+        future: asyncio.Future[Result | GatewireError] = loop.create_future()
+        loop_queue.pending[tag] = (future, retry_key)
+        call = ctypes.c_void_p()
+        try:
+            status = _native.lib.gw_call_async_queued(handle, ctypes.byref(native_options), loop_queue.handle, tag,
+                                                      ctypes.byref(call))
+            message = _native.last_error_message() if status != _native.GW_OK else ""
+        finally:
+            client._native.release()
+        if status != _native.GW_OK:
+            loop_queue.pending.pop(tag, None)
+            _registry.pop(retry_key)
+            _native.raise_status(status, message)
+        try:
+            outcome = await future
+        except asyncio.CancelledError:
+            _native.lib.gw_call_cancel(call.value)
+            raise
+        finally:
+            _native.lib.gw_call_handle_free(call.value)
+        outcome = accepted(outcome, bool(options.get("accept_any_status")))
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+
+    async def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Result:
+        """Send a call and return its :class:`Result` when it completes (retries included);
+        the arguments, result and errors are those of :meth:`Client.call`.
+
+        Raises:
+            CallError: the call failed (a subclass per kind); :class:`Cancelled` when the
+                client was closed meanwhile.
+            asyncio.CancelledError: the awaiting task was cancelled (the call is cancelled).
+            InvalidArgument, TypeError, GatewireError: as for :meth:`Client.call` (before
+                anything is sent).
+            RuntimeError: no running asyncio loop.
+        """
+        return await self._call(method, path, None, options)
+
+    async def call_route(self, route: str, **options: Unpack[CallOptions]) -> Result:
+        """Call the configured route ``route``; as :meth:`Client.call_route`, awaited as
+        :meth:`call`."""
+        return await self._call(None, None, route, options)
+
+    async def get(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``await call("GET", path, **options)``: see :meth:`call`."""
+        return await self._call("GET", path, None, options)
+
+    async def post(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``await call("POST", path, **options)``: see :meth:`call`."""
+        return await self._call("POST", path, None, options)
+
+    async def put(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``await call("PUT", path, **options)``: see :meth:`call`."""
+        return await self._call("PUT", path, None, options)
+
+    async def patch(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``await call("PATCH", path, **options)``: see :meth:`call`."""
+        return await self._call("PATCH", path, None, options)
+
+    async def delete(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``await call("DELETE", path, **options)``: see :meth:`call`."""
+        return await self._call("DELETE", path, None, options)
+
+    async def head(self, path: str, **options: Unpack[CallOptions]) -> Result:
+        """``await call("HEAD", path, **options)``: see :meth:`call`."""
+        return await self._call("HEAD", path, None, options)
+
+    async def pages(
+        self,
+        route: str,
+        *,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+        max_retries: int | None = None,
+        attempt_timeout: float | None = None,
+        deadline: float | None = None,
+        timeout: TimeoutArgument = None,
+    ) -> AsyncIterator[Result]:
+        """The pages of the configured route ``route``, as :meth:`Client.pages`:
+        ``async for page in client.pages("issues"): ...``.
+
+        The library's paginator fetches a page with a blocking call, so each page is fetched
+        in the loop's default executor (one pooled thread at a time, not one per page); a
+        task cancelled meanwhile returns at once, and the walk is freed once that page has
+        arrived.
+
+        Raises:
+            InvalidArgument: the route has no pagination; a failed page raises its CallError.
+        """
+        walk = self._client.pages(route, params=params, headers=headers, max_retries=max_retries,
+                                  attempt_timeout=attempt_timeout, deadline=deadline, timeout=timeout)
+        busy = threading.Lock()  # held while a pooled thread fetches a page
+        loop = asyncio.get_running_loop()
+        try:
+            while True:
+                page = await loop.run_in_executor(None, _next_page, walk, busy)
+                if page is None:
+                    return
+                yield page
+        finally:
+            if busy.acquire(blocking=False):
+                try:
+                    walk.close()
+                finally:
+                    busy.release()
+            else:  # cancelled while a page is being fetched: free the walk once it has arrived
+                threading.Thread(target=_close_when_idle, args=(walk, busy), name="gatewire-pages-close").start()
+
+    # -- observers, events, metrics (the same as the Client's) ----------------------------
+    def add_failure_observer(
+        self,
+        observer: FailureObserver,
+        *,
+        status: int | str | Iterable[int | str] | None = None,
+        no_response: bool = False,
+        kinds: Iterable[ErrorKind | str] | None = None,
+        path: str | None = None,
+    ) -> int:
+        """Register ``observer(error)`` for every failed call: see
+        :meth:`Client.add_failure_observer` (it runs on the library's loop thread)."""
+        return self._client.add_failure_observer(observer, status=status, no_response=no_response, kinds=kinds,
+                                                 path=path)
+
+    def remove_failure_observer(self, observer_id: int) -> None:
+        """Unregister an observer: see :meth:`Client.remove_failure_observer`."""
+        self._client.remove_failure_observer(observer_id)
+
+    def add_event_monitor(self, monitor: Callable[[dict[str, Any]], None]) -> int:
+        """Register ``monitor(event)`` for every event of every call: see
+        :meth:`Client.add_event_monitor`."""
+        return self._client.add_event_monitor(monitor)
+
+    def remove_event_monitor(self, monitor_id: int) -> None:
+        """Unregister an event monitor: see :meth:`Client.remove_event_monitor`."""
+        self._client.remove_event_monitor(monitor_id)
+
+    def metrics(self) -> dict[str, Any]:
+        """The metrics plugin's counters: see :meth:`Client.metrics`."""
+        return self._client.metrics()
+
+
+def _next_page(walk: Pages, busy: threading.Lock) -> Result | None:
+    """The next page, or None at the end (StopIteration cannot cross an executor's future)."""
+    with busy:
+        return next(walk, None)
+
+
+def _close_when_idle(walk: Pages, busy: threading.Lock) -> None:
+    with busy:
+        walk.close()
+
