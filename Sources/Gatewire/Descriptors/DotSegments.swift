@@ -29,7 +29,7 @@ enum DotSegments {
         // A path without "." or "%" has no dot segment in any encoding: most paths stop here.
         guard text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }) else { return false }
         var bytes = Array(text)
-        while let decoded = PathPattern.percentDecoded(bytes) { bytes = decoded }
+        while let decoded = PercentDecoding.decodedOnce(bytes) { bytes = decoded }
         return bytes.split(omittingEmptySubsequences: false, whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
             .contains { $0.elementsEqual([UInt8(ascii: ".")]) || $0.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) }
     }

@@ -72,7 +72,7 @@ public struct MappableResponse: Sendable {
         var result: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            result[PathPattern.percentDecode(String(parts[0]))] = parts.count > 1 ? PathPattern.percentDecode(String(parts[1])) : ""
+            result[PercentDecoding.decode(String(parts[0]))] = parts.count > 1 ? PercentDecoding.decode(String(parts[1])) : ""
         }
         return result
     }
