@@ -59,8 +59,8 @@ public final class ResponseJSON: Sendable {
         return JSONArena.scope(bodyBytes: response.body.count) { ResponseMapper.parseBody(response).map(Optional.some) }
     }
 
-    /// This body with a parsed tree released on `home`'s worker (see ``WorkerPool``).
-    func homed(_ home: WorkerPool.Home) -> ResponseJSON {
+    /// This body with a parsed tree released on `home`'s thread, whose arena built it.
+    package func homed(_ home: any JSONTreeHome) -> ResponseJSON {
         guard case .parsed(let tree) = source else { return self }
         return ResponseJSON(parsed: JSONValue(tree, home: home))
     }
