@@ -24,9 +24,10 @@ let package = Package(
         .target(name: "GatewireBase", dependencies: ["CGatewireABI"]),
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
         .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

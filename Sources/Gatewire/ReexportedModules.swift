@@ -3,4 +3,5 @@
 // this module's API.
 @_exported import GatewireBase
 @_exported import GatewireJSON
+@_exported import GatewireMapping
 @_exported import GatewireTransport
