@@ -1,3 +1,6 @@
+import GatewireBase
+import GatewireJSON
+
 /// A path pattern such as `/users/:id`, `/repos/:owner/:repo/issues` or `/files/*`,
 /// matched against a request path relative to the base URL.
 ///

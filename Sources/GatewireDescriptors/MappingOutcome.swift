@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// What a response means, as decided by ``ResponseMapper/map(_:)``.
 ///
 /// - Success: `accepted` and `error == nil`; `mapped` holds the objects (or nil when nothing

@@ -1,3 +1,6 @@
+import GatewireBase
+import GatewireJSON
+
 /// A response body read as JSON: either the tree the ``ResponseMapper`` parsed for its
 /// descriptors, or, when no descriptor needed the body, its bytes, parsed on the first read.
 ///
