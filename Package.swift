@@ -23,10 +23,12 @@ let package = Package(
         // The layers, each seeing only those below it (README, Layout).
         .target(name: "GatewireBase", dependencies: ["CGatewireABI"]),
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
+        .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
+        .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "CJansson"]),
         .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

@@ -57,7 +57,7 @@ docs_swift() {
         -I "$modules/Modules" -I Sources/CCurl -I Sources/CJansson -I Sources/CGatewireABI \
         -I Sources/CGatewireArena/include -Xcc -fmodule-map-file="$modules/CGatewireArena.build/module.modulemap" \
         -minimum-access-level public \
-        -experimental-allowed-reexported-modules=GatewireBase,GatewireJSON,GatewireTransport \
+        -experimental-allowed-reexported-modules=GatewireBase,GatewireDescriptors,GatewireJSON,GatewireMapping,GatewireTransport \
         -output-dir "$graphs"
     rm -rf "$out/swift"
     "$docc" convert Sources/Gatewire/Gatewire.docc \

@@ -39,7 +39,7 @@ struct URLOrigin: Sendable, Hashable, CustomStringConvertible {
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false)
         let kept = pairs.filter { pair in
             let name = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
-            return !names.contains(PathPattern.percentDecode(String(name)).lowercased())
+            return !names.contains(PercentDecoding.decode(String(name)).lowercased())
         }
         guard kept.count != pairs.count else { return url }
         let setting = kept.isEmpty ? curl_url_set(handle, CURLUPART_QUERY, nil, 0)

@@ -1,3 +1,6 @@
+import GatewireBase
+import GatewireJSON
+
 /// A path pattern such as `/users/:id`, `/repos/:owner/:repo/issues` or `/files/*`,
 /// matched against a request path relative to the base URL.
 ///
@@ -114,9 +117,9 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         if wildcard ? raw.count <= segments.count : raw.count != segments.count { return nil }
         var parameters: [String: String] = [:]
         for (segment, part) in zip(segments, raw) {
-            guard PathPattern.match(segment, Substring(PathPattern.percentDecode(String(part))), into: &parameters) else { return nil }
+            guard PathPattern.match(segment, Substring(PercentDecoding.decode(String(part))), into: &parameters) else { return nil }
         }
-        if wildcard { parameters["*"] = raw[segments.count...].map { PathPattern.percentDecode(String($0)) }.joined(separator: "/") }
+        if wildcard { parameters["*"] = raw[segments.count...].map { PercentDecoding.decode(String($0)) }.joined(separator: "/") }
         return parameters
     }
 
@@ -234,7 +237,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
         let chars = Array(text)
         var i = 0
         func flush() {
-            if !literal.isEmpty { pieces.append(.literal(percentDecode(literal))); literal = "" }
+            if !literal.isEmpty { pieces.append(.literal(PercentDecoding.decode(literal))); literal = "" }
         }
         while i < chars.count {
             if chars[i] == "\\", i + 1 < chars.count, chars[i + 1] == ":" {
@@ -287,40 +290,5 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
             }
         }
         return rest.isEmpty
-    }
-
-    /// `%XX` sequences decoded as UTF-8 (invalid sequences become U+FFFD); a `%` not followed
-    /// by two hex digits is kept. `+` stays `+` (this is a path, not a form).
-    static func percentDecode(_ text: String) -> String {
-        guard text.utf8.contains(UInt8(ascii: "%")), let decoded = percentDecoded(Array(text.utf8)) else { return text }
-        return String(decoding: decoded, as: UTF8.self)
-    }
-
-    /// `bytes` with every `%XX` decoded once, or nil when there is none (a `%` without two
-    /// hex digits stays as it is).
-    static func percentDecoded(_ bytes: [UInt8]) -> [UInt8]? {
-        func hex(_ b: UInt8) -> UInt8? {
-            switch b {
-            case 48...57: b - 48
-            case 65...70: b - 55
-            case 97...102: b - 87
-            default: nil
-            }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var changed = false
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == UInt8(ascii: "%"), i + 2 < bytes.count, let high = hex(bytes[i + 1]), let low = hex(bytes[i + 2]) {
-                out.append(high << 4 | low)
-                changed = true
-                i += 3
-            } else {
-                out.append(bytes[i])
-                i += 1
-            }
-        }
-        return changed ? out : nil
     }
 }

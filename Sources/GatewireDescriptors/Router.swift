@@ -92,7 +92,7 @@ public enum Router {
     /// `path` with every non-ASCII byte written as `%XX` of its UTF-8 encoding (uppercase,
     /// RFC 3986 section 2.1) and every other byte kept. libcurl would encode those bytes
     /// itself (in lowercase), and the path on the wire would no longer be the path reported.
-    static func encodingNonASCII(_ path: String) -> String {
+    package static func encodingNonASCII(_ path: String) -> String {
         guard path.utf8.contains(where: { $0 >= 0x80 }) else { return path }
         let hex = Array("0123456789ABCDEF".utf8)
         var result: [UInt8] = []
@@ -105,7 +105,7 @@ public enum Router {
 
     /// Whether `pattern` may have a `:name` segment (it has a colon; `build` decides which
     /// colons start a name). Without one, `build` with no parameters returns the pattern.
-    static func hasParameters(_ pattern: String) -> Bool {
+    package static func hasParameters(_ pattern: String) -> Bool {
         pattern.utf8.contains(UInt8(ascii: ":"))
     }
 

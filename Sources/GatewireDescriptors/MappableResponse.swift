@@ -1,3 +1,6 @@
+import GatewireBase
+import GatewireJSON
+
 /// What the ``ResponseMapper`` needs to know about a received response.
 public struct MappableResponse: Sendable {
     /// The request's method.
@@ -45,7 +48,7 @@ public struct MappableResponse: Sendable {
     }
 
     /// A received response whose ``contentType`` is its `Content-Type` field in `headers`.
-    init(method: HTTPMethod, path: String, status: Int, headers: HTTPHeaders, body: [UInt8], url: String) {
+    package init(method: HTTPMethod, path: String, status: Int, headers: HTTPHeaders, body: [UInt8], url: String) {
         self.method = method
         self.path = path
         self.status = status
@@ -72,7 +75,7 @@ public struct MappableResponse: Sendable {
         var result: [String: String] = [:]
         for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            result[PathPattern.percentDecode(String(parts[0]))] = parts.count > 1 ? PathPattern.percentDecode(String(parts[1])) : ""
+            result[PercentDecoding.decode(String(parts[0]))] = parts.count > 1 ? PercentDecoding.decode(String(parts[1])) : ""
         }
         return result
     }

@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// Picks the mapping of each object by a discriminator field, such as JSON:API's `type` or
 /// Stripe's `object` (RestKit's `RKDynamicMapping` with `setObjectMapping:whenValueOfKeyPath:isEqualTo:`).
 ///

@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// A set of HTTP status codes (100...599), as RestKit's `NSIndexSet` of status codes.
 ///
 /// Config forms: `200`, `"2xx"` (a class; `"2XX"` too), `"200"`, `"200-299"` (inclusive), or

@@ -1,3 +1,7 @@
+import GatewireBase
+import GatewireJSON
+import GatewireMapping
+
 /// How a request body is built from a caller's JSON object: its mapping applied in reverse,
 /// wrapped under ``rootKeyPath`` (RestKit's `RKRequestDescriptor` with the mapping's
 /// `inverseMapping`).

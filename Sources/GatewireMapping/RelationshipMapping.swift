@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// A nested object (or array of objects) of an ``ObjectMapping``, mapped with another
 /// mapping, named so mappings can refer to each other (and to themselves).
 ///

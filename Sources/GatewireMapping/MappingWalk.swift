@@ -1,4 +1,5 @@
 import CJansson
+import GatewireJSON
 
 /// One application of compiled mappings (``MappingPlan``) to a parsed Jansson tree: the
 /// engine behind ``ObjectMapper``, with its rules (see there).

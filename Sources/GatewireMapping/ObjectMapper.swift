@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// Applies ``ObjectMapping``s to JSON representations, producing new Jansson trees.
 ///
 /// - An object maps to one object whose keys come in declaration order (attributes, then

@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// What a response means, as decided by ``ResponseMapper/map(_:)``.
 ///
 /// - Success: `accepted` and `error == nil`; `mapped` holds the objects (or nil when nothing
@@ -40,8 +42,9 @@ public struct MappingOutcome: Sendable {
         self.error = error
     }
 
-    /// The outcome with its trees released on `home`'s worker (see ``WorkerPool``).
-    func homed(_ home: WorkerPool.Home) -> MappingOutcome {
+    /// The outcome with its trees released on `home`'s thread, whose arena built them (the
+    /// pipeline passes the worker that mapped a large body).
+    package func homed(_ home: any JSONTreeHome) -> MappingOutcome {
         var outcome = self
         outcome.mapped = mapped.map { JSONValue($0, home: home) }
         outcome.errorObjects = errorObjects.map { JSONValue($0, home: home) }

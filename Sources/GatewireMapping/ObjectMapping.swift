@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// How one kind of object is read from a JSON representation: a name, attribute mappings
 /// and relationship mappings (RestKit's `RKObjectMapping` with an `NSMutableDictionary`
 /// target, plus typed coercion).

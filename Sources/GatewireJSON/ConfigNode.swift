@@ -99,8 +99,9 @@ public struct ConfigNode {
 }
 
 extension Double {
-    /// "3" for 3.0, "0.5" for 0.5: how a config value reads back in messages.
-    var formatted: String {
+    /// "3" for 3.0, "0.5" for 0.5: how a config value reads back in messages (the config's
+    /// errors here, the pipeline's warnings and retry reasons).
+    package var formatted: String {
         if self == rounded(), abs(self) < 1e15 { return String(Int64(self)) }
         return String(self)
     }

@@ -1,4 +1,5 @@
 import CJansson
+import GatewireJSON
 import Glibc
 
 /// The parsing helpers behind ``AttributeType``'s coercions, on the bytes of Jansson's

@@ -1,3 +1,7 @@
+import GatewireBase
+import GatewireJSON
+import GatewireMapping
+
 /// Everything about mapping from one gateway config: the named mappings and the request,
 /// response and error descriptors, with every mapping reference checked.
 ///

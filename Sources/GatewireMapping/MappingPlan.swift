@@ -1,4 +1,5 @@
 import CJansson
+import GatewireJSON
 import Glibc
 
 /// Every mapping of an ``ObjectMapper`` compiled for ``MappingWalk``: made once (when the

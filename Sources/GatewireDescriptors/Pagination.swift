@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// How a route's results are split into pages (config `routes.<name>.pagination`), walked
 /// lazily by a ``Paginator``.
 ///

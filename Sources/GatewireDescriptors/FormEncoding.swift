@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// `application/x-www-form-urlencoded` bodies and query parameters from a mapped request
 /// object (RestKit's `RKURLEncodedSerialization` / AFNetworking's query-string pairs).
 ///

@@ -1,3 +1,5 @@
+import GatewireBase
+
 /// Finds dot segments (`.` and `..`, RFC 3986 section 3.3) in request paths and path
 /// parameter values, in any percent-encoding.
 ///
@@ -11,15 +13,15 @@
 /// `%252e` ...: some servers decode twice), then split at `/` and at `\` (nginx decodes `%2F`
 /// before it resolves dot segments; some servers treat `\` as `/`), and a piece that is `.` or
 /// `..` is a dot segment. `...`, `.hidden` and `a..b` are ordinary segments. Pure; any thread.
-enum DotSegments {
+package enum DotSegments {
     /// Whether a path parameter's `value` would be (or contain) a dot segment once it is
     /// decoded, e.g. `..`, `.`, `%2e%2E`, `../admin`.
-    static func inValue(_ value: String) -> Bool {
+    package static func inValue(_ value: String) -> Bool {
         containsDotPiece(value.utf8)
     }
 
     /// The path part (before any `?` or `#`) of `path` if it has a dot segment, else nil.
-    static func inPath(_ path: String) -> Substring? {
+    package static func inPath(_ path: String) -> Substring? {
         let end = path.utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? path.utf8.endIndex
         let part = path[..<end]
         return containsDotPiece(part.utf8) ? part : nil
@@ -29,7 +31,7 @@ enum DotSegments {
         // A path without "." or "%" has no dot segment in any encoding: most paths stop here.
         guard text.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "%") }) else { return false }
         var bytes = Array(text)
-        while let decoded = PathPattern.percentDecoded(bytes) { bytes = decoded }
+        while let decoded = PercentDecoding.decodedOnce(bytes) { bytes = decoded }
         return bytes.split(omittingEmptySubsequences: false, whereSeparator: { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "\\") })
             .contains { $0.elementsEqual([UInt8(ascii: ".")]) || $0.elementsEqual([UInt8(ascii: "."), UInt8(ascii: ".")]) }
     }

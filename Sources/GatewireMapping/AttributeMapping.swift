@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// One attribute of an ``ObjectMapping``: the value at `source` in the representation is
 /// written to the key `destination` of the mapped object, coerced to `type`.
 ///

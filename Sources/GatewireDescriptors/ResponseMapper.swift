@@ -1,4 +1,6 @@
 import CJansson
+import GatewireJSON
+import GatewireMapping
 
 /// The one place that decides what a response means: status gate, body parsing, descriptor
 /// selection and mapping (RestKit's `RKObjectRequestOperation` + `RKResponseMapperOperation`,

@@ -1,3 +1,6 @@
+import GatewireBase
+import GatewireJSON
+
 /// A response body read as JSON: either the tree the ``ResponseMapper`` parsed for its
 /// descriptors, or, when no descriptor needed the body, its bytes, parsed on the first read.
 ///
@@ -59,8 +62,8 @@ public final class ResponseJSON: Sendable {
         return JSONArena.scope(bodyBytes: response.body.count) { ResponseMapper.parseBody(response).map(Optional.some) }
     }
 
-    /// This body with a parsed tree released on `home`'s worker (see ``WorkerPool``).
-    func homed(_ home: WorkerPool.Home) -> ResponseJSON {
+    /// This body with a parsed tree released on `home`'s thread, whose arena built it.
+    package func homed(_ home: any JSONTreeHome) -> ResponseJSON {
         guard case .parsed(let tree) = source else { return self }
         return ResponseJSON(parsed: JSONValue(tree, home: home))
     }

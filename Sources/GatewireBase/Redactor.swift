@@ -26,7 +26,7 @@ public struct Redactor: Sendable {
 
     /// The default names only, built once (building the two sets costs thousands of
     /// instructions: not something to do per call).
-    static let standard = Redactor()
+    package static let standard = Redactor()
 
     /// The defaults plus `headers` and `queryParameters`.
     public init(headers: [String] = [], queryParameters: [String] = []) {
@@ -68,13 +68,13 @@ public struct Redactor: Sendable {
         let query = url[url.index(after: question)..<fragmentStart]
         let pairs = query.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-            return isSecretQueryParameter(PathPattern.percentDecode(name)) ? "\(name)=\(Self.mask)" : String(pair)
+            return isSecretQueryParameter(PercentDecoding.decode(name)) ? "\(name)=\(Self.mask)" : String(pair)
         }
         return String(url[...question]) + pairs.joined(separator: "&") + String(url[fragmentStart...])
     }
 
     /// `value` of the query parameter `name`, or the mask when `name` is secret.
-    func queryValue(_ name: String, _ value: String) -> String {
+    package func queryValue(_ name: String, _ value: String) -> String {
         isSecretQueryParameter(name) ? Self.mask : value
     }
 }

@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// What a mapping can read besides the representation being mapped: the special source
 /// roots of attribute and relationship key paths (RestKit's `@metadata`, `@root`, `@parent`).
 ///

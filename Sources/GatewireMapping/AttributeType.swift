@@ -1,4 +1,5 @@
 import CJansson
+import GatewireJSON
 import Glibc
 
 /// The destination type of an attribute, with strict coercion from the source value.
