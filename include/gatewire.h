@@ -312,27 +312,27 @@ typedef struct gw_plugin {
  */
 typedef struct gw_plugin_api {
     uint32_t version; /**< GW_PLUGIN_API_VERSION of the host */
-    const char *(*last_error_message)(void);
-    const char *(*request_method)(const gw_request *request);
-    const char *(*request_url)(const gw_request *request);
-    const char *(*request_header)(const gw_request *request, const char *name);
-    int32_t (*request_set_header)(gw_request *request, const char *name, const char *value);
-    int32_t (*request_set_url)(gw_request *request, const char *url);
-    int32_t (*request_fail)(gw_request *request, const char *message);
-    int32_t (*attempt_number)(const gw_attempt *attempt);
-    int32_t (*attempt_status)(const gw_attempt *attempt);
-    int32_t (*attempt_error_kind)(const gw_attempt *attempt);
-    double (*attempt_elapsed)(const gw_attempt *attempt);
-    const char *(*attempt_header)(const gw_attempt *attempt, const char *name);
-    const gw_result *(*process_result)(const gw_process *process);
-    int32_t (*process_fail)(gw_process *process, int32_t kind, const char *message);
-    int32_t (*result_ok)(const gw_result *result);
-    int32_t (*result_status)(const gw_result *result);
-    int32_t (*result_error_kind)(const gw_result *result);
-    const char *(*result_error_message)(const gw_result *result);
-    const char *(*result_header)(const gw_result *result, const char *name);
-    const uint8_t *(*result_body)(const gw_result *result, size_t *out_length);
-    const char *(*result_mapped_json)(const gw_result *result);
+    const char *(*last_error_message)(void); /**< gw_last_error_message */
+    const char *(*request_method)(const gw_request *request); /**< gw_request_method */
+    const char *(*request_url)(const gw_request *request); /**< gw_request_url */
+    const char *(*request_header)(const gw_request *request, const char *name); /**< gw_request_header */
+    int32_t (*request_set_header)(gw_request *request, const char *name, const char *value); /**< gw_request_set_header */
+    int32_t (*request_set_url)(gw_request *request, const char *url); /**< gw_request_set_url */
+    int32_t (*request_fail)(gw_request *request, const char *message); /**< gw_request_fail */
+    int32_t (*attempt_number)(const gw_attempt *attempt); /**< gw_attempt_number */
+    int32_t (*attempt_status)(const gw_attempt *attempt); /**< gw_attempt_status */
+    int32_t (*attempt_error_kind)(const gw_attempt *attempt); /**< gw_attempt_error_kind */
+    double (*attempt_elapsed)(const gw_attempt *attempt); /**< gw_attempt_elapsed */
+    const char *(*attempt_header)(const gw_attempt *attempt, const char *name); /**< gw_attempt_header */
+    const gw_result *(*process_result)(const gw_process *process); /**< gw_process_result */
+    int32_t (*process_fail)(gw_process *process, int32_t kind, const char *message); /**< gw_process_fail */
+    int32_t (*result_ok)(const gw_result *result); /**< gw_result_ok */
+    int32_t (*result_status)(const gw_result *result); /**< gw_result_status */
+    int32_t (*result_error_kind)(const gw_result *result); /**< gw_result_error_kind */
+    const char *(*result_error_message)(const gw_result *result); /**< gw_result_error_message */
+    const char *(*result_header)(const gw_result *result, const char *name); /**< gw_result_header */
+    const uint8_t *(*result_body)(const gw_result *result, size_t *out_length); /**< gw_result_body */
+    const char *(*result_mapped_json)(const gw_result *result); /**< gw_result_mapped_json */
 } gw_plugin_api;
 #define GW_PLUGIN_API_VERSION 1u /**< the version of gw_plugin_api this header declares */
 

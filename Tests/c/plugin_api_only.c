@@ -1,6 +1,7 @@
-/* A shared-object plugin's translation unit written against the gw_plugin_api table
- * (GW_PLUGIN_USE_API), compiled as strict C99 and as C++ by the header_compiles_strict test:
- * the table macros expand to well-formed calls of every kind of function the table holds. */
+/* A shared-object plugin written against the gw_plugin_api table (GW_PLUGIN_USE_API),
+ * compiled as strict C99 and as C++ by the header_compiles_strict test (the table macros
+ * expand to well-formed calls of every kind of function the table holds), and loaded by the
+ * installed `gatewire` CLI in deploy_without_toolchain (its prepare sets X-Seen: yes). */
 #define GW_PLUGIN_USE_API
 #include "gatewire.h"
 

@@ -1,5 +1,5 @@
 /// A plugin named in the gateway config's `plugins` array, in order: what to build, not the
-/// plugin itself (a ``PluginRegistry`` builds it when a client is made). A built-in is named by
+/// plugin itself (it is built when a client is made). A built-in is named by
 /// a string (`"requestId"`, short for `{"name": "requestId"}`) or by an object with its
 /// settings; a shared object by its `path`:
 ///
@@ -17,7 +17,8 @@
 /// Basic credentials). A shared object's `path` that does not start with `/` is made absolute
 /// here, against the directory of the config file (``GatewayConfig/init(contentsOfFile:)``) or
 /// the current directory for config text. The object itself is opened only when a client is
-/// made, by the C ABI library (libGatewire) or the `gatewire` CLI; see ``PluginRegistry``.
+/// made, by the C ABI library (libGatewire) or the `gatewire` CLI; a client of the `Gatewire`
+/// product alone refuses it (``Client/init(config:plugins:randomSeed:)``).
 public struct PluginSpec: Sendable {
     /// What the entry describes.
     public enum Kind: Sendable {
@@ -39,8 +40,8 @@ public struct PluginSpec: Sendable {
     /// - Parameter baseDirectory: what a shared object's relative `path` is relative to
     ///   (the config file's directory); nil = the current directory.
     /// - Throws: ``ConfigError`` naming the field: an unknown name or key, a missing or
-    ///   invalid setting. A shared object that cannot be loaded is an error of the
-    ///   ``PluginRegistry`` that builds it, not of parsing.
+    ///   invalid setting. A shared object that cannot be loaded is an error of client
+    ///   creation, not of parsing.
     public init(config node: ConfigNode, baseDirectory: String? = nil) throws(ConfigError) {
         configPath = node.path
         if node.json.kind != .string, try node.optional("path") != nil {
@@ -124,8 +125,8 @@ public enum BuiltInPlugin: Sendable {
 }
 
 /// A plugin in a shared object named in the config: `{"path": ..., "symbol": ..., "name": ...}`.
-/// Loading it is the job of a loader registered with the ``PluginRegistry`` (the C ABI
-/// library's and the `gatewire` CLI's); include/gatewire.h says how such a plugin is written.
+/// Loading it is the job of the C ABI library and the `gatewire` CLI, when a client is made;
+/// include/gatewire.h ("Plugins") says how such a plugin is written.
 public struct SharedObjectPlugin: Sendable {
     /// The object's absolute path.
     public let path: String
@@ -136,12 +137,12 @@ public struct SharedObjectPlugin: Sendable {
     /// The entry's place in the config, e.g. `plugins[2]`.
     public let configPath: String
     /// Whether the config gave `symbol` (then an error about the symbol names that field).
-    public let symbolGiven: Bool
+    package let symbolGiven: Bool
 
     /// The field a load error names: `plugins[i].path`.
-    public var pathField: String { configPath + ".path" }
+    package var pathField: String { configPath + ".path" }
     /// The field a missing symbol names: `plugins[i].symbol` when given, else `plugins[i]`.
-    public var symbolField: String { symbolGiven ? configPath + ".symbol" : configPath }
+    package var symbolField: String { symbolGiven ? configPath + ".symbol" : configPath }
 
     init(config node: ConfigNode, baseDirectory: String?) throws(ConfigError) {
         try node.rejectUnknownKeys(["path", "symbol", "name"])

@@ -29,14 +29,15 @@ public final class Client: Sendable {
     /// - Parameter randomSeed: seeds the retry jitter per call, for exact tests; nil (default)
     ///   seeds from the system.
     /// - Throws: ``ConfigError`` naming `plugins[i].path` when the config names a shared-object
-    ///   plugin: this product cannot load one (``PluginRegistry``); pass the plugin here instead.
+    ///   plugin: this product cannot load one (the C ABI library and the `gatewire` CLI do);
+    ///   pass the plugin here instead.
     public convenience init(config: GatewayConfig, plugins: [any Plugin] = [], randomSeed: UInt64? = nil) throws(ConfigError) {
         try self.init(config: config, plugins: plugins, registry: .builtIn, randomSeed: randomSeed)
     }
 
     /// A client for `config` whose config plugins `registry` builds (the C ABI library and the
     /// CLI pass one that loads shared objects), with `plugins` after them.
-    /// - Throws: ``ConfigError`` from ``PluginRegistry/plugins(for:)``.
+    /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:)``).
     package init(config: GatewayConfig, plugins: [any Plugin], registry: PluginRegistry, randomSeed: UInt64?) throws(ConfigError) {
         let configPlugins = try registry.plugins(for: config.plugins)
         core = ClientCore(config: config, plugins: configPlugins + plugins, randomSeed: randomSeed)
