@@ -26,9 +26,10 @@ let package = Package(
         .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
         .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "CJansson"]),
         .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCurl", "CJansson", "CGatewireABI", "CGatewireArena"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCurl", "CJansson", "CGatewireArena"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
-        .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
+        // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
+        .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

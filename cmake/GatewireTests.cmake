@@ -29,7 +29,7 @@ add_executable(test_gatewire_c ${GW_C_API_SOURCES})
 set_target_properties(test_gatewire_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
 target_compile_options(test_gatewire_c PRIVATE -Wall -Wextra -pedantic)
 target_compile_definitions(test_gatewire_c PRIVATE GW_EXPECTED_VERSION="${PROJECT_VERSION}"
-    GW_INCLUDE_DIR="${CMAKE_SOURCE_DIR}/include" GW_LIBRARY_DIR="${GW_LIBRARY_DIR}")
+    GW_INCLUDE_DIR="${CMAKE_SOURCE_DIR}/include")
 # libGatewire.so only (the Swift runtime is inside it) plus the threads library.
 target_link_libraries(test_gatewire_c PRIVATE Gatewire::Gatewire Threads::Threads)
 
@@ -121,6 +121,7 @@ add_test(NAME header_compiles_strict
                  -DCXX=${GW_CXX_COMPILER}
                  -DINCLUDE_DIR=${CMAKE_SOURCE_DIR}/include
                  -DSOURCE=${CMAKE_SOURCE_DIR}/Tests/c/header_only.c
+                 -DPLUGIN_SOURCE=${CMAKE_SOURCE_DIR}/Tests/c/plugin_api_only.c
                  -DWORK_DIR=${CMAKE_CURRENT_BINARY_DIR}/header_compiles_strict
                  -P ${GW_TOOLS}/check_header.cmake)
 set_tests_properties(header_compiles_strict PROPERTIES TIMEOUT 60 LABELS "abi")

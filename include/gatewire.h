@@ -235,6 +235,33 @@ int32_t gw_set_log_sink(gw_log_fn sink, void *user_data);
  * All hooks run on the client's event-loop thread. A plugin is given to a client at its
  * creation (gw_client_options.plugins) or named by the gateway config's "plugins" array,
  * which may load it from a shared object (gw_plugin_entry_fn).
+ *
+ * A plugin in a shared object is written against the function table its entry receives
+ * (gw_plugin_api), as an SQLite loadable extension is, and is not linked against libGatewire:
+ * it then loads into any host of the C ABI, C and Python programs on libGatewire as the
+ * `gatewire` CLI (which has its own core inside and must not get a second one):
+ *
+ * @code
+ * #define GW_PLUGIN_USE_API       // before the include: gw_request_* etc. go through the table
+ * #include "gatewire.h"
+ * GW_PLUGIN_API_DEFINE            // once per shared object, at file scope
+ *
+ * static int32_t prepare(gw_request *request, void *user_data) {
+ *     (void)user_data;
+ *     return gw_request_set_header(request, "X-Signed", "yes");
+ * }
+ * int32_t gw_plugin_entry(gw_plugin *plugin, const gw_plugin_api *api) {
+ *     GW_PLUGIN_API_INIT(api);    // returns GW_ERROR_VERSION from the entry for a too old host
+ *     plugin->version = GW_PLUGIN_VERSION;
+ *     plugin->name = "signer";
+ *     plugin->prepare = prepare;
+ *     return 0;
+ * }
+ * @endcode
+ *
+ * Build it with `cc -shared -fPIC $(pkg-config --cflags gatewire) -o libsigner.so signer.c`
+ * (no -lGatewire). Other source files of the same object define GW_PLUGIN_USE_API and include
+ * the header too, without GW_PLUGIN_API_DEFINE.
  * @{
  */
 
@@ -242,12 +269,14 @@ int32_t gw_set_log_sink(gw_log_fn sink, void *user_data);
  * A plugin: hooks called for every attempt of every call of a client.
  *
  * Version 2 adds will_send and process (read only when version >= 2, so version 1 structs
- * and arrays keep working). All hooks run on the client's event-loop thread. The struct is
+ * and arrays keep working). Version 3 has the fields of version 2; filled by a shared
+ * object's entry, it says the plugin calls Gatewire through the gw_plugin_api table only
+ * (see gw_plugin_entry_fn). All hooks run on the client's event-loop thread. The struct is
  * copied at client creation. An array of plugins must use one version throughout (the first
  * element's).
  */
 typedef struct gw_plugin {
-    uint32_t version; /**< GW_PLUGIN_VERSION, or GW_PLUGIN_VERSION_1 */
+    uint32_t version; /**< GW_PLUGIN_VERSION, GW_PLUGIN_VERSION_2 or GW_PLUGIN_VERSION_1 */
     const char *name; /**< for messages, e.g. "signer"; copied; may be NULL */
     int32_t (*prepare)(gw_request *request, void *user_data);
     /**< adapts the attempt's request (headers, URL) before it is sent; hooks run in
@@ -266,8 +295,46 @@ typedef struct gw_plugin {
     /**< version >= 2: sees the call's final result once, before the failure observers and the
          completion, and may fail it (gw_process_fail); reverse order (an onion). */
 } gw_plugin;
-#define GW_PLUGIN_VERSION 2u   /**< the version of gw_plugin this header declares */
+#define GW_PLUGIN_VERSION 3u   /**< the version of gw_plugin this header declares */
+#define GW_PLUGIN_VERSION_2 2u /**< the fields of version 3; from a shared object, one linked
+                                    against libGatewire (see gw_plugin_entry_fn) */
 #define GW_PLUGIN_VERSION_1 1u /**< the six fields up to user_data */
+
+/**
+ * The functions a plugin's hooks may call, handed to a shared object's entry point so that
+ * the object need not link libGatewire (each member is the gw_* function of the same name,
+ * of the host that loaded the plugin; documented below and in @ref gw_result and
+ * @ref gw_attempts).
+ *
+ * Later versions only append members: a plugin built against version N reads the members of
+ * version N and checks `version >= N` (GW_PLUGIN_API_INIT does). The table is the host's,
+ * valid for the life of the process; read it from any thread.
+ */
+typedef struct gw_plugin_api {
+    uint32_t version; /**< GW_PLUGIN_API_VERSION of the host */
+    const char *(*last_error_message)(void); /**< gw_last_error_message */
+    const char *(*request_method)(const gw_request *request); /**< gw_request_method */
+    const char *(*request_url)(const gw_request *request); /**< gw_request_url */
+    const char *(*request_header)(const gw_request *request, const char *name); /**< gw_request_header */
+    int32_t (*request_set_header)(gw_request *request, const char *name, const char *value); /**< gw_request_set_header */
+    int32_t (*request_set_url)(gw_request *request, const char *url); /**< gw_request_set_url */
+    int32_t (*request_fail)(gw_request *request, const char *message); /**< gw_request_fail */
+    int32_t (*attempt_number)(const gw_attempt *attempt); /**< gw_attempt_number */
+    int32_t (*attempt_status)(const gw_attempt *attempt); /**< gw_attempt_status */
+    int32_t (*attempt_error_kind)(const gw_attempt *attempt); /**< gw_attempt_error_kind */
+    double (*attempt_elapsed)(const gw_attempt *attempt); /**< gw_attempt_elapsed */
+    const char *(*attempt_header)(const gw_attempt *attempt, const char *name); /**< gw_attempt_header */
+    const gw_result *(*process_result)(const gw_process *process); /**< gw_process_result */
+    int32_t (*process_fail)(gw_process *process, int32_t kind, const char *message); /**< gw_process_fail */
+    int32_t (*result_ok)(const gw_result *result); /**< gw_result_ok */
+    int32_t (*result_status)(const gw_result *result); /**< gw_result_status */
+    int32_t (*result_error_kind)(const gw_result *result); /**< gw_result_error_kind */
+    const char *(*result_error_message)(const gw_result *result); /**< gw_result_error_message */
+    const char *(*result_header)(const gw_result *result, const char *name); /**< gw_result_header */
+    const uint8_t *(*result_body)(const gw_result *result, size_t *out_length); /**< gw_result_body */
+    const char *(*result_mapped_json)(const gw_result *result); /**< gw_result_mapped_json */
+} gw_plugin_api;
+#define GW_PLUGIN_API_VERSION 1u /**< the version of gw_plugin_api this header declares */
 
 /**
  * The entry point of a plugin in a shared object.
@@ -276,16 +343,29 @@ typedef struct gw_plugin {
  * `{"path": "./libmyplugin.so", "symbol": "gw_plugin_entry", "name": "mine"}`.
  * A path not starting with "/" is relative to the config file's directory (config_path), or
  * to the current directory for config_json; a load error shows the absolute path tried.
- * It is opened with dlopen(RTLD_NOW | RTLD_LOCAL) when the config is parsed; the symbol
- * (default "gw_plugin_entry") must be a gw_plugin_entry_fn. It is called once per parse with a
- * zeroed gw_plugin to fill (version GW_PLUGIN_VERSION_1 or GW_PLUGIN_VERSION) and returns 0.
- * Link the plugin against libGatewire (-lGatewire) for the gw_request_* functions it calls.
- * A missing file or symbol, a non-zero return or another version is GW_ERROR_CONFIG naming
- * plugins[i]. The object stays loaded for the process; its destroy hook is not called.
+ * The object is opened with dlopen(RTLD_NOW | RTLD_LOCAL) when a client is made from the
+ * config (gw_client_create and its shorthands; gw_config_check and `gatewire check` load it
+ * too, to report it); the symbol (default "gw_plugin_entry") must be a gw_plugin_entry_fn. It
+ * is called once per client with a zeroed gw_plugin to fill and the host's table, and returns
+ * 0. A missing file or symbol, a non-zero return or an unsupported version is GW_ERROR_CONFIG
+ * naming plugins[i] (the `gatewire` CLI: exit status 1). The object stays loaded for the
+ * process; its destroy hook is not called.
+ *
+ * The version it fills says how the plugin reaches Gatewire:
+ *  - GW_PLUGIN_VERSION (3): through `api` only (GW_PLUGIN_USE_API); the object is not linked
+ *    against libGatewire. Every host loads it.
+ *  - GW_PLUGIN_VERSION_2 or _1, from an entry of one argument `(gw_plugin *plugin)` that
+ *    ignores `api`: the object is linked against libGatewire (-lGatewire) and calls its
+ *    gw_* functions. libGatewire loads it (the object's libGatewire is the one already in the
+ *    process); the `gatewire` CLI refuses it with a config error, as that would bring a second
+ *    core and Swift runtime into the process: rebuild it for version 3.
+ * In Swift, a program on the `Gatewire` product loads no shared object (a config error naming
+ * plugins[i].path): pass the plugin to Client(config:plugins:).
  * @param plugin a zeroed gw_plugin to fill.
+ * @param api the host's function table (never NULL); keep the pointer (GW_PLUGIN_API_INIT).
  * @return 0 on success.
  */
-typedef int32_t (*gw_plugin_entry_fn)(gw_plugin *plugin);
+typedef int32_t (*gw_plugin_entry_fn)(gw_plugin *plugin, const gw_plugin_api *api);
 
 /**
  * @name Inside a plugin's prepare: the attempt's request
@@ -419,7 +499,8 @@ typedef struct gw_client_options {
 int32_t gw_client_options_init(gw_client_options *options, uint32_t version);
 
 /**
- * Validates a gateway config without creating a client.
+ * Validates a gateway config without creating a client. A shared-object plugin it names is
+ * loaded and its entry called, as gw_client_create would (gw_plugin_entry_fn).
  * @param config_json the gateway config as JSON text.
  * @param out_warnings if not NULL, receives on GW_OK a JSON array of warning strings, freed
  *        with gw_string_free().
@@ -1294,6 +1375,59 @@ int32_t gw_refresh_complete(gw_refresh *refresh, const char *token);
  */
 void gw_credential_free(gw_credential *credential);
 
+/** @} */
+
+/**
+ * @addtogroup gw_plugins
+ * @{
+ * @name A shared-object plugin's calls through gw_plugin_api
+ * Defined when the including file defines GW_PLUGIN_USE_API first: each function a hook may
+ * call (the members of gw_plugin_api) becomes a call through the table the entry received,
+ * so the plugin's code reads the same as with -lGatewire. A gw_* function outside the table
+ * stays a plain call, which fails to load (undefined symbol) without libGatewire.
+ * @{
+ */
+#ifdef GW_PLUGIN_USE_API
+#if defined(__GNUC__)
+#define GW_PLUGIN_API_HIDDEN __attribute__((visibility("hidden")))
+#else
+#define GW_PLUGIN_API_HIDDEN
+#endif
+/** The host's table, set by GW_PLUGIN_API_INIT; hidden, so each plugin has its own. */
+extern GW_PLUGIN_API_HIDDEN const gw_plugin_api *gw_plugin_api_table;
+/** Defines gw_plugin_api_table: once per shared object, at file scope. */
+#define GW_PLUGIN_API_DEFINE GW_PLUGIN_API_HIDDEN const gw_plugin_api *gw_plugin_api_table = NULL;
+/** In the entry, first: keeps `api`, or returns GW_ERROR_VERSION from the entry when the host's
+    table is older than this header's (the host reports "failed with status 5"). */
+#define GW_PLUGIN_API_INIT(api)                                              \
+    do {                                                                     \
+        if ((api) == NULL || (api)->version < GW_PLUGIN_API_VERSION)         \
+            return GW_ERROR_VERSION;                                         \
+        gw_plugin_api_table = (api);                                         \
+    } while (0)
+#define gw_last_error_message gw_plugin_api_table->last_error_message
+#define gw_request_method gw_plugin_api_table->request_method
+#define gw_request_url gw_plugin_api_table->request_url
+#define gw_request_header gw_plugin_api_table->request_header
+#define gw_request_set_header gw_plugin_api_table->request_set_header
+#define gw_request_set_url gw_plugin_api_table->request_set_url
+#define gw_request_fail gw_plugin_api_table->request_fail
+#define gw_attempt_number gw_plugin_api_table->attempt_number
+#define gw_attempt_status gw_plugin_api_table->attempt_status
+#define gw_attempt_error_kind gw_plugin_api_table->attempt_error_kind
+#define gw_attempt_elapsed gw_plugin_api_table->attempt_elapsed
+#define gw_attempt_header gw_plugin_api_table->attempt_header
+#define gw_process_result gw_plugin_api_table->process_result
+#define gw_process_fail gw_plugin_api_table->process_fail
+#define gw_result_ok gw_plugin_api_table->result_ok
+#define gw_result_status gw_plugin_api_table->result_status
+#define gw_result_error_kind gw_plugin_api_table->result_error_kind
+#define gw_result_error_message gw_plugin_api_table->result_error_message
+#define gw_result_header gw_plugin_api_table->result_header
+#define gw_result_body gw_plugin_api_table->result_body
+#define gw_result_mapped_json gw_plugin_api_table->result_mapped_json
+#endif /* GW_PLUGIN_USE_API */
+/** @} */
 /** @} */
 
 #ifdef __cplusplus

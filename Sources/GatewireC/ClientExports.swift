@@ -70,8 +70,13 @@ private func createClient(_ function: String, _ options: UnsafePointer<gw_client
         plugins.append(CPlugin(plugin, index: index))
     }
     let credential: [any Plugin] = settings.credential.map { [unbox($0, as: CredentialBox.self).credential] } ?? []
-    let client = Client(config: config, plugins: credential + plugins,
-                        randomSeed: settings.random_seed == 0 ? nil : settings.random_seed)
+    let client: Client
+    do throws(ConfigError) {
+        client = try Client(config: config, plugins: credential + plugins, registry: .cLibrary,
+                            randomSeed: settings.random_seed == 0 ? nil : settings.random_seed)
+    } catch {
+        return LastError.fail(GW_ERROR_CONFIG, error.description)
+    }
     outClient.pointee = box(ClientBox(client: client, plugins: plugins))
     return GW_OK
 }
@@ -115,6 +120,7 @@ public func gw_config_check(_ configJSON: UnsafePointer<CChar>?,
     guard let configJSON else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_config_check: config_json is NULL") }
     do {
         let config = try GatewayConfig(json: String(cString: configJSON))
+        _ = try PluginRegistry.cLibrary.plugins(for: config.plugins)  // a plugin that cannot be loaded is reported here too
         let warnings = JSONValue.array()
         for warning in config.warnings { warnings.append(.string(warning)) }
         outWarnings?.pointee = strdup(warnings.serialized())

@@ -1,4 +1,5 @@
 import Gatewire
+import GatewireC
 import Glibc
 import Synchronization
 
@@ -89,6 +90,7 @@ func check(_ arguments: ArraySlice<String>) -> Never {
     guard arguments.count == 1, let path = arguments.first else { fail(usage) }
     do {
         let config = try GatewayConfig(contentsOfFile: path)
+        _ = try PluginRegistry.selfContained.plugins(for: config.plugins)  // loads shared objects as `call` would
         for warning in config.warnings { printLine("warning: \(warning)") }
         printLine("\(path): OK (\(counted(config.routes.count, "route")), \(counted(config.catalog.mappings.count, "mapping")), "
             + "\(counted(config.catalog.responseDescriptors.count, "response descriptor")))")
@@ -255,7 +257,13 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     }
 
     if let warning = config.insecureTLSWarning { printError("gatewire: warning: \(warning)") }
-    let client = Client(config: config)
+    // The CLI has the core inside: it loads only plugins that reach it through gw_plugin_api.
+    let client: Client
+    do throws(ConfigError) {
+        client = try Client(config: config, plugins: [], registry: .selfContained, randomSeed: nil)
+    } catch {
+        fail("\(configPath ?? "--base-url"): \(error)", code: 1)
+    }
     defer { client.close() }
     let observed = ObserverLines()
     if verbose {

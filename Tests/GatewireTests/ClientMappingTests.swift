@@ -33,7 +33,7 @@ import Testing
         server = try TestServer()
         var config = try GatewayConfig(json: Self.config.replacingFirst("{", with: "{\"baseURL\": \"\(server.baseURL)\","))
         config.retryPolicy = .none
-        client = Client(config: config)
+        client = try Client(config: config)
     }
 
     struct Issue: Decodable, Equatable {

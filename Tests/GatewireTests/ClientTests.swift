@@ -10,7 +10,7 @@ import Testing
 
     func client(_ extra: String = "", seed: UInt64? = 7) throws -> Client {
         let json = "{\"baseURL\": \"\(server.baseURL)\"\(extra.isEmpty ? "" : ", " + extra)}"
-        return Client(config: try GatewayConfig(json: json), randomSeed: seed)
+        return try Client(config: try GatewayConfig(json: json), randomSeed: seed)
     }
 
     /// A key unique to this test run, for the server's per-key sequences.
@@ -121,7 +121,7 @@ import Testing
 
     @Test func connectionRefusedIsStatusZeroAndObservedOnce() async throws {
         let port = try TestServer.closedPort()
-        let client = Client(config: try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:\#(port)", "retry": {"maxRetries": 2, "initialDelay": 0.01}}"#))
+        let client = try Client(config: try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:\#(port)", "retry": {"maxRetries": 2, "initialDelay": 0.01}}"#))
         let failures = Lock<[GatewireError]>([])
         client.addFailureObserver { error in failures.withLock { $0.append(error) } }
         let error = await #expect(throws: GatewireError.self) { try await client.send(.post("/x", body: nil)) }
@@ -228,7 +228,7 @@ import Testing
         let seen = Lock<[Int]>([])
         let key = key("plugin")
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 1, "initialDelay": 0.01}}"#)
-        let client = Client(config: config, plugins: [Signer(seen: seen)])
+        let client = try Client(config: config, plugins: [Signer(seen: seen)])
         _ = try await client.send(.get("/sequence/\(key)/503,200"))
         #expect(seen.withLock { $0 } == [503, 200])
         let echo = try await client.send(.get("/headers"))
@@ -242,7 +242,7 @@ import Testing
         }
         let key = key("refuse")
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)"}"#)
-        let client = Client(config: config, plugins: [Refuser()])
+        let client = try Client(config: config, plugins: [Refuser()])
         let error = await #expect(throws: GatewireError.self) { try await client.send(.get("/sequence/\(key)/200")) }
         #expect(error?.kind == .plugin)
         #expect(error?.attempts.isEmpty == true)

@@ -72,7 +72,7 @@ import Testing
         let bare = try Client(baseURL: "http://127.0.0.1:1")
         let error = await #expect(throws: GatewireError.self) { try await bare.send(Request(route: "nope")) }
         #expect(error?.message == #"unknown route "nope" (the client has no routes)"#)
-        let routed = Client(config: try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "routes": {"b": {"method": "GET", "pathPattern": "/b"}, "a": {"method": "GET", "pathPattern": "/a"}}}"#))
+        let routed = try Client(config: try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "routes": {"b": {"method": "GET", "pathPattern": "/b"}, "a": {"method": "GET", "pathPattern": "/a"}}}"#))
         let other = await #expect(throws: GatewireError.self) { try await routed.send(Request(route: "nope")) }
         #expect(other?.message == #"unknown route "nope" (known: a, b)"#)
     }

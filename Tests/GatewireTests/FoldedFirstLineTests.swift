@@ -16,7 +16,7 @@ import Testing
         let key = "folded-401-\(getpid())-\(Int(MonotonicNow.seconds * 1e6))"
         let credential = RefreshingCredential(token: "stale") { _, done in done("fresh") }
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#)
-        let client = Client(config: config, plugins: [credential])
+        let client = try Client(config: config, plugins: [credential])
         defer { client.close() }
         let path = "/fault/\(key)/401+keep,folded+keep,200"
         do {

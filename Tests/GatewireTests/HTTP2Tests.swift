@@ -13,14 +13,14 @@ import Testing
 
     /// A client that verifies the server against its own certificate (`caFile`).
     func client() throws -> Client {
-        Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "caFile": "\#(server.certificatePath)", "retry": {"maxRetries": 0}}"#))
+        try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "caFile": "\#(server.certificatePath)", "retry": {"maxRetries": 0}}"#))
     }
 
     @Test func caFileTrustsAPrivateCAWithVerificationOn() async throws {
         let trusting = try client()
         #expect(trusting.config.verifyTLS)
         #expect(try await trusting.send(.get("/protocol")).status == 200)
-        let system = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
+        let system = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
         let error = await #expect(throws: GatewireError.self) { try await system.send(.get("/protocol")) }
         #expect(error?.kind == .tls)
         let missing = #expect(throws: ConfigError.self) {

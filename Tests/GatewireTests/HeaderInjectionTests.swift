@@ -124,7 +124,7 @@ import Testing
 
     @Test func aPluginsFramingHeaderFailsTheCall() async throws {
         let probe = key("plugin-framing")
-        let client = Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [Framing()])
+        let client = try Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [Framing()])
         let error = await #expect(throws: GatewireError.self) {
             try await client.send(Request(.post, "/fault/\(probe)/200", body: .json(try JSONValue.parse(#"{"id": 1}"#))))
         }
@@ -136,14 +136,14 @@ import Testing
 
     @Test func aPluginsInvalidHeaderFailsTheCallNamingThePlugin() async throws {
         let probe = key("plugin-header")
-        let client = Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [Evil()])
+        let client = try Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [Evil()])
         let error = await #expect(throws: GatewireError.self) { try await client.send(.get("/fault/\(probe)/200")) }
         #expect(error?.kind == .plugin)
         #expect(error?.message.hasPrefix("plugin Evil set an invalid header \"X-Evil\": the value contains CR") == true,
                 "\(String(describing: error))")
         // A refreshed token with a line break never goes out either.
         let credential = RefreshingCredential(token: "t\r\nInjected: 1") { _, done in done(nil) }
-        let signed = Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [credential])
+        let signed = try Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: [credential])
         let refused = await #expect(throws: GatewireError.self) { try await signed.send(.get("/fault/\(probe)/200")) }
         #expect(refused?.kind == .plugin)
         #expect(refused?.message.contains("header \"Authorization\"") == true)

@@ -87,7 +87,7 @@ import Testing
     func run(_ testCase: JSONNode, baseURL: String) throws -> [String] {
         let configText = testCase["config"]!.serialized()
         let config = try GatewayConfig(json: "{\"baseURL\": \"\(baseURL)\", " + configText.dropFirst())
-        let client = Client(config: config)
+        let client = try Client(config: config)
         defer { client.close() }
         let spec = testCase["request"]!
         var parameters: [String: String] = [:]

@@ -26,7 +26,7 @@ import Testing
     @Test func pagesAreAnAsyncSequenceOfDecodableResults() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let client = Client(config: try Self.config(server.baseURL))
+        let client = try Client(config: try Self.config(server.baseURL))
         defer { client.close() }
         var names: [[String]] = []
         for try await page in client.pages(Request(route: "channels")) {
@@ -40,7 +40,7 @@ import Testing
     @Test func anExplicitPaginationReplacesTheRoutesAndMaxPagesStops() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let client = Client(config: try Self.config(server.baseURL))
+        let client = try Client(config: try Self.config(server.baseURL))
         defer { client.close() }
         let paginator = try client.paginator(Request(route: "issues"), pagination: .link(maxPages: 2))
         #expect(try paginator.next()?.path == "/pages/github-issues")
@@ -56,7 +56,7 @@ import Testing
     @Test func aCursorPageThatIsNotValidJSONEndsTheWalkWithAMappingError() async throws {
         let server = try TestServer()
         defer { server.stop() }
-        let client = Client(config: try Self.config(server.baseURL))
+        let client = try Client(config: try Self.config(server.baseURL))
         defer { client.close() }
         let seen = Lock<[GatewireError]>([])
         client.addFailureObserver { error in seen.withLock { $0.append(error) } }
@@ -79,7 +79,7 @@ import Testing
     }
 
     @Test func aRouteWithoutPaginationIsAnInvalidArgument() async throws {
-        let client = Client(config: try Self.config("http://127.0.0.1:1"))
+        let client = try Client(config: try Self.config("http://127.0.0.1:1"))
         defer { client.close() }
         let error = #expect(throws: GatewireError.self) { try client.paginator(Request(route: "plain")) }
         #expect(error?.kind == .invalidArgument)
@@ -115,7 +115,7 @@ import Testing
         defer { server.stop() }
         var config = try GatewayConfig(contentsOfFile: TestServer.repoRoot + "/examples/stripe.json")
         config.baseURL = server.baseURL
-        let client = Client(config: config)
+        let client = try Client(config: config)
         defer { client.close() }
 
         let response = try await client.send(Request(route: "charge"))

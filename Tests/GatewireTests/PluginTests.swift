@@ -51,7 +51,7 @@ import Testing
     @Test func hookOrderIsAnOnionAcrossAttempts() async throws {
         let log = Recorder<String>()
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 2, "initialDelay": 0.01, "jitter": "none"}}"#)
-        let client = Client(config: config, plugins: [Tracer(name: "A", log: log), Tracer(name: "B", log: log)])
+        let client = try Client(config: config, plugins: [Tracer(name: "A", log: log), Tracer(name: "B", log: log)])
         let response = try await client.send(.get("/sequence/\(key("order"))/503,200"))
         #expect(response.status == 200)
         #expect(log.all == ["A.prepare#1", "B.prepare#1", "A.willSend#1", "B.willSend#1", "B.didReceive#1", "A.didReceive#1",
@@ -178,7 +178,7 @@ import Testing
     @Test func cancelledClosedAndRefusedCallsAreNotNoConnection() async throws {
         let offline = Recorder<String>()
         let every = Recorder<String>()
-        let client = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
+        let client = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
         client.addFailureObserver(filter: .noConnection) { offline.add($0.kind.name) }
         client.addFailureObserver { every.add($0.kind.name) }
         let cancelled = Waiter<Void>()
@@ -242,7 +242,7 @@ import Testing
             func willSend(_ request: HTTPRequest, context: PluginContext) { seen.add(request.headers["X-Request-ID"] ?? "") }
         }
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 1, "initialDelay": 0.01}, "plugins": [{"name": "requestId"}, {"name": "metrics"}]}"#)
-        let client = Client(config: config, plugins: [Capture(seen: seen)])
+        let client = try Client(config: config, plugins: [Capture(seen: seen)])
         _ = try await client.send(.get("/sequence/\(key("rid"))/503,200"))
         _ = try await client.send(.get("/echo"))
         #expect(seen.all.count == 3)
@@ -258,7 +258,7 @@ import Testing
     @Test func eventMonitorSeesEveryStep() async throws {
         let events = Recorder<String>()
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 1, "initialDelay": 0.01}}"#)
-        let client = Client(config: config)
+        let client = try Client(config: config)
         let token = client.addEventMonitor { events.add("\($0.kind.rawValue):\($0.attempt):\($0.status)") }
         _ = try await client.send(.get("/sequence/\(key("events"))/503,200"))
         #expect(events.all == ["call_started:0:0", "attempt_started:1:0", "attempt_finished:1:503", "retry_scheduled:1:503",

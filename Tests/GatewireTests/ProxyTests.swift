@@ -11,7 +11,7 @@ import Testing
     init() throws { server = try TestServer() }
 
     func client(_ settings: String, baseURL: String) throws -> Client {
-        Client(config: try GatewayConfig(json: #"{"baseURL": "\#(baseURL)", \#(settings)}"#))
+        try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(baseURL)", \#(settings)}"#))
     }
 
     @Test func aCallGoesThroughTheProxyWithItsCredentialsHidden() async throws {
@@ -70,10 +70,10 @@ import Testing
         #expect(try GatewayConfig(json: #"{"baseURL": "https://127.0.0.1:1"}"#).warnings.isEmpty)
         let lines = Lock<[String]>([])
         let logger = LoggingPlugin { line in lines.withLock { $0.append(line) } }
-        for _ in 0..<2 { Client(config: config, plugins: [logger]).close() }
+        for _ in 0..<2 { try Client(config: config, plugins: [logger]).close() }
         #expect(lines.withLock { $0 }.count == 2)
         #expect(lines.withLock { $0 }.allSatisfy { $0.hasPrefix("warning: verifyTLS is false") })
-        Client(config: try GatewayConfig(json: #"{"baseURL": "https://127.0.0.1:1"}"#), plugins: [logger]).close()
+        try Client(config: try GatewayConfig(json: #"{"baseURL": "https://127.0.0.1:1"}"#), plugins: [logger]).close()
         #expect(lines.withLock { $0 }.count == 2)
     }
 }

@@ -14,7 +14,7 @@ import Testing
             // No names configured: it learns them from the plugins above through the client.
             LoggingPlugin(logHeaders: true) { line in lines.withLock { $0.append(line) } },
         ]
-        let client = Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: plugins)
+        let client = try Client(config: try GatewayConfig(baseURL: server.baseURL), plugins: plugins)
         let echo = try await client.send(.get("/echo"))
         let seen = try JSONValue.parse(echo.http.text).node
         #expect(seen["headers"]?["x-custom-key"]?.string == "HEADER_SECRET_1")  // sent...
@@ -61,7 +61,7 @@ import Testing
         let server = try TestServer()
         let lines = Lock<[String]>([])
         let logger = LoggingPlugin(logHeaders: true) { line in lines.withLock { $0.append(line) } }
-        let client = Client(config: try GatewayConfig(json: Self.plantedConfig(port: server.port)), plugins: [logger])
+        let client = try Client(config: try GatewayConfig(json: Self.plantedConfig(port: server.port)), plugins: [logger])
         defer { client.close() }
         let events = Lock<[String]>([])
         _ = client.addEventMonitor { event in events.withLock { $0.append(event.serializedJSON()) } }

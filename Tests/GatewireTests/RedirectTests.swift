@@ -22,7 +22,7 @@ import Testing
              "headers": {"Cookie": "session=C-SECRET", "Proxy-Authorization": "Basic P-SECRET", "Accept": "application/json"},
              "plugins": [{"name": "apiKey", "header": "X-Api-Key", "value": "K-SECRET"}]\#(extra)}
             """#)
-        return Client(config: config, plugins: [Signer()])
+        return try Client(config: config, plugins: [Signer()])
     }
 
     /// `/redirect-to` answering `status` with `Location: target` (percent-encoded here).
@@ -113,7 +113,7 @@ import Testing
         #expect(allowed.status == 200)
         for secret in Self.secrets { #expect(!allowed.http.text.contains(secret)) }
         #expect(allowed.attempts[0].redirects.first?.url.hasPrefix("http://127.0.0.1:") == true)
-        let plain = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(base)", "verifyTLS": false}"#))
+        let plain = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(base)", "verifyTLS": false}"#))
         let count = try await plain.send(.get("/fault/\(key)/count"))
         #expect(count.body?.node["count"]?.integer == 0)
     }
@@ -143,7 +143,7 @@ import Testing
     @Test func aRefreshingCredentialIsNotAskedAboutA401FromAnotherOrigin() async throws {
         let server = try TestServer()
         let credential = RefreshingCredential(token: "R-SECRET") { _ in "R-NEW" }
-        let gateway = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#),
+        let gateway = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#),
                              plugins: [credential])
         let error = await #expect(throws: GatewireError.self) { try await gateway.send(.get(redirect("@host2/auth/other"))) }
         #expect(error?.kind == .httpStatus && error?.status == 401)

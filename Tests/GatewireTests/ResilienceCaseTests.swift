@@ -42,7 +42,7 @@ import Testing
         let base = (testCase.closed ? "http://127.0.0.1:\(try TestServer.closedPort())" : server.baseURL) + testCase.basePath
         let config = try JSONValue.parse(testCase.config)
         config.set("baseURL", .string(base))
-        let client = Client(config: try GatewayConfig(json: config.serialized()))
+        let client = try Client(config: try GatewayConfig(json: config.serialized()))
         defer { client.close() }
         let plain = try Client(baseURL: server.baseURL)
         defer { plain.close() }

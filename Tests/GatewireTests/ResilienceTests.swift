@@ -12,7 +12,7 @@ import Testing
 
     func client(_ extra: String = "", seed: UInt64? = 7, plugins: [any Plugin] = []) throws -> Client {
         let json = "{\"baseURL\": \"\(server.baseURL)\"\(extra.isEmpty ? "" : ", " + extra)}"
-        return Client(config: try GatewayConfig(json: json), plugins: plugins, randomSeed: seed)
+        return try Client(config: try GatewayConfig(json: json), plugins: plugins, randomSeed: seed)
     }
 
     func key(_ name: String) -> String { "\(name)-\(getpid())-\(Int(MonotonicNow.seconds * 1e6))" }
@@ -174,7 +174,7 @@ import Testing
     @Test func postWithConnectionRefusedIsRetried() async throws {
         let port = try TestServer.closedPort()
         let json = #"{"baseURL": "http://127.0.0.1:\#(port)", \#(Self.fast)}"#
-        let client = Client(config: try GatewayConfig(json: json), randomSeed: 1)
+        let client = try Client(config: try GatewayConfig(json: json), randomSeed: 1)
         let error = try await failure(client, .post("/x", body: .json(.object())))
         #expect(error.kind == .connect)
         #expect(error.attempts.count == 4)
@@ -371,7 +371,7 @@ import Testing
     @Test func retryBudgetWithConnectionRefused() async throws {
         let port = try TestServer.closedPort()
         let json = #"{"baseURL": "http://127.0.0.1:\#(port)", \#(Self.fast), "retryBudget": {"maxTokens": 6, "tokenRatio": 0.5}}"#
-        let client = Client(config: try GatewayConfig(json: json), randomSeed: 1)
+        let client = try Client(config: try GatewayConfig(json: json), randomSeed: 1)
         // 6 tokens, threshold 3: call 1 retries at 5, 4 and stops at 3 (3 attempts); later calls 1.
         #expect(try await failure(client, .get("/")).attempts.count == 3)
         #expect(try await failure(client, .get("/")).attempts.count == 1)

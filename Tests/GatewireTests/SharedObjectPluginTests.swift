@@ -1,45 +1,34 @@
 import Gatewire
+import GatewireC
 import Glibc
 import Testing
 
-/// A plugin in a shared object named in the gateway config, loaded by a pure Swift client
-/// (`Client(configFile:)`, no C layer in the program): the object is built by the test with
-/// `cc -shared -fPIC`, linked against the C ABI library SwiftPM built (the GatewireDynamic
-/// product, libGatewireDynamic.so) for `gw_request_set_header`.
+/// A plugin in a shared object named in the gateway config. The object is built by the test
+/// with `cc -shared -fPIC` and NOT linked against libGatewire: it calls Gatewire through the
+/// `gw_plugin_api` table its entry receives. The C ABI layer's registry (`PluginRegistry.cLibrary`,
+/// what libGatewire's `gw_client_create` uses) loads it into this Swift test process, whose
+/// core is the only one; a client of the `Gatewire` product alone refuses it with a ConfigError.
 @Suite(.serialized) struct SharedObjectPluginTests {
     static let source = #"""
+        #define GW_PLUGIN_USE_API
         #include "gatewire.h"
+        GW_PLUGIN_API_DEFINE
         static int32_t prepare(gw_request *request, void *user_data) {
             (void)user_data;
             const char *seen = gw_request_header(request, "X-Seen-By-Swift");
             return gw_request_set_header(request, "X-From-Shared-Object", seen ? seen : "yes");
         }
-        int32_t gw_plugin_entry(gw_plugin *plugin) {
+        int32_t gw_plugin_entry(gw_plugin *plugin, const gw_plugin_api *api) {
+            GW_PLUGIN_API_INIT(api);
             plugin->version = GW_PLUGIN_VERSION;
             plugin->name = "shared";
             plugin->prepare = prepare;
             return 0;
         }
-        int32_t wrong_version(gw_plugin *plugin) { plugin->version = 99; plugin->prepare = prepare; return 0; }
-        int32_t refusing_entry(gw_plugin *plugin) { (void)plugin; return 7; }
+        int32_t wrong_version(gw_plugin *plugin, const gw_plugin_api *api) { (void)api; plugin->version = 99; plugin->prepare = prepare; return 0; }
+        int32_t refusing_entry(gw_plugin *plugin, const gw_plugin_api *api) { (void)plugin; (void)api; return 7; }
+        int32_t linked_entry(gw_plugin *plugin) { plugin->version = GW_PLUGIN_VERSION_2; return 0; }
         """#
-
-    /// The directory of the built libGatewireDynamic.so: next to the test bundle, else in .build/debug.
-    static func libraryDirectory() throws -> String {
-        var candidates: [String] = []
-        if let test = CommandLine.arguments.first, let slash = test.lastIndex(of: "/") {
-            var folder = String(test[..<slash])
-            while folder.hasSuffix(".xctest") || folder.hasSuffix("/Contents/MacOS") {
-                folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
-            }
-            candidates.append(folder)
-        }
-        candidates.append(TestServer.repoRoot + "/.build/debug")
-        guard let found = candidates.first(where: { access($0 + "/libGatewireDynamic.so", R_OK) == 0 }) else {
-            throw TestServerError(description: "libGatewireDynamic.so is not built (looked in \(candidates)); run swift build")
-        }
-        return found
-    }
 
     /// A fresh temporary directory, removed by `body`'s caller via the returned cleanup.
     static func temporaryDirectory() throws -> String {
@@ -67,9 +56,9 @@ import Testing
         guard let file = fopen(sourcePath, "w") else { throw TestServerError(description: "cannot write \(sourcePath)") }
         fputs(source, file)
         fclose(file)
-        let libdir = try libraryDirectory()
-        let (status, output) = try run("cc -shared -fPIC -I'\(TestServer.repoRoot)/include' -o '\(library)' '\(sourcePath)' "
-                                       + "-L'\(libdir)' -lGatewireDynamic -Wl,-rpath,'\(libdir)'")
+        // No -lGatewire: every gw_* call goes through the table.
+        let (status, output) = try run("cc -shared -fPIC -Wl,--no-undefined -I'\(TestServer.repoRoot)/include' "
+                                       + "-o '\(library)' '\(sourcePath)'")
         guard status == 0 else { throw TestServerError(description: "cc failed (\(status)): \(output)") }
         return library
     }
@@ -78,6 +67,11 @@ import Testing
         guard let file = fopen(path, "w") else { throw TestServerError(description: "cannot write \(path)") }
         fputs(text, file)
         fclose(file)
+    }
+
+    /// A client whose config plugins the C ABI layer's registry builds (as gw_client_create does).
+    static func cClient(_ config: GatewayConfig) throws -> Client {
+        try Client(config: config, plugins: [], registry: .cLibrary, randomSeed: nil)
     }
 
     @Test func aSharedObjectPluginNamedInTheConfigAddsAHeaderTheServerSees() async throws {
@@ -92,15 +86,16 @@ import Testing
              "plugins": [{"name": "headers", "headers": {"X-Seen-By-Swift": "swift"}},
                          {"path": "\#(library)", "symbol": "gw_plugin_entry"}]}
             """#)
-        let client = try Client(configFile: configPath)
+        let config = try GatewayConfig(contentsOfFile: configPath)
+        let client = try Self.cClient(config)
         #expect(client.plugins.map(\.name).last == "shared")
         let response = try await client.send(.get("/headers"))
         #expect(response.status == 200)
         let headers = try JSONValue.parse(response.http.text).node["headers"]
         // The C hook read the header the built-in plugin before it set, and added its own.
         #expect(headers?["x-from-shared-object"]?.string == "swift")
-        // A second client from the same file gets the plugin too.
-        let again = try await Client(configFile: configPath).send(.get("/headers"))
+        // A second client from the same config gets the plugin too.
+        let again = try await Self.cClient(config).send(.get("/headers"))
         #expect(try JSONValue.parse(again.http.text).node["headers"]?["x-from-shared-object"]?.string == "swift")
     }
 
@@ -113,11 +108,12 @@ import Testing
         let configPath = directory + "/gateway.json"
         // The working directory (the package root) has no such file: only the config's has.
         try Self.writeFile(configPath, #"{"baseURL": "\#(server.baseURL)", "plugins": [{"path": "./libswiftplugin.so"}]}"#)
-        let response = try await Client(configFile: configPath).send(.get("/headers"))
+        let response = try await Self.cClient(GatewayConfig(contentsOfFile: configPath)).send(.get("/headers"))
         #expect(try JSONValue.parse(response.http.text).node["headers"]?["x-from-shared-object"]?.string == "yes")
-        // A load error shows the absolute path it tried.
+        // A load error shows the absolute path it tried; parsing alone loads nothing.
         try Self.writeFile(configPath, #"{"baseURL": "http://127.0.0.1:1", "plugins": ["metrics", {"path": "sub/none.so"}]}"#)
-        let error = #expect(throws: ConfigError.self) { try GatewayConfig(contentsOfFile: configPath) }
+        let config = try GatewayConfig(contentsOfFile: configPath)
+        let error = #expect(throws: ConfigError.self) { try Self.cClient(config) }
         #expect(error?.path == "plugins[1].path")
         #expect(error?.message.hasPrefix("cannot load the plugin's shared object (tried \(directory)/sub/none.so): ") == true,
                 "\(String(describing: error))")
@@ -127,9 +123,10 @@ import Testing
         let directory = try Self.temporaryDirectory()
         defer { _ = try? Self.run("rm -rf '\(directory)'") }
         let library = try Self.buildPlugin(in: directory)
-        func error(_ plugin: String) -> ConfigError? {
+        func error(_ plugin: String, registry: PluginRegistry = .cLibrary) -> ConfigError? {
             do {
-                _ = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "plugins": [\#(plugin)]}"#)
+                let config = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "plugins": [\#(plugin)]}"#)
+                _ = try registry.plugins(for: config.plugins)
                 return nil
             } catch {
                 return error
@@ -149,5 +146,33 @@ import Testing
         #expect(refusing.message.contains("failed with status 7"))
         let unknownKey = try #require(error(#"{"path": "\#(library)", "sybmol": "gw_plugin_entry"}"#))
         #expect(unknownKey.path.hasPrefix("plugins[0]"))
+        // A version 2 entry (a plugin linked against libGatewire) loads in the C library, whose
+        // core it calls, but not where the core is linked in (the CLI's registry).
+        #expect(error(#"{"path": "\#(library)", "symbol": "linked_entry"}"#) == nil)
+        let linked = try #require(error(#"{"path": "\#(library)", "symbol": "linked_entry"}"#, registry: .selfContained))
+        #expect(linked.path == "plugins[0]")
+        #expect(linked.message.contains("has gw_plugin version 2, a plugin linked against libGatewire"), "\(linked)")
+        #expect(error(#"{"path": "\#(library)"}"#, registry: .selfContained) == nil)
+    }
+
+    @Test func aClientOfTheGatewireProductAloneRefusesASharedObjectPlugin() throws {
+        let directory = try Self.temporaryDirectory()
+        defer { _ = try? Self.run("rm -rf '\(directory)'") }
+        let library = try Self.buildPlugin(in: directory)
+        let configPath = directory + "/gateway.json"
+        try Self.writeFile(configPath, #"{"baseURL": "http://127.0.0.1:1", "plugins": ["metrics", {"path": "\#(library)"}]}"#)
+        // The config parses (its specs are data) ...
+        let config = try GatewayConfig(contentsOfFile: configPath)
+        #expect(config.plugins.map(\.name) == ["metrics", library])
+        // ... but a client of the Gatewire product alone cannot load the object, and says who can.
+        let expected = "a shared-object plugin (\(library)) needs a loader this program lacks: shared-object plugins are "
+            + "loaded by the C ABI library libGatewire (C, Python) and the gatewire CLI; in a Swift program, pass the "
+            + "plugin to Client(config:plugins:) instead"
+        let fromFile = #expect(throws: ConfigError.self) { try Client(configFile: configPath) }
+        #expect(fromFile?.path == "plugins[1].path")
+        #expect(fromFile?.message == expected)
+        let fromConfig = #expect(throws: ConfigError.self) { try Client(config: config) }
+        #expect(fromConfig?.path == "plugins[1].path")
+        #expect(fromConfig?.message == expected)
     }
 }

@@ -6,12 +6,12 @@ import Testing
     @Test func tlsVerificationIsOnByDefault() async throws {
         let server = try TestServer(arguments: ["--tls-self-signed"])
         let url = "https://127.0.0.1:\(server.port)"
-        let verifying = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(url)", "retry": {"maxRetries": 0}}"#))
+        let verifying = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(url)", "retry": {"maxRetries": 0}}"#))
         let error = await #expect(throws: GatewireError.self) { try await verifying.send(.get("/echo")) }
         #expect(error?.kind == .tls)
         #expect(error?.status == 0)
 
-        let trusting = Client(config: try GatewayConfig(json: #"{"baseURL": "\#(url)", "verifyTLS": false}"#))
+        let trusting = try Client(config: try GatewayConfig(json: #"{"baseURL": "\#(url)", "verifyTLS": false}"#))
         let response = try await trusting.send(.get("/echo"))
         #expect(response.status == 200)
         #expect(response.attempts[0].timings.tls > 0)

@@ -23,7 +23,7 @@ import Testing
 
     func client(plugins: [any Plugin] = []) throws -> Client {
         let config = try GatewayConfig(json: "{\"baseURL\": \"\(server.baseURL)\", \"retry\": {\"maxRetries\": 0}, \(Self.mappings)}")
-        return Client(config: config, plugins: plugins)
+        return try Client(config: config, plugins: plugins)
     }
 
     /// A POST whose echoed response carries `count` users under `body` (about 75 bytes each).

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
-import subprocess
-import textwrap
 import threading
 import time
 from pathlib import Path
@@ -14,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import gatewire
+from shared_object_plugins import build_linked_plugin, build_table_plugin
 
 
 class Tracer(gatewire.Plugin):
@@ -174,36 +173,29 @@ def test_event_monitor_sees_every_step(server: str, key: str) -> None:
                       "attempt_started:0", "attempt_finished:200", "call_finished:200"]
 
 
-PLUGIN_SOURCE = textwrap.dedent("""
-    #include "gatewire.h"
-    static int32_t prepare(gw_request *request, void *user_data) {
-        (void)user_data;
-        return gw_request_set_header(request, "X-From-Shared-Object", "yes");
-    }
-    int32_t gw_plugin_entry(gw_plugin *plugin) {
-        plugin->version = GW_PLUGIN_VERSION;
-        plugin->name = "shared";
-        plugin->prepare = prepare;
-        return 0;
-    }
-    int32_t wrong_version(gw_plugin *plugin) { plugin->version = 99; return 0; }
-""")
-
-
 def test_a_plugin_from_a_shared_object_adds_a_header(server: str, tmp_path: Path) -> None:
-    source = tmp_path / "plugin.c"
-    source.write_text(PLUGIN_SOURCE)
-    library = tmp_path / "libshared.so"
-    include = Path(__file__).resolve().parents[2] / "include"
-    libdir = str(Path(gatewire._native.library_path()).resolve().parent)
-    subprocess.run(["cc", "-shared", "-fPIC", "-I", str(include), "-o", str(library), str(source),
-                    "-L", libdir, "-lGatewire", f"-Wl,-rpath,{libdir}"], check=True, timeout=60)
+    # Written against the gw_plugin_api table, not linked against libGatewire: it calls the one
+    # core of this process, the binding's libGatewire.
+    library = build_table_plugin(tmp_path)
     config = {"baseURL": server, "plugins": [{"path": str(library)}]}
     with gatewire.Client(config=config) as client:
-        assert client.call("GET", "/echo").json()["headers"]["x-from-shared-object"] == "yes"
+        headers = client.call("GET", "/echo").json()["headers"]
+        assert (headers["x-from-shared-object"], headers["x-mapped-gatewire"]) == ("table", "1")
+        with pytest.raises(gatewire.PluginError, match="202 is not done"):
+            client.call("GET", "/status/202")
     with pytest.raises(gatewire.ConfigError, match=r"plugins\[0\].*version 99"):
         gatewire.Client(config={"baseURL": server, "plugins": [{"path": str(library), "symbol": "wrong_version"}]})
     with pytest.raises(gatewire.ConfigError, match=r"plugins\[0\].*no symbol"):
         gatewire.Client(config={"baseURL": server, "plugins": [{"path": str(library), "symbol": "missing"}]})
     with pytest.raises(gatewire.ConfigError, match=r"plugins\[0\]\.path"):
         gatewire.Client(config={"baseURL": server, "plugins": [{"path": str(tmp_path / "none.so")}]})
+
+
+def test_a_plugin_linked_against_libgatewire_still_loads(server: str, tmp_path: Path) -> None:
+    # The older kind (a one-argument entry, gw_plugin version 2): its libGatewire is the one
+    # already in the process, so there is still one core.
+    libdir = str(Path(gatewire._native.library_path()).resolve().parent)
+    library = build_linked_plugin(tmp_path, libdir)
+    with gatewire.Client(config={"baseURL": server, "plugins": [{"path": str(library)}]}) as client:
+        headers = client.call("GET", "/echo").json()["headers"]
+        assert (headers["x-from-shared-object"], headers["x-mapped-gatewire"]) == ("linked", "1")

@@ -1,10 +1,12 @@
-# header_compiles_strict: compiles Tests/c/header_only.c (which includes only gatewire.h) as
-# strict C99 and as C++, warnings as errors. Run with cmake -P; variables:
+# header_compiles_strict: compiles Tests/c/header_only.c (which includes only gatewire.h) and
+# Tests/c/plugin_api_only.c (a plugin written against the gw_plugin_api table) as strict C99
+# and as C++, warnings as errors. Run with cmake -P; variables:
 #   CC, CXX       the C and C++ compilers (a missing one is a failure, not a skip)
 #   INCLUDE_DIR   the directory of gatewire.h
-#   SOURCE        the translation unit
+#   SOURCE        the header-only translation unit
+#   PLUGIN_SOURCE the plugin's translation unit
 #   WORK_DIR      where the object files go
-foreach(var IN ITEMS CC CXX INCLUDE_DIR SOURCE WORK_DIR)
+foreach(var IN ITEMS CC CXX INCLUDE_DIR SOURCE PLUGIN_SOURCE WORK_DIR)
     if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "" OR "${${var}}" MATCHES "-NOTFOUND$")
         message(FATAL_ERROR "header_compiles_strict: ${var} is not set or not found ('${${var}}')")
     endif()
@@ -28,4 +30,8 @@ gw_compile("C99" "${CC}" -std=c99 -Wall -Wextra -pedantic -Werror
            -I "${INCLUDE_DIR}" -c "${SOURCE}" -o "${WORK_DIR}/header_only_c.o")
 gw_compile("C++" "${CXX}" -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror
            -I "${INCLUDE_DIR}" -c "${SOURCE}" -o "${WORK_DIR}/header_only_cxx.o")
+gw_compile("plugin C99" "${CC}" -std=c99 -Wall -Wextra -pedantic -Werror -fPIC
+           -I "${INCLUDE_DIR}" -c "${PLUGIN_SOURCE}" -o "${WORK_DIR}/plugin_api_only_c.o")
+gw_compile("plugin C++" "${CXX}" -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror -fPIC
+           -I "${INCLUDE_DIR}" -c "${PLUGIN_SOURCE}" -o "${WORK_DIR}/plugin_api_only_cxx.o")
 message(STATUS "gatewire.h compiles cleanly as C99 and C++11")

@@ -23,7 +23,9 @@ Inside the namespace:
    must print status 200 and the server's view of the request, whose User-Agent must be
    "gatewire/VERSION libcurl/X.Y.Z": the four C consumers of steps 1 and 2 (each must load
    libGatewire.so.MAJOR from the tree it was built against), the installed and the unpacked
-   `gatewire` CLI, the Swift app of step 3, the Python binding (bindings/python) loading
+   `gatewire` CLI (each also with a config naming Tests/c/plugin_api_only.c, built before
+   step 4 against the installed header without -lGatewire: the server must see its X-Seen
+   header), the Swift app of step 3, the Python binding (bindings/python) loading
    the built BUILD/lib/libGatewire.so, and the Python wheel of step 6.
 6. The Python wheel: before step 4, scripts/wheel.sh builds it from the library in
    --wheel-from (no second Swift build); its tag must not be py3-none-any. It is installed
@@ -93,6 +95,15 @@ DIST_TREE = "unpacked"                                    # where the dist tarba
 DIST_CONSUMER = "dist-app/bin/gatewire_consumer"
 DIST_CONSUMER_PC = "dist_consumer_pc"
 SWIFT_APP = "swift-app"
+CLI_PLUGIN = "plugin/libstrict.so"                        # Tests/c/plugin_api_only.c, no -lGatewire
+
+
+def build_cli_plugin(args: argparse.Namespace, prefix: Path, work: Path) -> None:
+    """Tests/c/plugin_api_only.c against the installed header as `work`/CLI_PLUGIN: a plugin that
+    reaches Gatewire through the gw_plugin_api table (--no-undefined: it needs no gw_* symbol)."""
+    (work / CLI_PLUGIN).parent.mkdir(parents=True, exist_ok=True)
+    run([args.cc, "-shared", "-fPIC", "-Wl,--no-undefined", "-I", str(prefix / args.includedir),
+         "-o", str(work / CLI_PLUGIN), str(ROOT / "Tests" / "c" / "plugin_api_only.c")], args.step_timeout)
 
 
 def build_c_consumers(args: argparse.Namespace, prefix: Path, work: Path, app_prefix: Path, pc_binary: Path,
@@ -170,12 +181,20 @@ def run_c_consumers(args: argparse.Namespace, base_url: str) -> None:
 
 
 def run_clis(args: argparse.Namespace, base_url: str) -> None:
-    """The installed CLI and the one unpacked from the tarball."""
-    unpacked = Path(args.work) / DIST_TREE / f"gatewire-{args.version}"
+    """The installed CLI and the one unpacked from the tarball, each also with CLI_PLUGIN named
+    in the config: the plugin's header must reach the server."""
+    work = Path(args.work)
+    unpacked = work / DIST_TREE / f"gatewire-{args.version}"
+    config = work / "plugin-gateway.json"
+    config.write_text(json.dumps({"baseURL": base_url, "plugins": [{"path": str(work / CLI_PLUGIN)}]}))
     for who, prefix in (("the installed gatewire CLI", Path(args.prefix)), ("the unpacked gatewire CLI", unpacked)):
-        out = run([str(prefix / "bin" / "gatewire"), "call", "--base-url", base_url, "GET", "/headers"],
-                  args.step_timeout)
+        cli = str(prefix / "bin" / "gatewire")
+        out = run([cli, "call", "--base-url", base_url, "GET", "/headers"], args.step_timeout)
         expect_user_agent(out, args.version, who)
+        out = run([cli, "call", "--config", str(config), "GET", "/headers"], args.step_timeout)
+        expect_user_agent(out, args.version, f"{who} with a plugin")
+        seen = json.loads(out[out.find("{"):])["headers"].get("x-seen")
+        expect(seen == "yes", f"{who} ran the shared-object plugin: the server saw X-Seen {seen!r}")
 
 
 def run_swift_app(args: argparse.Namespace, base_url: str) -> None:
@@ -299,6 +318,7 @@ def main() -> int:
             prefix = tmp / "prefix"
             run([args.cmake, "--install", str(args.build_dir), "--prefix", str(prefix)], timeout)
             build_c_consumers(args, prefix, tmp, tmp / "app", tmp / INSTALLED_CONSUMER_PC, "installed")
+            build_cli_plugin(args, prefix, tmp)
             unpacked = build_dist(args, tmp)
             build_c_consumers(args, unpacked, tmp, tmp / "dist-app", tmp / DIST_CONSUMER_PC, "dist")
             build_swift_app(args, tmp)

@@ -74,7 +74,7 @@ public struct GatewayConfig: Sendable {
     /// Object mappings and request, response and error descriptors.
     public var catalog = MappingCatalog.empty
     /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
-    /// plugins passed to the client).
+    /// plugins passed to the client): what to build; the client builds them (``Client/init(config:plugins:randomSeed:)``).
     public var plugins: [PluginSpec] = []
     /// Things that are legal but probably unintended (e.g. two descriptors for the same key
     /// path, a retry `maxDelay` below its `initialDelay`); `gatewire check` prints them.

@@ -1,62 +1,80 @@
-import CGatewireABI
-import Glibc
-
-/// A plugin named in the gateway config's `plugins` array, in order. A built-in is named by
+/// A plugin named in the gateway config's `plugins` array, in order: what to build, not the
+/// plugin itself (it is built when a client is made). A built-in is named by
 /// a string (`"requestId"`, short for `{"name": "requestId"}`) or by an object with its
-/// settings:
+/// settings; a shared object by its `path`:
 ///
 /// ```json
 /// "plugins": ["metrics", {"name": "log", "redactHeaders": ["X-Api-Key"]}, {"name": "requestId"},
 ///             {"name": "headers", "headers": {"X-Client": "demo"}}, {"name": "bearer", "token": "..."},
 ///             {"name": "basic", "username": "...", "password": "..."},
-///             {"name": "apiKey", "header": "X-Api-Key", "value": "..."}, {"name": "metrics"},
-///             {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry"}]
+///             {"name": "apiKey", "header": "X-Api-Key", "value": "..."},
+///             {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry", "name": "mine"}]
 /// ```
 ///
-/// A shared object is opened with `dlopen` when the config is parsed; a `path` that does not
-/// start with `/` is relative to the directory of the config file (``GatewayConfig/init(contentsOfFile:)``),
-/// or to the current directory for config text, and a load error shows the absolute path
-/// tried. Its entry symbol (default `gw_plugin_entry`, see
-/// `include/gatewire.h`) must fill a `gw_plugin` of a supported version: a missing file or
-/// symbol, a failing entry or another version is a ``ConfigError``. The object stays loaded.
-/// Header names and values in the settings (`headers`, `header`, `token`, `value`,
-/// `username`, `password`) are checked as the gateway's own (RFC 9110 sections 5.1 and 5.5;
-/// RFC 7617 section 2 for Basic credentials).
-/// Its hooks run through the core's `gw_plugin` adapter (`CPlugin`), so such a plugin works in
-/// a pure Swift program as in C or Python; the `gw_request_*` functions it calls are
-/// libGatewire's (link the object against it).
+/// Parsing checks everything that needs no loading: unknown keys, the settings' types, and the
+/// header names and values in them (`headers`, `header`, `token`, `value`, `username`,
+/// `password`) as the gateway's own (RFC 9110 sections 5.1 and 5.5; RFC 7617 section 2 for
+/// Basic credentials). A shared object's `path` that does not start with `/` is made absolute
+/// here, against the directory of the config file (``GatewayConfig/init(contentsOfFile:)``) or
+/// the current directory for config text. The object itself is opened only when a client is
+/// made, by the C ABI library (libGatewire) or the `gatewire` CLI; a client of the `Gatewire`
+/// product alone refuses it (``Client/init(config:plugins:randomSeed:)``).
 public struct PluginSpec: Sendable {
-    /// The plugin the entry describes (a new instance per client for built-ins that keep state).
-    public let make: @Sendable () -> any Plugin
+    /// What the entry describes.
+    public enum Kind: Sendable {
+        /// One of the seven built-in plugins, with its checked settings.
+        case builtIn(BuiltInPlugin)
+        /// A `gw_plugin` in a shared object (include/gatewire.h, "Plugins").
+        case sharedObject(SharedObjectPlugin)
+    }
+
+    /// What the entry describes.
+    public let kind: Kind
     /// The entry's name: the built-in's name, or the shared object's `name` (else its absolute path).
     public let name: String
-
-    /// The plugin.
-    var plugin: any Plugin { make() }
+    /// Where the entry is in the config, e.g. `plugins[2]`: the start of every error about it.
+    public let configPath: String
 
     /// Parses one element of `plugins`: a built-in's name (a string) or an object.
     /// - Parameter node: the element, in the config.
     /// - Parameter baseDirectory: what a shared object's relative `path` is relative to
     ///   (the config file's directory); nil = the current directory.
-    /// - Throws: ``ConfigError`` naming the field: an unknown name, a missing or invalid
-    ///   setting, a shared object that cannot be loaded.
+    /// - Throws: ``ConfigError`` naming the field: an unknown name or key, a missing or
+    ///   invalid setting. A shared object that cannot be loaded is an error of client
+    ///   creation, not of parsing.
     public init(config node: ConfigNode, baseDirectory: String? = nil) throws(ConfigError) {
-        (name, make) = try Self.parse(node, baseDirectory: baseDirectory)
+        configPath = node.path
+        if node.json.kind != .string, try node.optional("path") != nil {
+            let plugin = try SharedObjectPlugin(config: node, baseDirectory: baseDirectory)
+            (kind, name) = (.sharedObject(plugin), plugin.name ?? plugin.path)
+        } else {
+            let nameNode = node.json.kind == .string ? node : try node.required("name")
+            let plugin = try BuiltInPlugin(config: node, name: nameNode)
+            (kind, name) = (.builtIn(plugin), try nameNode.string())
+        }
     }
+}
 
-    private static func parse(_ node: ConfigNode, baseDirectory: String?) throws(ConfigError)
-        -> (String, @Sendable () -> any Plugin)
-    {
-        if node.json.kind == .string { return try builtIn(node, name: node) }
-        if try node.optional("path") != nil { return try sharedObject(node, baseDirectory: baseDirectory) }
-        return try builtIn(node, name: node.required("name"))
-    }
+/// A built-in plugin named in the config, with its settings checked.
+public enum BuiltInPlugin: Sendable {
+    /// `log`: a ``LoggingPlugin`` with the entry's redaction and whether it logs headers.
+    case log(redactor: Redactor, logHeaders: Bool)
+    /// `requestId`: a ``RequestIDPlugin`` filling `header`.
+    case requestID(header: String)
+    /// `headers`: a ``StaticHeadersPlugin``.
+    case headers(HTTPHeaders)
+    /// `bearer`: a ``BearerPlugin``.
+    case bearer(token: String)
+    /// `basic`: a ``BasicAuthPlugin``.
+    case basic(username: String, password: String)
+    /// `apiKey`: an ``APIKeyPlugin``.
+    case apiKey(APIKeyPlugin.Placement, value: String)
+    /// `metrics`: a ``MetricsPlugin`` (a new one per client).
+    case metrics
 
-    /// A built-in plugin: `node` is its object, or the string that names it (then `nameNode`
-    /// is `node` itself and every setting has its default).
-    private static func builtIn(_ node: ConfigNode, name nameNode: ConfigNode) throws(ConfigError)
-        -> (String, @Sendable () -> any Plugin)
-    {
+    /// The built-in named by `nameNode`, with `node`'s settings (`node` is the string that
+    /// names it when the entry is a plain string: then every setting has its default).
+    init(config node: ConfigNode, name nameNode: ConfigNode) throws(ConfigError) {
         let name = try nameNode.string()
         if node.json.kind == .string, ["headers", "bearer", "basic", "apiKey"].contains(name) {
             throw node.error("the \"\(name)\" plugin needs settings: write it as an object, {\"name\": \"\(name)\", ...}")
@@ -64,32 +82,27 @@ public struct PluginSpec: Sendable {
         // A plugin named by a string has no settings: an empty object stands in for them.
         let settings = JSONValue.object()
         let node = node.json.kind == .string ? ConfigNode(settings.node, path: node.path) : node
-        let make: @Sendable () -> any Plugin
         switch name {
         case "log":
             try node.rejectUnknownKeys(["name", "redactHeaders", "redactQuery", "headers"])
             let headers = try node.optional("redactHeaders")?.elements().map { (n) throws(ConfigError) in try n.string() } ?? []
             let query = try node.optional("redactQuery")?.elements().map { (n) throws(ConfigError) in try n.string() } ?? []
             let logHeaders = try node.optional("headers")?.bool() ?? false
-            let redactor = Redactor(headers: headers, queryParameters: query)
-            make = { LoggingPlugin(redactor: redactor, logHeaders: logHeaders) }
+            self = .log(redactor: Redactor(headers: headers, queryParameters: query), logHeaders: logHeaders)
         case "requestId":
             try node.rejectUnknownKeys(["name", "header"])
-            let header = try node.optional("header")?.string(checkedBy: HTTPHeaders.nameProblem) ?? "X-Request-ID"
-            make = { RequestIDPlugin(header: header) }
+            self = .requestID(header: try node.optional("header")?.string(checkedBy: HTTPHeaders.nameProblem) ?? "X-Request-ID")
         case "headers":
             try node.rejectUnknownKeys(["name", "headers"])
-            let fixed = try HTTPHeaders(config: node.required("headers"))
-            make = { StaticHeadersPlugin(headers: fixed) }
+            self = .headers(try HTTPHeaders(config: node.required("headers")))
         case "bearer":
             try node.rejectUnknownKeys(["name", "token"])
-            let token = try node.required("token").string(checkedBy: HTTPHeaders.valueProblem)
-            make = { BearerPlugin(token: token) }
+            self = .bearer(token: try node.required("token").string(checkedBy: HTTPHeaders.valueProblem))
         case "basic":
             try node.rejectUnknownKeys(["name", "username", "password"])
             let username = try node.required("username").string(checkedBy: Authentication.usernameProblem)
             let password = try node.optional("password")?.string(checkedBy: Authentication.passwordProblem) ?? ""
-            make = { BasicAuthPlugin(username: username, password: password) }
+            self = .basic(username: username, password: password)
         case "apiKey":
             try node.rejectUnknownKeys(["name", "header", "query", "value"])
             let valueNode = try node.required("value")
@@ -101,52 +114,43 @@ public struct PluginSpec: Sendable {
             default: throw node.error("an apiKey plugin needs exactly one of \"header\" and \"query\"")
             }
             if case .header = placement { _ = try valueNode.string(checkedBy: HTTPHeaders.valueProblem) }  // a query value is percent-encoded
-            make = { APIKeyPlugin(placement, value: value) }
+            self = .apiKey(placement, value: value)
         case "metrics":
             try node.rejectUnknownKeys(["name"])
-            make = { MetricsPlugin() }
+            self = .metrics
         default:
             throw nameNode.error("unknown plugin \"\(name)\" (built-in: log, requestId, headers, bearer, basic, apiKey, metrics; or {\"path\", \"symbol\"} for a shared object)")
         }
-        return (name, make)
     }
+}
 
-    private static func sharedObject(_ node: ConfigNode, baseDirectory: String?) throws(ConfigError)
-        -> (String, @Sendable () -> any Plugin)
-    {
+/// A plugin in a shared object named in the config: `{"path": ..., "symbol": ..., "name": ...}`.
+/// Loading it is the job of the C ABI library and the `gatewire` CLI, when a client is made;
+/// include/gatewire.h ("Plugins") says how such a plugin is written.
+public struct SharedObjectPlugin: Sendable {
+    /// The object's absolute path.
+    public let path: String
+    /// The entry point's symbol (default `gw_plugin_entry`).
+    public let symbol: String
+    /// The config's `name`, or nil (then the plugin's own name, else ``path``).
+    public let name: String?
+    /// The entry's place in the config, e.g. `plugins[2]`.
+    public let configPath: String
+    /// Whether the config gave `symbol` (then an error about the symbol names that field).
+    package let symbolGiven: Bool
+
+    /// The field a load error names: `plugins[i].path`.
+    package var pathField: String { configPath + ".path" }
+    /// The field a missing symbol names: `plugins[i].symbol` when given, else `plugins[i]`.
+    package var symbolField: String { symbolGiven ? configPath + ".symbol" : configPath }
+
+    init(config node: ConfigNode, baseDirectory: String?) throws(ConfigError) {
         try node.rejectUnknownKeys(["path", "symbol", "name"])
-        let pathNode = try node.required("path")
-        let path = ConfigPath.absolute(try pathNode.string(), relativeTo: baseDirectory)
+        configPath = node.path
+        path = ConfigPath.absolute(try node.required("path").string(), relativeTo: baseDirectory)
         let symbolNode = try node.optional("symbol")
-        let symbol = try symbolNode?.string() ?? "gw_plugin_entry"
-        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
-            let reason = dlerror().map { String(cString: $0) } ?? "unknown error"
-            throw pathNode.error("cannot load the plugin's shared object (tried \(path)): \(reason)")
-        }
-        _ = dlerror()
-        guard let address = dlsym(handle, symbol) else {
-            throw (symbolNode ?? node).error("\(path) has no symbol \"\(symbol)\" (the plugin entry: int32_t \(symbol)(gw_plugin *plugin))")
-        }
-        let entry = unsafeBitCast(address, to: gw_plugin_entry_fn.self)
-        // Zeroed room for any gw_plugin version, generously sized; fields a version lacks stay NULL.
-        let size = max(512, MemoryLayout<gw_plugin>.stride)
-        let storage = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        defer { storage.deallocate() }
-        storage.initializeMemory(as: UInt8.self, repeating: 0, count: size)
-        let filled = storage.assumingMemoryBound(to: gw_plugin.self)
-        let status = entry(filled)
-        guard status == 0 else {
-            throw node.error("\(symbol) in \(path) failed with status \(status)")
-        }
-        let version = storage.load(as: UInt32.self)
-        let supported = CPlugin.supportedVersions
-        guard supported.contains(version) else {
-            throw node.error("\(path) has gw_plugin version \(version); this library supports versions \(supported.lowerBound) to \(supported.upperBound)")
-        }
-        let named = try node.optional("name")?.string() ?? path
-        // One adapter for every client made from this config: the object stays loaded for the
-        // process and its destroy hook is never called, so the plugin keeps no per-client state.
-        let plugin = CPlugin(CPlugin.read(filled, index: 0), index: 0, name: named)
-        return (named, { plugin })
+        symbolGiven = symbolNode != nil
+        symbol = try symbolNode?.string() ?? "gw_plugin_entry"
+        name = try node.optional("name")?.string()
     }
 }

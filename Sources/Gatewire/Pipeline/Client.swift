@@ -28,21 +28,33 @@ public final class Client: Sendable {
     /// - Parameter plugins: run after the config's own plugins.
     /// - Parameter randomSeed: seeds the retry jitter per call, for exact tests; nil (default)
     ///   seeds from the system.
-    public init(config: GatewayConfig, plugins: [any Plugin] = [], randomSeed: UInt64? = nil) {
-        core = ClientCore(config: config, plugins: plugins, randomSeed: randomSeed)
+    /// - Throws: ``ConfigError`` naming `plugins[i].path` when the config names a shared-object
+    ///   plugin: this product cannot load one (the C ABI library and the `gatewire` CLI do);
+    ///   pass the plugin here instead.
+    public convenience init(config: GatewayConfig, plugins: [any Plugin] = [], randomSeed: UInt64? = nil) throws(ConfigError) {
+        try self.init(config: config, plugins: plugins, registry: .builtIn, randomSeed: randomSeed)
+    }
+
+    /// A client for `config` whose config plugins `registry` builds (the C ABI library and the
+    /// CLI pass one that loads shared objects), with `plugins` after them.
+    /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:)``).
+    package init(config: GatewayConfig, plugins: [any Plugin], registry: PluginRegistry, randomSeed: UInt64?) throws(ConfigError) {
+        let configPlugins = try registry.plugins(for: config.plugins)
+        core = ClientCore(config: config, plugins: configPlugins + plugins, randomSeed: randomSeed)
     }
 
     /// A client with only a base URL and every default (the default retry policy, no
     /// descriptors: results carry the raw body).
     /// - Throws: ``ConfigError`` unless `baseURL` is an absolute http(s) URL with a host.
     public convenience init(baseURL: String, plugins: [any Plugin] = []) throws(ConfigError) {
-        self.init(config: try GatewayConfig(baseURL: baseURL), plugins: plugins)
+        try self.init(config: GatewayConfig(baseURL: baseURL), plugins: plugins)
     }
 
     /// A client from a gateway config file (JSON).
-    /// - Throws: ``ConfigError`` naming the field that is wrong.
+    /// - Throws: ``ConfigError`` naming the field that is wrong (a shared-object plugin
+    ///   included: see ``init(config:plugins:randomSeed:)``).
     public convenience init(configFile path: String, plugins: [any Plugin] = []) throws(ConfigError) {
-        self.init(config: try GatewayConfig(contentsOfFile: path), plugins: plugins)
+        try self.init(config: GatewayConfig(contentsOfFile: path), plugins: plugins)
     }
 
     deinit { core.loop.shutdown() }

@@ -28,9 +28,10 @@ final class ClientCore: Sendable {
     /// Every configured route by name, with what its calls reuse (see ``ResolvedRoute``).
     private let resolvedRoutes: [String: ResolvedRoute]
 
+    /// - Parameter plugins: the config's plugins, then the caller's; the config's `auth` goes first.
     init(config: GatewayConfig, plugins: [any Plugin], randomSeed: UInt64?) {
         self.config = config
-        self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + config.plugins.map(\.plugin) + plugins
+        self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + plugins
         credential = self.plugins.lazy.compactMap { $0 as? RefreshingCredential }.first
         let secrets = self.plugins.map(\.secretNames)
         redactor = config.redactor.merging(Redactor(headers: secrets.flatMap(\.headers),

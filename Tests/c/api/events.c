@@ -40,13 +40,20 @@ void test_events_logs_metrics_and_shared_objects(void)
     CHECK(file != NULL);
     if (file == NULL)
         return;
-    fputs("#include \"gatewire.h\"\n"
+    /* A plugin written against the gw_plugin_api table and not linked against libGatewire
+       (--no-undefined: no gw_* symbol is left for the loader to find). */
+    fputs("#define GW_PLUGIN_USE_API\n"
+          "#include \"gatewire.h\"\n"
+          "GW_PLUGIN_API_DEFINE\n"
           "static int32_t prepare(gw_request *r, void *u) { (void)u; return gw_request_set_header(r, \"X-From-Shared-Object\", \"yes\"); }\n"
-          "int32_t gw_plugin_entry(gw_plugin *p) { p->version = GW_PLUGIN_VERSION; p->name = \"shared\"; p->prepare = prepare; return 0; }\n",
+          "int32_t gw_plugin_entry(gw_plugin *p, const gw_plugin_api *api) {\n"
+          "    GW_PLUGIN_API_INIT(api);\n"
+          "    p->version = GW_PLUGIN_VERSION; p->name = \"shared\"; p->prepare = prepare; return 0;\n"
+          "}\n",
           file);
     fclose(file);
-    snprintf(command, sizeof command, "cc -shared -fPIC -I%s -o ./libgw_test_plugin.so gw_test_plugin.c -L%s -lGatewire",
-             GW_INCLUDE_DIR, GW_LIBRARY_DIR);
+    snprintf(command, sizeof command, "cc -shared -fPIC -Wl,--no-undefined -I%s -o ./libgw_test_plugin.so gw_test_plugin.c",
+             GW_INCLUDE_DIR);
     CHECK_INT(system(command), 0);
     {
         char cwd[512], *json = malloc(2048);

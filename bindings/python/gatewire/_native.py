@@ -69,6 +69,7 @@ __all__ = [
     "copy_bytes",
     "decode",
     "gw_plugin",
+    "gw_plugin_api",
     "gw_client_options",
     "gw_call_options",
     "gw_result_fields",
@@ -114,7 +115,7 @@ GW_RETRY_RETRY = 1
 GW_RETRY_STOP = 2
 
 # ---- Struct versions --------------------------------------------------------------------
-GW_PLUGIN_VERSION = 2
+GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
 GW_CALL_OPTIONS_VERSION = 2
@@ -159,6 +160,20 @@ class gw_plugin(Structure):  # noqa: N801 - the C name
         ("user_data", c_void_p),
         ("will_send", WILL_SEND_FN),
         ("process", PROCESS_FN),
+    ]
+
+
+class gw_plugin_api(Structure):  # noqa: N801 - the C name
+    """``struct gw_plugin_api``: the table of ``gw_*`` functions the library hands a shared-object
+    plugin's entry (version ``GW_PLUGIN_API_VERSION``). The library fills it; the binding never
+    does (a Python plugin calls the functions directly), so every member is an opaque pointer."""
+
+    _fields_ = [("version", c_uint32)] + [
+        (name, c_void_p)
+        for name in ("last_error_message", "request_method", "request_url", "request_header", "request_set_header",
+                     "request_set_url", "request_fail", "attempt_number", "attempt_status", "attempt_error_kind",
+                     "attempt_elapsed", "attempt_header", "process_result", "process_fail", "result_ok", "result_status",
+                     "result_error_kind", "result_error_message", "result_header", "result_body", "result_mapped_json")
     ]
 
 

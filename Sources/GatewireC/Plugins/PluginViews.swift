@@ -1,41 +1,42 @@
-// The objects behind the borrowed handles a C plugin's hooks receive (`gw_request *`,
-// `gw_attempt *`, `gw_process *`). They live in the core so that a `gw_plugin` from a shared
-// object named in the gateway config works in any program, Swift ones included; the
-// `gw_request_*`, `gw_attempt_*` and `gw_process_*` accessors (GatewireC) read them.
+import Gatewire
+
+// The objects behind the borrowed handles a C plugin's hooks and a C retry test receive
+// (`gw_request *`, `gw_attempt *`, `gw_process *`), which the `gw_request_*`, `gw_attempt_*`
+// and `gw_process_*` accessors read.
 
 /// The object behind a borrowed `gw_request *` in a plugin's `prepare` or `will_send`.
-package final class RequestView {
-    package var request: HTTPRequest
-    package let strings = CStringCache()
+final class RequestView {
+    var request: HTTPRequest
+    let strings = CStringCache()
     /// Bumped when the URL changes, so `gw_request_url` hands out a fresh string.
-    package var urlVersion = 0
+    var urlVersion = 0
     /// Whether `gw_request_fail` may fail the call: true in `prepare` only.
-    package let failable: Bool
+    let failable: Bool
     /// The reason `gw_request_fail` gave (the last one), or nil: the call fails with it.
-    package var failure: String?
+    var failure: String?
 
     /// A view of `request`; `failable` for a `prepare` hook.
-    package init(_ request: HTTPRequest, failable: Bool = false) {
+    init(_ request: HTTPRequest, failable: Bool = false) {
         self.request = request
         self.failable = failable
     }
 
     /// Runs `body` with a borrowed handle to this view (valid only inside `body`).
-    package func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
+    func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
         withExtendedLifetime(self) { body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
     }
 }
 
 /// The object behind a borrowed `gw_attempt *` in a retry test or a plugin's `did_receive`.
-package final class AttemptView {
-    package let number: Int
-    package let status: Int
-    package let errorKind: ErrorKind?
-    package let elapsed: Double
-    package let headers: HTTPHeaders
-    package let strings = CStringCache()
+final class AttemptView {
+    let number: Int
+    let status: Int
+    let errorKind: ErrorKind?
+    let elapsed: Double
+    let headers: HTTPHeaders
+    let strings = CStringCache()
 
-    package init(number: Int, status: Int, errorKind: ErrorKind?, elapsed: Double, headers: HTTPHeaders) {
+    init(number: Int, status: Int, errorKind: ErrorKind?, elapsed: Double, headers: HTTPHeaders) {
         self.number = number
         self.status = status
         self.errorKind = errorKind
@@ -44,32 +45,32 @@ package final class AttemptView {
     }
 
     /// Runs `body` with a borrowed handle to this view (valid only inside `body`).
-    package func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
+    func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
         withExtendedLifetime(self) { body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
     }
 }
 
 /// The object behind a borrowed `gw_process *` in a plugin's `process`: the call's result as
 /// it stands, which the hook may turn into a failure.
-package final class ProcessView {
+final class ProcessView {
     /// The result; setting it drops ``handle`` (made again for the new result on request).
-    package var result: Result<Response, GatewireError> {
+    var result: Result<Response, GatewireError> {
         didSet { handle = nil }
     }
 
     /// The C layer's `gw_result` object for ``result``, made by `gw_process_result` on first
     /// use. Replaced ones are kept until the view goes (the end of the hook), so a pointer the
     /// hook already holds stays valid.
-    package var handle: AnyObject? {
+    var handle: AnyObject? {
         didSet { if let oldValue { retired.append(oldValue) } }
     }
 
     private var retired: [AnyObject] = []
 
-    package init(_ result: Result<Response, GatewireError>) { self.result = result }
+    init(_ result: Result<Response, GatewireError>) { self.result = result }
 
     /// Runs `body` with a borrowed handle to this view (valid only inside `body`).
-    package func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
+    func withHandle<R>(_ body: (OpaquePointer) -> R) -> R {
         withExtendedLifetime(self) { body(OpaquePointer(Unmanaged.passUnretained(self).toOpaque())) }
     }
 }

@@ -1,8 +1,9 @@
+import Gatewire
 import Glibc
 
 /// C strings handed out by a handle, each made once on first use and freed with the handle,
 /// so `const char *` results stay valid for the handle's lifetime. Thread-safe.
-package final class CStringCache: Sendable {
+final class CStringCache: Sendable {
     private struct Storage: @unchecked Sendable {
         var strings: [String: UnsafeMutablePointer<CChar>] = [:]
         var buffers: [String: UnsafeMutableRawPointer] = [:]
@@ -10,7 +11,7 @@ package final class CStringCache: Sendable {
 
     private let storage = Lock(Storage())
 
-    package init() {}
+    init() {}
 
     deinit {
         storage.withLock { storage in
@@ -20,7 +21,7 @@ package final class CStringCache: Sendable {
     }
 
     /// The cached C string for `key`, made from `make()` the first time; nil when `make` gives nil.
-    package func string(_ key: String, _ make: () -> String?) -> UnsafePointer<CChar>? {
+    func string(_ key: String, _ make: () -> String?) -> UnsafePointer<CChar>? {
         storage.withLock { storage in
             if let cached = storage.strings[key] { return UnsafePointer(cached) }
             guard let value = make(), let copy = strdup(value) else { return nil }
@@ -30,7 +31,7 @@ package final class CStringCache: Sendable {
     }
 
     /// A cached `malloc` copy of `bytes` for `key`; nil for no bytes.
-    package func bytes(_ key: String, _ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
+    func bytes(_ key: String, _ bytes: [UInt8]) -> UnsafePointer<UInt8>? {
         guard !bytes.isEmpty else { return nil }
         return storage.withLock { storage in
             if let cached = storage.buffers[key] { return UnsafePointer(cached.assumingMemoryBound(to: UInt8.self)) }

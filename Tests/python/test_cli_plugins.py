@@ -1,0 +1,53 @@
+"""The `gatewire` CLI (the core and the Swift runtime linked in) with shared-object plugins: one
+written against the gw_plugin_api table works and brings no second core; one linked against
+libGatewire is refused by `call` and `check` alike."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import gatewire
+from shared_object_plugins import build_linked_plugin, build_table_plugin
+from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+
+
+def write_config(directory: Path, server: str, library: Path) -> Path:
+    config = directory / "gateway.json"
+    config.write_text(json.dumps({"baseURL": server, "plugins": [{"path": f"./{library.name}"}]}))
+    return config
+
+
+def test_a_table_plugin_runs_in_the_cli_without_a_second_core(cli: str, server: str, tmp_path: Path) -> None:  # noqa: F811
+    config = write_config(tmp_path, server, build_table_plugin(tmp_path))
+    done = run(cli, "call", "--config", str(config), "GET", "/echo")
+    assert done.returncode == 0, done.stderr
+    headers = json.loads(done.stdout)["headers"]
+    assert headers["x-from-shared-object"] == "table"
+    # No libGatewire was mapped: the plugin called the CLI's own core through the table ...
+    assert headers["x-mapped-gatewire"] == "0"
+    # ... and no Swift runtime came with it: the CLI's own, if it links one dynamically (a debug build).
+    ldd = subprocess.run(["ldd", cli], capture_output=True, text=True, timeout=60, check=True).stdout
+    assert headers["x-mapped-swift-core"] == ("1" if "libswiftCore" in ldd else "0")
+    # The process hook reads the result and fails it through the table too.
+    failed = run(cli, "call", "--config", str(config), "GET", "/status/202")
+    assert failed.returncode == 1
+    assert json.loads(failed.stdout)["kind"] == "plugin"
+    assert "202 is not done" in failed.stdout
+    checked = run(cli, "check", str(config))
+    assert (checked.returncode, checked.stdout.startswith(f"{config}: OK")) == (0, True), checked.stderr
+
+
+def test_the_cli_refuses_a_plugin_linked_against_libgatewire(cli: str, server: str, tmp_path: Path) -> None:  # noqa: F811
+    libdir = str(Path(gatewire._native.library_path()).resolve().parent)
+    config = write_config(tmp_path, server, build_linked_plugin(tmp_path, libdir))
+    why = (f"plugins[0]: {tmp_path}/liblinked.so has gw_plugin version 2, a plugin linked against libGatewire: "
+           "it would bring a second Gatewire core into this program")
+    done = run(cli, "call", "--config", str(config), "GET", "/echo")
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert done.stderr.startswith(f"gatewire: {config}: {why}"), done.stderr
+    checked = run(cli, "check", str(config))
+    assert checked.returncode == 1
+    assert checked.stderr.startswith(f"{config}: error: {why}"), checked.stderr
