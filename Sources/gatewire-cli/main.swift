@@ -161,8 +161,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
             let line = value(argument)
             guard let colon = line.firstIndex(of: ":") else { fail("--header expects 'Name: value', got \"\(line)\"") }
             let (name, text) = (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
-            if let problem = HTTPHeaders.fieldProblem(name: name, value: text) { fail("--header: \(problem)") }
             headers.set(name, text)
+            if let problem = headers.problem { fail("--header: \(problem)") }  // this field's: the others passed
         case "--body": body = value(argument)
         case "--object-type": objectType = value(argument)
         case "--max-retries":

@@ -212,7 +212,9 @@ final class Call: @unchecked Sendable {
     }
 
     /// Runs `plugin`'s `prepare` on `request`; returns why the call fails, or nil. A plugin's
-    /// header, method and body are checked like a caller's.
+    /// header, method and body are checked like a caller's: its header fields as it sets them
+    /// (``HTTPHeaders``), so the verdict read here is the one check, and since the request
+    /// entered valid, a bad field is this plugin's.
     private static func prepare(_ request: inout HTTPRequest, with plugin: any Plugin, context: PluginContext) -> String? {
         do {
             try plugin.prepare(&request, context: context)
