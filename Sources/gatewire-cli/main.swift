@@ -197,16 +197,15 @@ func call(_ arguments: ArraySlice<String>) -> Never {
             positional.append(argument)
         }
     }
+    let source: GatewayConfig.Source
+    do {
+        source = try GatewayConfig.Source(json: nil, file: configPath, baseURL: baseURL)
+    } catch {
+        fail("give --config FILE or --base-url URL\n\(usage)")  // `missing`: the CLI has no JSON text
+    }
     var config: GatewayConfig
-    do throws(ConfigError) {
-        if let configPath {
-            config = try GatewayConfig(contentsOfFile: configPath)
-            if let baseURL { try config.replaceBaseURL(with: baseURL) }
-        } else if let baseURL {
-            config = try GatewayConfig(baseURL: baseURL)
-        } else {
-            fail("give --config FILE or --base-url URL\n\(usage)")
-        }
+    do {
+        config = try source.load()
     } catch {
         fail(error.path.isEmpty ? error.message : "\(configPath ?? "--base-url"): \(error)", code: 1)
     }

@@ -36,13 +36,13 @@ public final class Client: Sendable {
     /// descriptors: results carry the raw body).
     /// - Throws: ``ConfigError`` unless `baseURL` is an absolute http(s) URL with a host.
     public convenience init(baseURL: String, plugins: [any Plugin] = []) throws(ConfigError) {
-        self.init(config: try GatewayConfig(baseURL: baseURL), plugins: plugins)
+        self.init(config: try GatewayConfig.Source.baseURL(baseURL).load(), plugins: plugins)
     }
 
     /// A client from a gateway config file (JSON).
     /// - Throws: ``ConfigError`` naming the field that is wrong.
     public convenience init(configFile path: String, plugins: [any Plugin] = []) throws(ConfigError) {
-        self.init(config: try GatewayConfig(contentsOfFile: path), plugins: plugins)
+        self.init(config: try GatewayConfig.Source.file(path).load(), plugins: plugins)
     }
 
     deinit { core.loop.shutdown() }

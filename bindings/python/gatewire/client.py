@@ -197,8 +197,8 @@ class Client:
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source (the library's message), or both ``config`` and
-            ``config_path``.
+        InvalidArgument: no config source, or both ``config`` and ``config_path`` (the
+            library's message).
         OSError: the library cannot be loaded.
     """
 
@@ -212,9 +212,6 @@ class Client:
         random_seed: int | None = None,
         credential: RefreshingCredential | None = None,
     ) -> None:
-        if config is not None and config_path is not None:
-            raise InvalidArgument("pass config or config_path, not both")
-
         native = _native.lib
         _install_log_sink()
         self._native = _NativeClient()
