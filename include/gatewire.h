@@ -471,9 +471,9 @@ int32_t gw_process_fail(gw_process *process, int32_t kind, const char *message);
 /**
  * How to build a client.
  *
- * The config comes from the first non-NULL of config_json (gateway config JSON text) and
- * config_path (a JSON file); base_url, when set too, replaces that config's baseURL (e.g. a
- * server on a free port); base_url alone gives a config with only it.
+ * The config comes from config_json (gateway config JSON text) or config_path (a JSON file),
+ * not both; base_url, when set too, replaces that config's baseURL (e.g. a server on a free
+ * port); base_url alone gives a config with only it.
  */
 typedef struct gw_client_options {
     uint32_t version;          /**< GW_CLIENT_OPTIONS_VERSION */
@@ -513,8 +513,8 @@ int32_t gw_config_check(const char *config_json, char **out_warnings);
  * Creates a client and starts its event-loop thread.
  * @param options how to build it (copied).
  * @param out_client on GW_OK, a new client the caller frees with gw_client_free().
- * @return GW_OK; GW_ERROR_INVALID_ARGUMENT (NULL, no config source), GW_ERROR_CONFIG (the
- *         message names the field), GW_ERROR_VERSION.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT (NULL, no config source, both config_json and
+ *         config_path), GW_ERROR_CONFIG (the message names the field), GW_ERROR_VERSION.
  */
 int32_t gw_client_create(const gw_client_options *options, gw_client **out_client);
 

@@ -1,7 +1,9 @@
-/// The one check of header field names and values, used at every boundary where a header
-/// enters Gatewire (config `headers`, call headers, plugins, credentials, the CLI) and once
-/// more where headers become libcurl's list (`Transfer`), so a CR or LF can never add a
-/// header line of its own on the wire (header injection).
+/// The one check of header field names and values, so a CR or LF can never add a header line
+/// of its own on the wire (header injection). ``HTTPHeaders`` runs it on each field as the
+/// field enters (a call's headers, a plugin's, the config's) and keeps the verdict
+/// (``HTTPHeaders/problem``), which the call reads after each plugin and `Transfer` once more
+/// before libcurl's list is made; settings that become a header later (a credential's token,
+/// a plugin's header name) are checked with it when they are given.
 ///
 /// Rules (RFC 9110):
 /// - a field name is a `token` (section 5.1, with `token` and `tchar` from section 5.6.2):
@@ -32,11 +34,17 @@ extension HTTPHeaders {
             return "the header name contains \(describe(byte)) at byte \(offset) "
                 + "(RFC 9110 section 5.1: a name is a token of letters, digits and !#$%&'*+-.^_`|~)"
         }
-        if let rule = transportOwnedFields[name.lowercased()] {
+        // Only a name as long as one of libcurl's fields is lower-cased and looked up (most
+        // names are not: no allocation for them).
+        let length = name.utf8.count
+        if length < 64, transportOwnedLengths & 1 << length != 0, let rule = transportOwnedFields[name.lowercased()] {
             return "the header frames the message or manages the connection, which libcurl does (\(rule))"
         }
         return nil
     }
+
+    /// Bit n is set when a name in ``transportOwnedFields`` has n bytes.
+    private static let transportOwnedLengths: UInt64 = transportOwnedFields.keys.reduce(0) { $0 | 1 << $1.utf8.count }
 
     /// The fields only the transport may send (lower-case), with the rule that says why.
     private static let transportOwnedFields: [String: String] = [
@@ -65,15 +73,6 @@ extension HTTPHeaders {
     public static func fieldProblem(name: String, value: String) -> String? {
         guard let problem = nameProblem(name) ?? valueProblem(value) else { return nil }
         return "header \(quoted(name)): \(problem)"
-    }
-
-    /// The first field that cannot be sent, as ``fieldProblem(name:value:)`` describes it, or
-    /// nil when every field can.
-    public var problem: String? {
-        for field in fields {
-            if let problem = Self.fieldProblem(name: field.name, value: field.value) { return problem }
-        }
-        return nil
     }
 
     /// `tchar` of RFC 9110 section 5.6.2.

@@ -42,19 +42,18 @@ private func createClient(_ function: String, _ options: UnsafePointer<gw_client
     guard settings.version == GW_CLIENT_OPTIONS_VERSION else {
         return LastError.fail(GW_ERROR_VERSION, "\(function): unsupported options version \(settings.version)")
     }
-    var config: GatewayConfig
+    let source: GatewayConfig.Source
     do {
-        if let json = string(settings.config_json) {
-            config = try GatewayConfig(json: json)
-            if let baseURL = string(settings.base_url) { try config.replaceBaseURL(with: baseURL) }
-        } else if let path = string(settings.config_path) {
-            config = try GatewayConfig(contentsOfFile: path)
-            if let baseURL = string(settings.base_url) { try config.replaceBaseURL(with: baseURL) }
-        } else if let baseURL = string(settings.base_url) {
-            config = try GatewayConfig(baseURL: baseURL)
-        } else {
-            return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): set one of config_json, config_path, base_url")
-        }
+        source = try GatewayConfig.Source(json: string(settings.config_json), file: string(settings.config_path),
+                                          baseURL: string(settings.base_url))
+    } catch .missing {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): set one of config_json, config_path, base_url")
+    } catch {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): set config_json or config_path, not both")
+    }
+    let config: GatewayConfig
+    do {
+        config = try source.load()
     } catch {
         return LastError.fail(GW_ERROR_CONFIG, error.description)
     }

@@ -49,6 +49,9 @@ package final class EventLoop: Sendable {
         @exclusivity(unchecked) var spareJobs: [Job] = []
         @exclusivity(unchecked) var timers: [(due: Double, id: Int, action: TimerAction)] = []
         @exclusivity(unchecked) var nextTimerID = 1
+        /// The close observers, in the order they were added (``onClose(_:)``).
+        @exclusivity(unchecked) var closeObservers: [(id: Int, action: () -> Void)] = []
+        @exclusivity(unchecked) var nextCloseObserverID = 1
         /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
         @exclusivity(unchecked) var pool: WorkerPool?
     }
@@ -184,8 +187,8 @@ package final class EventLoop: Sendable {
     /// Runs `job` on the process's ``WorkerPool`` (leased on the first call, returned when the
     /// loop drains). Loop thread only. The job runs on another thread: it must touch no
     /// loop-thread state and hands its result back with ``execute(_:)``, which refuses once
-    /// the loop is closing, so work pending off the loop needs a stand-in the drain ends
-    /// (``Call`` uses a far-off timer, which fires with `fired == false`).
+    /// the loop is closing: whoever waits for that result registers an ``onClose(_:)``
+    /// observer, which the drain runs instead.
     package func offload(_ job: @escaping @Sendable (_ home: WorkerPool.Home) -> Void) {
         let pool = state.pool ?? WorkerPool.lease()
         state.pool = pool
@@ -206,10 +209,31 @@ package final class EventLoop: Sendable {
         state.timers.removeAll { $0.id == id }
     }
 
+    /// Runs `action` once, on the loop thread, when the loop closes (in ``shutdown(then:)``'s
+    /// drain, after the transfers and timers have ended), unless ``removeCloseObserver(_:)``
+    /// came first. Loop thread only. Returns the observer's id.
+    ///
+    /// For work that waits outside the loop (a credential's refresh, a mapping on the worker
+    /// pool): its answer comes back through ``execute(_:)``, which a closing loop refuses, so
+    /// this is how the waiting side learns that the answer will never come. Observers added
+    /// during the drain (by another observer) run in the same drain.
+    package func onClose(_ action: @escaping () -> Void) -> Int {
+        let id = state.nextCloseObserverID
+        state.nextCloseObserverID += 1
+        state.closeObservers.append((id, action))
+        return id
+    }
+
+    /// Drops a close observer without running it (the wait it covered has ended). Loop
+    /// thread only; an id already run or removed is ignored.
+    package func removeCloseObserver(_ id: Int) {
+        state.closeObservers.removeAll { $0.id == id }
+    }
+
     /// Stops the loop: queued jobs still run, in-flight transfers end as cancelled, pending
-    /// timers fire with `fired == false`, the worker-pool lease is returned (the last one
-    /// joins the pool's threads), then `cleanup` runs (on the loop thread) and the thread
-    /// exits. Waits for the thread unless called on it (then it detaches). Idempotent.
+    /// timers fire with `fired == false`, the close observers run, the worker-pool lease is
+    /// returned (the last one joins the pool's threads), then `cleanup` runs (on the loop
+    /// thread) and the thread exits. Waits for the thread unless called on it (then it detaches). Idempotent.
     package func shutdown(then cleanup: (@Sendable () -> Void)? = nil) {
         let first = inbox.withLock { box -> Bool in
             defer { box.closed = true }
@@ -309,6 +333,11 @@ package final class EventLoop: Sendable {
         let timers = state.timers
         state.timers.removeAll()
         for timer in timers { timer.action(false) }
+        // One at a time, so that an observer removed by an earlier one (its wait ended) does
+        // not run, and one added meanwhile does.
+        while !state.closeObservers.isEmpty {
+            state.closeObservers.removeFirst().action()
+        }
         state.idle.removeAll()
         // Every call has completed: a worker still mapping for this loop finds `execute`
         // refused. The last lease out stops the pool (joins its threads).

@@ -78,7 +78,9 @@ package final class Transfer: @unchecked Sendable {
         check(request.url.withCString { gw_easy_setopt_str(easy, CURLOPT_URL, $0) })  // libcurl copies it
         check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         // The last guard against header injection: nothing with CR, LF or NUL, or a name that
-        // is not a token, reaches libcurl's list (RFC 9110 sections 5.1 and 5.5).
+        // is not a token, reaches libcurl's list (RFC 9110 sections 5.1 and 5.5). It reads
+        // the verdict ``HTTPHeaders`` kept as the fields entered (no second check); a call
+        // never gets here with a bad field (it fails first), a request made by hand can.
         if let problem = request.headers.problem {
             return TransportError(kind: .invalidArgument, curlCode: 0, message: problem)
         }

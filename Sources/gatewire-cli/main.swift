@@ -163,8 +163,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
             let line = value(argument)
             guard let colon = line.firstIndex(of: ":") else { fail("--header expects 'Name: value', got \"\(line)\"") }
             let (name, text) = (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
-            if let problem = HTTPHeaders.fieldProblem(name: name, value: text) { fail("--header: \(problem)") }
             headers.set(name, text)
+            if let problem = headers.problem { fail("--header: \(problem)") }  // this field's: the others passed
         case "--body": body = value(argument)
         case "--object-type": objectType = value(argument)
         case "--max-retries":
@@ -199,16 +199,15 @@ func call(_ arguments: ArraySlice<String>) -> Never {
             positional.append(argument)
         }
     }
+    let source: GatewayConfig.Source
+    do {
+        source = try GatewayConfig.Source(json: nil, file: configPath, baseURL: baseURL)
+    } catch {
+        fail("give --config FILE or --base-url URL\n\(usage)")  // `missing`: the CLI has no JSON text
+    }
     var config: GatewayConfig
-    do throws(ConfigError) {
-        if let configPath {
-            config = try GatewayConfig(contentsOfFile: configPath)
-            if let baseURL { try config.replaceBaseURL(with: baseURL) }
-        } else if let baseURL {
-            config = try GatewayConfig(baseURL: baseURL)
-        } else {
-            fail("give --config FILE or --base-url URL\n\(usage)")
-        }
+    do {
+        config = try source.load()
     } catch {
         fail(error.path.isEmpty ? error.message : "\(configPath ?? "--base-url"): \(error)", code: 1)
     }

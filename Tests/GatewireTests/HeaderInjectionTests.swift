@@ -47,6 +47,51 @@ import Testing
         #expect(headers.problem?.hasPrefix("header \"B\": the value contains LF") == true)
     }
 
+    /// Each field is checked once, as it enters ``HTTPHeaders``; the verdict it keeps is the
+    /// first bad field in order, through every change, copy and merge.
+    @Test func theHeadersKeepTheVerdictOfTheirFirstBadField() {
+        var headers: HTTPHeaders = ["A": "1"]
+        #expect(headers.problem == nil)
+        headers.add("B", "x\ny")
+        #expect(headers.problem?.hasPrefix("header \"B\": the value contains LF at byte 1") == true)
+        headers.set("C", "bad\r")  // a second bad field: the first is still the one reported
+        #expect(headers.problem?.hasPrefix("header \"B\"") == true)
+        headers.set("b", "fine")  // B replaced: C is now the first bad field
+        #expect(headers.problem?.hasPrefix("header \"C\": the value contains CR at byte 3") == true)
+        let copy = headers
+        headers.remove("c")
+        #expect(headers.problem == nil)
+        #expect(copy.problem?.hasPrefix("header \"C\"") == true)
+        var ordered: HTTPHeaders = ["A": "1", "B": "\u{7F}"]
+        ordered.set("a", "\0")  // replaces A in its place, before B
+        #expect(ordered.problem?.hasPrefix("header \"a\": the value contains NUL at byte 0") == true)
+        var merged: HTTPHeaders = ["X": "1"]
+        merged.merge(headers)
+        #expect(merged.problem == nil)
+        #expect(merged.fields.map(\.name) == ["X", "A", "b"])
+        merged.merge(["Bad Name": "v", "Y": "2"])
+        #expect(merged.problem?.hasPrefix("header \"Bad Name\": the header name contains a space at byte 3") == true)
+        merged.merge(copy)  // adds C after Bad Name
+        #expect(merged.problem?.hasPrefix("header \"Bad Name\"") == true)
+        merged.remove("bad name")
+        #expect(merged.problem?.hasPrefix("header \"C\"") == true)
+        #expect(HTTPHeaders([.init(name: "Keep-Alive", value: "5")]).problem?.contains("manages the connection") == true)
+    }
+
+    /// Received headers are libcurl's bytes until changed: their verdict is worked out when
+    /// read, and kept from the first change on.
+    @Test func receivedHeadersAreCheckedWhenReadAndKeptOnceChanged() async throws {
+        let response = try await Client(baseURL: server.baseURL).send(.get("/raw-headers"))
+        var headers = response.http.headers
+        // A server sends its own framing fields, which a request may never carry.
+        #expect(headers.problem?.hasPrefix("header \"Content-Length\": the header frames the message") == true)
+        headers.set("X-Added", "1")
+        #expect(headers.problem?.hasPrefix("header \"Content-Length\"") == true)
+        headers.remove("content-length")
+        #expect(headers.problem == nil)
+        #expect(headers["X-Added"] == "1")
+    }
+
     @Test func configHeadersAndPluginSettingsAreConfigErrors() {
         let base = #""baseURL": "http://127.0.0.1:1""#
         let cases: [(String, String, String)] = [
@@ -147,6 +192,33 @@ import Testing
         let refused = await #expect(throws: GatewireError.self) { try await signed.send(.get("/fault/\(probe)/200")) }
         #expect(refused?.kind == .plugin)
         #expect(refused?.message.contains("header \"Authorization\"") == true)
+        #expect(try await count(probe) == 0)
+    }
+
+    struct Fine: Plugin {
+        let name = "Fine"
+        func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
+            request.headers.set("X-Fine", "ok")
+        }
+    }
+
+    /// Each plugin's fields are checked as it sets them, so the verdict after each plugin
+    /// names the one that set the bad field, wherever it runs; a later plugin cannot hide it.
+    @Test func aBadHeaderIsTheFailureOfThePluginThatSetIt() async throws {
+        let probe = key("plugin-order")
+        struct Hider: Plugin {
+            let name = "Hider"
+            func prepare(_ request: inout HTTPRequest, context: PluginContext) throws { request.headers.remove("X-Evil") }
+        }
+        for (plugins, culprit) in [([Fine(), Evil(), Hider()] as [any Plugin], "Evil"), ([Evil(), Fine()], "Evil"),
+                                   ([Fine(), Framing()], "Framing")] {
+            let client = try Client(config: GatewayConfig(baseURL: server.baseURL), plugins: plugins)
+            let error = await #expect(throws: GatewireError.self) {
+                try await client.send(Request(.post, "/fault/\(probe)/200", body: .json(.object())))
+            }
+            #expect(error?.kind == .plugin)
+            #expect(error?.message.hasPrefix("plugin \(culprit) set an invalid header") == true, "\(String(describing: error))")
+        }
         #expect(try await count(probe) == 0)
     }
 

@@ -150,6 +150,40 @@ import Testing
         }
     }
 
+    /// Closing the client while the credential refreshes: the call waiting for it completes
+    /// once, as a cancelled call (status 401, the attempt it made), and the provider's answer
+    /// after the close changes nothing but the token.
+    @Test func closingWhileTheCredentialRefreshesCompletesTheCallOnce() async throws {
+        let pending = Lock<(@Sendable (String?) -> Void)?>(nil)
+        let credential = RefreshingCredential(token: "stale") { _, done in pending.withLock { $0 = done } }
+        let client = try Client(config: GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#),
+                            plugins: [credential])
+        let observed = Recorder<ErrorKind>()
+        client.addFailureObserver { observed.add($0.kind) }
+        let results = Recorder<Result<Response, GatewireError>>()
+        client.start(.get("/status/401")) { results.add($0) }
+        let end = MonotonicNow.seconds + 5
+        while pending.withLock({ $0 == nil }), MonotonicNow.seconds < end { usleep(1_000) }
+        #expect(pending.withLock { $0 != nil }, "the refresh was never asked")
+        client.close()  // returns once the loop has completed every call
+        #expect(results.all.count == 1)
+        guard case .failure(let error)? = results.all.first else {
+            Issue.record("not a failure: \(results.all)")
+            return
+        }
+        #expect(error.kind == .cancelled)
+        #expect(error.status == 401)
+        #expect(error.message == "the call was cancelled")
+        #expect(error.attempts.map(\.status) == [401])
+        #expect(error.attempts.first?.decision == "401: asking the credential")
+        #expect(observed.all == [.cancelled])
+        pending.withLock { $0 }?("fresh")  // the answer comes after the close
+        usleep(100_000)
+        #expect(results.all.count == 1)
+        #expect(observed.all == [.cancelled])
+        #expect(credential.token == "fresh")
+    }
+
     @Test func filteredObserversFireOnlyForTheirFailures() async throws {
         let port = try TestServer.closedPort()
         let unauthorized = Recorder<Int>()

@@ -130,6 +130,17 @@ def test_config_from_a_file(server: str, tmp_path: Path) -> None:
         assert client.call_route("createUser", json={"name": "B", "email": "b@example.org"}).status == 200
 
 
+def test_one_config_source_the_librarys_rule(server: str, tmp_path: Path) -> None:
+    path = tmp_path / "gateway.json"
+    path.write_text(json.dumps(user_config(server)))
+    with pytest.raises(gatewire.InvalidArgument) as both:
+        gatewire.Client(server, config=user_config(server), config_path=path)
+    assert str(both.value) == "gw_client_create: set config_json or config_path, not both"
+    with pytest.raises(gatewire.InvalidArgument) as none:
+        gatewire.Client()
+    assert str(none.value) == "gw_client_create: set one of config_json, config_path, base_url"
+
+
 def test_base_url_replaces_the_config_dicts_base_url(server: str) -> None:
     config = user_config("http://127.0.0.1:1")
     with gatewire.Client(server, config=config) as client:

@@ -42,10 +42,10 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var transfer: Transfer?
     /// The retry delay's timer (phase `backingOff`).
     @exclusivity(unchecked) private var retryTimer: Int?
-    /// While the credential or a worker has the call: a timer that never comes due, because
-    /// the loop's drain (which fires pending timers with `fired == false`) is its only way
-    /// to tell the call that their answer can no longer come back.
-    @exclusivity(unchecked) private var closeWatch: Int?
+    /// While the credential or a worker has the call (phases `awaitingCredential` and an
+    /// offloaded `mapping`): the loop's close observer, because a closing loop refuses their
+    /// answer (`execute`) and its drain is then the only way to end the call.
+    @exclusivity(unchecked) private var closeObserver: Int?
     @exclusivity(unchecked) private var deadlineTimer: Int?
     private let callID: UInt64
     /// The path as sent with its secrets hidden: what results, errors and events report.
@@ -212,7 +212,9 @@ final class Call: @unchecked Sendable {
     }
 
     /// Runs `plugin`'s `prepare` on `request`; returns why the call fails, or nil. A plugin's
-    /// header, method and body are checked like a caller's.
+    /// header, method and body are checked like a caller's: its header fields as it sets them
+    /// (``HTTPHeaders``), so the verdict read here is the one check, and since the request
+    /// entered valid, a bad field is this plugin's.
     private static func prepare(_ request: inout HTTPRequest, with plugin: any Plugin, context: PluginContext) -> String? {
         do {
             try plugin.prepare(&request, context: context)
@@ -367,18 +369,19 @@ final class Call: @unchecked Sendable {
         }
     }
 
-    /// Watches for the loop closing while the credential or a worker has the call (see
-    /// `closeWatch`): the drain fires it, which stops the call `cancelled`.
-    private func watchForClose() {
-        closeWatch = core.loop.schedule(after: .infinity) { [self] _ in
-            closeWatch = nil
+    /// Entering a wait outside the loop (the credential's refresh, a worker's mapping): a
+    /// closing loop stops the call `cancelled`, as a cancel would (see `closeObserver`).
+    private func observeClose() {
+        closeObserver = core.loop.onClose { [self] in
+            closeObserver = nil
             stop(.cancelled)
         }
     }
 
-    private func endCloseWatch() {
-        if let closeWatch { core.loop.cancelTimer(closeWatch) }
-        closeWatch = nil
+    /// Leaving that wait (its answer came back, or the call completed another way).
+    private func stopObservingClose() {
+        if let closeObserver { core.loop.removeCloseObserver(closeObserver) }
+        closeObserver = nil
     }
 
     // MARK: Authentication
@@ -388,7 +391,7 @@ final class Call: @unchecked Sendable {
     private func awaitCredential(_ result: TransferResult) {
         guard let credential = core.credential else { return }  // `unauthorized` means there is one
         attempts[attempts.count - 1].decision = "401: asking the credential"
-        watchForClose()
+        observeClose()
         let loop = core.loop
         let signed = sentRequest?.headers[credential.header]
         credential.unauthorized(signedWith: signed, sentAt: sentAt) { [self] verdict in
@@ -398,7 +401,7 @@ final class Call: @unchecked Sendable {
 
     private func credentialAnswered(_ verdict: RefreshingCredential.Verdict, result: TransferResult) {
         guard case .awaitingCredential = machine.phase else { return }  // stopped meanwhile
-        endCloseWatch()
+        stopObservingClose()
         let last = attempts.count - 1
         switch verdict {
         case .replay: attempts[last].decision = "401: replayed with the refreshed credential"
@@ -443,22 +446,22 @@ final class Call: @unchecked Sendable {
     /// the outcome comes back to the loop thread (``mappingFinished(_:response:)``), where
     /// the call finishes as it would inline. The worker reads only the Sendable response and
     /// the read-only catalog, never the call's state. A stop meanwhile ends the call at once
-    /// (the machine then ignores the outcome); a closing loop stops it through the close watch.
+    /// (the machine then ignores the outcome); a closing loop stops it through its close observer.
     private func mapOnWorker(_ triage: ResponseMapper.Triage, response: HTTPResponse) {
         lastResponse = response  // what a cancelled or timed-out call reports
-        watchForClose()
+        observeClose()
         let mapper = core.catalog.responseMapper
         let loop = core.loop
         loop.offload { [self] home in
             let outcome = mapper.mapBody(of: triage).homed(home)
-            // Refused once the loop is closing; its drain then fires the close watch.
+            // Refused once the loop is closing; its drain then runs the call's close observer.
             loop.execute { [self] in mappingFinished(outcome, response: response) }
         }
     }
 
     private func mappingFinished(_ outcome: MappingOutcome, response: HTTPResponse) {
         guard machine.phase == .mapping else { return }  // cancelled, past its deadline, or the loop closed first
-        endCloseWatch()
+        stopObservingClose()
         finish(response, outcome: outcome)
     }
 
@@ -518,7 +521,7 @@ final class Call: @unchecked Sendable {
     private func complete(_ result: consuming Result<Response, GatewireError>) {
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        endCloseWatch()
+        stopObservingClose()
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }

@@ -47,14 +47,14 @@ public final class Client: Sendable {
     /// descriptors: results carry the raw body).
     /// - Throws: ``ConfigError`` unless `baseURL` is an absolute http(s) URL with a host.
     public convenience init(baseURL: String, plugins: [any Plugin] = []) throws(ConfigError) {
-        try self.init(config: GatewayConfig(baseURL: baseURL), plugins: plugins)
+        try self.init(config: GatewayConfig.Source.baseURL(baseURL).load(), plugins: plugins)
     }
 
     /// A client from a gateway config file (JSON).
     /// - Throws: ``ConfigError`` naming the field that is wrong (a shared-object plugin
     ///   included: see ``init(config:plugins:randomSeed:)``).
     public convenience init(configFile path: String, plugins: [any Plugin] = []) throws(ConfigError) {
-        try self.init(config: GatewayConfig(contentsOfFile: path), plugins: plugins)
+        try self.init(config: GatewayConfig.Source.file(path).load(), plugins: plugins)
     }
 
     deinit { core.loop.shutdown() }

@@ -21,10 +21,6 @@ final class ClientCore: Sendable {
     private let urlPrefix: String
     /// Why the config's base URL cannot be used (every call fails with it), or nil.
     private let baseURLProblem: String?
-    /// The config's first header field that cannot be sent (every call fails with it), or
-    /// nil: checked once here, not on every call (a parsed config's are always valid; a
-    /// config built in Swift may set any).
-    private let defaultHeadersProblem: String?
     /// Every configured route by name, with what its calls reuse (see ``ResolvedRoute``).
     private let resolvedRoutes: [String: ResolvedRoute]
 
@@ -47,7 +43,6 @@ final class ClientCore: Sendable {
         while prefix.hasSuffix("/") { prefix.removeLast() }
         urlPrefix = prefix
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
-        defaultHeadersProblem = config.headers.problem
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
         loop = EventLoop()
         if let warning = config.insecureTLSWarning {
@@ -154,13 +149,18 @@ final class ClientCore: Sendable {
         case .bytes(let bytes, let contentType):
             body = bytes
             if !headers.contains("Content-Type") {
-                if let problem = HTTPHeaders.fieldProblem(name: "Content-Type", value: contentType) { throw invalid(problem) }
+                // Checked as it is set. When a config or call header is bad too (reported
+                // below otherwise), this one's problem still comes first.
+                let earlier = headers.problem
                 headers.set("Content-Type", contentType)
+                let problem = earlier == nil ? headers.problem : HTTPHeaders.fieldProblem(name: "Content-Type", value: contentType)
+                if let problem { throw invalid(problem) }
             }
         }
-        // Each header checked once where it entered: the call's here, the config's when the
-        // client was made, the descriptors' content types are the library's own.
-        if let problem = request.headers.problem ?? defaultHeadersProblem { throw invalid(problem) }
+        // Each header was checked once, as it entered its ``HTTPHeaders`` (the call's, the
+        // config's); these read the verdicts. A bad config header fails every call, even one
+        // that sets the same name.
+        if let problem = request.headers.problem ?? config.headers.problem { throw invalid(problem) }
         if let problem = method.bodyProblem(hasBody: body != nil) { throw invalid(problem) }
         if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
         if let resolved, let path = resolved.staticPath, let url = resolved.staticURL, request.parameters.isEmpty,

@@ -39,7 +39,12 @@ void test_null_arguments(void)
     CHECK_INVALID(gw_client_new_from_config(NULL, &client));
     CHECK_INVALID(gw_client_create(NULL, &client));
     CHECK_INVALID(gw_client_create(&client_options, &client)); /* no config source */
-    printf("   gw_client_create(no source): \"%s\"\n", gw_last_error_message());
+    CHECK_STR(gw_last_error_message(), "gw_client_create: set one of config_json, config_path, base_url");
+    client_options.config_json = "{\"baseURL\": \"http://127.0.0.1:1\"}";
+    client_options.config_path = "gateway.json";
+    CHECK_INVALID(gw_client_create(&client_options, &client)); /* two config sources */
+    CHECK_STR(gw_last_error_message(), "gw_client_create: set config_json or config_path, not both");
+    CHECK(client == NULL);
     CHECK_INVALID(gw_client_options_init(NULL, GW_CLIENT_OPTIONS_VERSION));
     CHECK_INVALID(gw_call_options_init(NULL, GW_CALL_OPTIONS_VERSION));
     CHECK_INVALID(gw_config_check(NULL, NULL));

@@ -231,8 +231,8 @@ class Client:
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source (the library's message), both ``config`` and
-            ``config_path``, or ``timeout`` with ``config_path``.
+        InvalidArgument: no config source, or both ``config`` and ``config_path`` (the
+            library's message), or ``timeout`` with ``config_path``.
         TypeError: a plugin hook is a coroutine function, or ``timeout`` is neither a number
             nor a :class:`Timeouts`.
         OSError: the library cannot be loaded.
@@ -249,8 +249,6 @@ class Client:
         credential: RefreshingCredential | None = None,
         timeout: TimeoutArgument = None,
     ) -> None:
-        if config is not None and config_path is not None:
-            raise InvalidArgument("pass config or config_path, not both")
         config = _with_timeouts(config, config_path, timeout, base_url)
 
         native = _native.lib
