@@ -27,6 +27,10 @@ if [ ! -x "$venv/bin/python" ]; then
     echo "bootstrap: creating $venv" >&2
     python3 -m venv "$venv"
 fi
-if ! "$venv/bin/python" -c 'import httpbin, pytest, pytest_httpserver, pytest_timeout, requests, urllib3, httpx, aiohttp, sphinx, setuptools.command.bdist_wheel' 2>/dev/null; then
+# The venv keeps a copy of the requirements it was installed from: a changed list (a package
+# added, a version moved) installs again, an unchanged one costs a file compare.
+installed="$venv/gatewire-requirements.txt"
+if ! cmp -s "$here/scripts/requirements.txt" "$installed"; then
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
+    cp "$here/scripts/requirements.txt" "$installed"
 fi
