@@ -3,7 +3,7 @@ import Glibc
 /// A value guarded by a `pthread_mutex_t`.
 ///
 /// Used instead of `Synchronization.Mutex` because ThreadSanitizer understands pthread
-/// mutexes but reports false races on Mutex's PI-futex slow path (toolchain notes, step 4).
+/// mutexes but reports false races on Mutex's PI-futex slow path, which it does not model.
 /// `package`: the C-ABI target shares it. The value is not checked for exclusive access at
 /// run time (`@exclusivity(unchecked)`): the mutex already makes every access exclusive, and
 /// the check cost about 80 instructions per `withLock`.

@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 /// `gatewire check` through the real CLI binary: ambiguous descriptor pairs are warnings,
-/// unknown fields are errors naming the field (issue 3, decision 4 and "done when").
+/// unknown fields are errors naming the field.
 @Suite struct CheckCommandTests {
     /// The `gatewire` executable SwiftPM built next to the test bundle (or in .build/debug).
     static func binary() throws -> String {

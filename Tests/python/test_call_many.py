@@ -1,4 +1,4 @@
-"""Client.call_many (issue 6): many calls through a completion queue, outcomes in order."""
+"""Client.call_many: many calls through a completion queue, outcomes in order."""
 
 from __future__ import annotations
 

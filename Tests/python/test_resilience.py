@@ -1,4 +1,4 @@
-"""Resilience (issue 4) from Python: per-call policies, the retry budget, the circuit breaker
+"""Resilience from Python: per-call policies, the retry budget, the circuit breaker
 (``circuit_open``), failure observers exactly once, and attempt counts compared with urllib3's
 ``Retry`` on the same scripted faults (``/fault/<key>/<step>,...`` of the test server)."""
 

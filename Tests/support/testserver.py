@@ -22,7 +22,7 @@ keep-alive works. Endpoints (any method unless stated):
   /sequence/<key>/count     GET: {"count": n} for <key>, not counted itself
   /delay/<ms>               sleeps, then 200 {"delayed_ms": ms}
   /fixture/<name>           a file from --fixtures; ?status=<code>, ?content_type=<type>
-  /pages/<name>             real fixtures served across pages (issue 3's paginator tests):
+  /pages/<name>             real fixtures served across pages (the paginator tests):
                             github-issues?page=N (1..5): the issues list with GitHub's Link
                             header (next/last/prev/first, this server's URL) and its recorded
                             headers, and Last-Modified; github-search?page=N&per_page=K: the search envelope with
@@ -363,7 +363,7 @@ class Handler(BaseHTTPRequestHandler):
             content_type = "application/octet-stream"
         self._send(status, file.read_bytes(), content_type=content_type)
 
-    # -- /pages: paging over real fixtures (issue 3) ----------------------------------------
+    # -- /pages: paging over real fixtures -----------------------------------------------
 
     def _fixture_json(self, name: str):
         return json.loads((self.server.fixtures / name).read_text(encoding="utf-8"))

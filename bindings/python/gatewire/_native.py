@@ -315,7 +315,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_request_set_header": (c_int32, [_P, c_char_p, c_char_p]),
     "gw_request_set_url": (c_int32, [_P, c_char_p]),
     "gw_request_fail": (c_int32, [_P, c_char_p]),
-    # Plugins' process, filtered observers, events, log sink, metrics, credentials (0.2)
+    # Plugins' process, filtered observers, events, log sink, metrics, credentials
     "gw_process_result": (_P, [_P]),
     "gw_process_fail": (c_int32, [_P, c_int32, c_char_p]),
     "gw_client_add_failure_observer_filtered": (

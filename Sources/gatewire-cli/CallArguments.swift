@@ -1,0 +1,150 @@
+import Gatewire
+import Glibc
+
+/// The command line of `gatewire call`, read and checked (Help.swift describes each option).
+/// Every problem is a usage error (`fail`, exit 2) naming the option.
+struct CallArguments {
+    var configPath: String?
+    var baseURL: String?
+    /// ROUTE, or METHOD and PATH.
+    var positional: [String] = []
+    var parameters: [String: String] = [:]
+    var headers = HTTPHeaders()
+    var body: String?
+    var objectType: String?
+    var user: String?
+    var maxRetries: Int?
+    var deadline: Double?
+    var follow: RedirectPolicy.Follow?
+    var maxRedirects: Int?
+    var maxResponseBytes: Int?
+    var verbose = false
+    var allPages = false
+
+    /// Reads `arguments` (what follows `call`); `--help` prints the help and exits 0.
+    init(parsing arguments: ArraySlice<String>) {
+        var rest = arguments
+        func value(_ flag: String) -> String {
+            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
+            return next
+        }
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--config": configPath = value(argument)
+            case "--base-url": baseURL = value(argument)
+            case "--param":
+                let pair = value(argument)
+                guard let equals = pair.firstIndex(of: "=") else { fail("--param expects k=v, got \"\(pair)\"") }
+                parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+            case "--header":
+                let line = value(argument)
+                guard let colon = line.firstIndex(of: ":") else { fail("--header expects 'Name: value', got \"\(line)\"") }
+                let (name, text) = (String(line[..<colon]), String(line[line.index(after: colon)...].drop { $0 == " " }))
+                headers.set(name, text)
+                if let problem = headers.problem { fail("--header: \(problem)") }  // this field's: the others passed
+            case "--body": body = value(argument)
+            case "--object-type": objectType = value(argument)
+            case "--user": user = value(argument)
+            case "--max-retries":
+                guard let count = Int(value(argument)), count >= 0 else { fail("--max-retries expects a count >= 0") }
+                maxRetries = count
+            case "--deadline":
+                guard let limit = Double(value(argument)), limit > 0 else { fail("--deadline expects seconds > 0") }
+                deadline = limit
+            case "--redirects":
+                let words: [String: RedirectPolicy.Follow] = ["none": .none, "same-origin": .sameOrigin, "any": .any]
+                let word = value(argument)
+                guard let which = words[word] else { fail("--redirects expects none, same-origin or any, got \"\(word)\"") }
+                follow = which
+            case "--max-redirects":
+                let text = value(argument)
+                guard let count = Int(text), RedirectPolicy.maxRedirectsRange.contains(Int64(count)) else {
+                    fail("--max-redirects expects a count in 0...50, got \"\(text)\"")
+                }
+                maxRedirects = count
+            case "--max-response-bytes":
+                guard let limit = Int64(value(argument)), ResponseSizeLimit.range.contains(limit) else {
+                    fail("--max-response-bytes expects bytes in \(ResponseSizeLimit.range.lowerBound)...\(ResponseSizeLimit.range.upperBound)")
+                }
+                maxResponseBytes = Int(limit)
+            case "--verbose", "-v": verbose = true
+            case "--all-pages": allPages = true
+            case "--help", "-h": printLine(help); exit(0)
+            default:
+                if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
+                positional.append(argument)
+            }
+        }
+    }
+
+    /// What messages call the config: its file, else the base URL option.
+    var configName: String { configPath ?? "--base-url" }
+
+    /// The gateway config from --config and/or --base-url, with --user's Basic credentials.
+    /// A config that does not load exits 1 with its error; a missing source or a bad --user
+    /// is a usage error.
+    func config() -> GatewayConfig {
+        let source: GatewayConfig.Source
+        do {
+            source = try GatewayConfig.Source(json: nil, file: configPath, baseURL: baseURL)
+        } catch {
+            fail("give --config FILE or --base-url URL\n\(usage)")  // `missing`: the CLI has no JSON text
+        }
+        var config: GatewayConfig
+        do {
+            config = try source.load()
+        } catch {
+            fail(error.path.isEmpty ? error.message : "\(configName): \(error)", code: 1)
+        }
+        if let user {
+            guard let colon = user.firstIndex(of: ":") else { fail("--user expects NAME:PASSWORD") }
+            let (name, password) = (String(user[..<colon]), String(user[user.index(after: colon)...]))
+            if let problem = Authentication.usernameProblem(name) ?? Authentication.passwordProblem(password) {
+                fail("--user: \(problem)")
+            }
+            config.authentication = .basic(username: name, password: password)
+        }
+        return config
+    }
+
+    /// The call's request: the route or METHOD PATH, its parameters, headers and body, and the
+    /// options that override the route's policies field by field (the core's rule:
+    /// `maxRetries` keeps the route's other retry settings, as C and Python do).
+    func request(in config: GatewayConfig) -> Request {
+        var request: Request
+        switch positional.count {
+        case 1 where config.routes[positional[0]] == nil && HTTPMethod(name: positional[0]) != nil:
+            fail("missing PATH after \(positional[0]) (METHOD PATH, e.g. \(positional[0]) /users/:id)\n\(usage)")
+        case 1:
+            request = Request(route: positional[0], parameters: parameters, headers: headers)
+        case 2:
+            guard let method = HTTPMethod(name: positional[0]) else { fail("unknown HTTP method \"\(positional[0])\"") }
+            if allPages { fail("--all-pages needs a ROUTE whose config entry has a \"pagination\", not METHOD PATH\n\(usage)") }
+            request = Request(method, positional[1], parameters: parameters, headers: headers)
+        default:
+            fail("expected ROUTE or METHOD PATH\n\(usage)")
+        }
+        if let body {
+            do {
+                let value = try JSONValue.parse(body)
+                request.body = config.requestBody(value, objectType: objectType, forRoute: request.route)
+            } catch {
+                fail("--body: \(error)")
+            }
+        }
+        request.options.maxRetries = maxRetries
+        if follow != nil || maxRedirects != nil {
+            var policy = config.redirectPolicy(forRoute: request.route)
+            if let follow { policy.follow = follow }
+            if let maxRedirects { policy.maxRedirects = maxRedirects }
+            request.options.redirectPolicy = policy
+        }
+        request.options.maxResponseBytes = maxResponseBytes
+        if let deadline {
+            var timeouts = config.timeouts
+            timeouts.deadline = deadline
+            request.options.timeouts = timeouts
+        }
+        return request
+    }
+}

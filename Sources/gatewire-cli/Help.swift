@@ -1,0 +1,53 @@
+/// The text of `gatewire --help` (the reference of every command and option) and the usage
+/// line that usage errors print.
+
+let usage = """
+    usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]
+           gatewire check CONFIG
+           gatewire --version | --help
+    """
+
+let help = usage + """
+
+    gatewire call: sends one call through a gateway config and prints the result.
+      ROUTE                   a route name of the config (its method and path pattern)
+      METHOD PATH             e.g. GET /users/:id (PATH is relative to the base URL)
+      --config FILE           the gateway config (JSON); optional when --base-url is given
+      --base-url URL          replaces the config's baseURL
+      --param k=v             fills the path's :k segment, else adds k=v to the query (repeatable)
+      --header 'Name: value'  an extra request header (repeatable); the name must be a token, not
+                              a framing field (Content-Length, Connection...), and the value
+                              free of control characters but HTAB (RFC 9110 sections 5.1, 5.5)
+      --body JSON             the request body; mapped by the request descriptor of the route's
+                              objectType or of --object-type, else sent as is
+      --object-type TYPE      the object type whose request descriptor maps --body
+      --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
+      --max-retries N         retries after the first attempt (replaces only maxRetries of the
+                              route's retry policy, else the config's)
+      --deadline SECONDS      overall time limit of the call, retries included
+      --redirects WHICH       none, same-origin or any (default: the config's "redirects",
+                              else any): which redirects to follow. Credentials (Authorization,
+                              Cookie, auth plugins' headers) and secret query parameters are
+                              dropped on a change of scheme, host or port; https to http and
+                              a body re-sent to another origin are refused (kind redirect)
+      --max-redirects N       hops followed at most, 0...50 (default: the config's, else 10)
+      --max-response-bytes N  the largest decoded response body accepted, in bytes (default:
+                              the route's, else the config's maxResponseBytes, else 64 MiB);
+                              a larger one aborts the transfer: kind response_too_large
+      --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
+                              retried or stopped, the redirects it followed) and what the
+                              global failure observer saw
+      --all-pages             follow the route's pagination: one compact JSON line per page
+                              (JSON Lines); a failed page prints its error line and exits 1.
+                              Needs a ROUTE (a config route's "pagination"), not METHOD PATH
+      Prints the mapped result as JSON (when no descriptor matched, the body: re-indented
+      when it parses as JSON, else as received), exit 0;
+      a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
+
+    gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
+      descriptors, a retry maxDelay below its initialDelay, verifyTLS false) and OK with
+      exit 0, or on stderr "CONFIG: error: FIELD: why" (without FIELD when the whole file is
+      wrong), exit 1.
+
+    Usage errors exit 2.
+    """
