@@ -29,95 +29,10 @@ public struct WebLink: Sendable, Equatable {
 public enum LinkHeader {
     /// Every link in `value`, in order.
     public static func parse(_ value: String) -> [WebLink] {
-        let b = Array(value.utf8)
-        var i = 0
+        var scanner = LinkScanner(Array(value.utf8))
         var links: [WebLink] = []
-        func skipSpaces() { while i < b.count, b[i] == 0x20 || b[i] == 0x09 { i += 1 } }
-        func skipToComma() {
-            var inQuote = false
-            var inAngle = false
-            while i < b.count {
-                let c = b[i]
-                if inQuote {
-                    if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inQuote = false }
-                } else if inAngle {
-                    if c == UInt8(ascii: ">") { inAngle = false }
-                } else if c == UInt8(ascii: "\"") {
-                    inQuote = true
-                } else if c == UInt8(ascii: "<") {
-                    inAngle = true
-                } else if c == UInt8(ascii: ",") {
-                    return
-                }
-                i += 1
-            }
-        }
-        func token() -> String? {
-            let start = i
-            while i < b.count, isTokenCharacter(b[i]) { i += 1 }
-            return i > start ? String(decoding: b[start..<i], as: UTF8.self) : nil
-        }
-        while i < b.count {
-            skipSpaces()
-            if i < b.count, b[i] == UInt8(ascii: ",") { i += 1; continue }
-            guard i < b.count else { break }
-            guard b[i] == UInt8(ascii: "<"), let close = b[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) else {
-                skipToComma()
-                continue
-            }
-            var link = WebLink(target: String(decoding: b[(i + 1)..<close], as: UTF8.self), relations: [], parameters: [])
-            i = close + 1
-            var valid = true
-            var sawRel = false
-            while valid {
-                skipSpaces()
-                guard i < b.count, b[i] == UInt8(ascii: ";") else { break }
-                i += 1
-                skipSpaces()
-                guard let name = token()?.lowercased() else { valid = false; break }
-                skipSpaces()
-                var paramValue = ""
-                if i < b.count, b[i] == UInt8(ascii: "=") {
-                    i += 1
-                    skipSpaces()
-                    if i < b.count, b[i] == UInt8(ascii: "\"") {
-                        i += 1
-                        var bytes: [UInt8] = []
-                        var closed = false
-                        while i < b.count {
-                            if b[i] == UInt8(ascii: "\\"), i + 1 < b.count {
-                                bytes.append(b[i + 1])
-                                i += 2
-                            } else if b[i] == UInt8(ascii: "\"") {
-                                i += 1
-                                closed = true
-                                break
-                            } else {
-                                bytes.append(b[i])
-                                i += 1
-                            }
-                        }
-                        guard closed else { valid = false; break }
-                        paramValue = String(decoding: bytes, as: UTF8.self)
-                    } else if let value = token() {
-                        paramValue = value
-                    } else {
-                        valid = false
-                        break
-                    }
-                }
-                link.parameters.append((name, paramValue))
-                if name == "rel", !sawRel {
-                    sawRel = true
-                    link.relations = paramValue.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                }
-            }
-            skipSpaces()
-            if valid, i == b.count || b[i] == UInt8(ascii: ",") {
-                links.append(link)
-            } else {
-                skipToComma()
-            }
+        while let link = scanner.nextLink() {
+            if let link { links.append(link) }
         }
         return links
     }
@@ -126,6 +41,112 @@ public enum LinkHeader {
     public static func target(_ relation: String, in value: String) -> String? {
         let wanted = relation.lowercased()
         return parse(value).first { $0.relations.contains(wanted) }?.target
+    }
+}
+
+/// Reads a `Link` field value's bytes left to right, one list element at a time.
+private struct LinkScanner {
+    private let bytes: [UInt8]
+    private var i = 0
+
+    init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+    private var atEnd: Bool { i == bytes.count }
+
+    private func at(_ ascii: Unicode.Scalar) -> Bool { i < bytes.count && bytes[i] == UInt8(ascii: ascii) }
+
+    /// The next list element: nil at the end, `.some(nil)` for an empty or invalid element
+    /// (skipped up to the next top-level comma), else its link.
+    mutating func nextLink() -> WebLink?? {
+        skipSpaces()
+        if at(",") { i += 1; return .some(nil) }
+        guard !atEnd else { return nil }
+        guard at("<"), let close = bytes[(i + 1)...].firstIndex(of: UInt8(ascii: ">")) else {
+            skipToComma()
+            return .some(nil)
+        }
+        var link = WebLink(target: String(decoding: bytes[(i + 1)..<close], as: UTF8.self), relations: [], parameters: [])
+        i = close + 1
+        var sawRel = false
+        while true {
+            skipSpaces()
+            guard at(";") else { break }
+            i += 1
+            guard let (name, value) = parameter() else { skipToComma(); return .some(nil) }
+            link.parameters.append((name, value))
+            if name == "rel", !sawRel {  // only the first rel counts (RFC 8288 section 3.3)
+                sawRel = true
+                link.relations = value.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            }
+        }
+        skipSpaces()
+        guard atEnd || at(",") else { skipToComma(); return .some(nil) }
+        return .some(link)
+    }
+
+    /// `link-param = token BWS [ "=" BWS ( token / quoted-string ) ]`, after the ";": the
+    /// name lower-cased and the value ("" when absent), or nil when it does not parse.
+    private mutating func parameter() -> (String, String)? {
+        skipSpaces()
+        guard let name = token()?.lowercased() else { return nil }
+        skipSpaces()
+        guard at("=") else { return (name, "") }
+        i += 1
+        skipSpaces()
+        if at("\"") {
+            return quotedString().map { (name, $0) }
+        }
+        return token().map { (name, $0) }
+    }
+
+    /// A quoted-string, starting at its opening quote, with `\x` unescaped; nil if unclosed.
+    private mutating func quotedString() -> String? {
+        i += 1
+        var text: [UInt8] = []
+        while i < bytes.count {
+            if bytes[i] == UInt8(ascii: "\\"), i + 1 < bytes.count {
+                text.append(bytes[i + 1])
+                i += 2
+            } else if bytes[i] == UInt8(ascii: "\"") {
+                i += 1
+                return String(decoding: text, as: UTF8.self)
+            } else {
+                text.append(bytes[i])
+                i += 1
+            }
+        }
+        return nil
+    }
+
+    private mutating func token() -> String? {
+        let start = i
+        while i < bytes.count, Self.isTokenCharacter(bytes[i]) { i += 1 }
+        return i > start ? String(decoding: bytes[start..<i], as: UTF8.self) : nil
+    }
+
+    private mutating func skipSpaces() {
+        while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x09 { i += 1 }
+    }
+
+    /// Skips to the next comma outside `<...>` and quoted strings (or the end).
+    private mutating func skipToComma() {
+        var inQuote = false
+        var inAngle = false
+        while i < bytes.count {
+            let c = bytes[i]
+            if inQuote {
+                if c == UInt8(ascii: "\\") { i += 1 } else if c == UInt8(ascii: "\"") { inQuote = false }
+            } else if inAngle {
+                if c == UInt8(ascii: ">") { inAngle = false }
+            } else if c == UInt8(ascii: "\"") {
+                inQuote = true
+            } else if c == UInt8(ascii: "<") {
+                inAngle = true
+            } else if c == UInt8(ascii: ",") {
+                return
+            }
+            i += 1
+        }
     }
 
     /// RFC 9110 `tchar`.
