@@ -1,0 +1,151 @@
+/// Turning a caller's ``Request`` into the ``PreparedRequest`` every attempt of its call
+/// sends: the route, the body, the headers and the path, each checked once per call.
+extension ClientCore {
+    /// Resolves route, parameters, body and headers.
+    /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
+    ///   route, a missing parameter, a parameter or path with a dot segment (``DotSegments``),
+    ///   a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects, a body on a HEAD
+    ///   request: ``HTTPMethod/bodyProblem(hasBody:)``).
+    func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {
+        let target = try target(of: request)
+        let (method, pattern) = (target.method, target.pattern)
+        let invalid = { (message: String) in
+            GatewireError(kind: .invalidArgument, message: message, method: method, path: self.redactor.url(pattern))
+        }
+        var headers = config.headers
+        if request.headers.count > 0 { headers.merge(request.headers) }
+        let body = try encode(request.body, for: target, headers: &headers, invalid: invalid)
+        // Each header was checked once, as it entered its ``HTTPHeaders`` (the call's, the
+        // config's); these read the verdicts. A bad config header fails every call, even one
+        // that sets the same name.
+        if let problem = request.headers.problem ?? config.headers.problem { throw invalid(problem) }
+        if let problem = method.bodyProblem(hasBody: body.bytes != nil) { throw invalid(problem) }
+        if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
+        if let resolved = target.resolved, let path = resolved.staticPath, let url = resolved.staticURL,
+           request.parameters.isEmpty, body.parameters.isEmpty {
+            // A route without `:name` parameters called without parameters: its path and URL
+            // were built once (object attributes only fill `:name` segments, never the query).
+            return PreparedRequest(method: method, path: path, url: url, headers: headers, body: body.bytes,
+                                   route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)
+        }
+        let path = try self.path(pattern, parameters: request.parameters, body: body, invalid: invalid)
+        return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body.bytes,
+                               route: request.route, resolved: target.resolved, readsJSONBody: request.readsJSONBody)
+    }
+
+    /// What a request names: its method and path pattern, from its route, from the route of its
+    /// object's type (RestKit's `RKRoute routeWithClass:pathPattern:method:`), or as given.
+    private struct Target {
+        var method: HTTPMethod
+        var pattern: String
+        var objectType: String?
+        var resolved: ResolvedRoute?
+    }
+
+    private func target(of request: Request) throws(GatewireError) -> Target {
+        if let name = request.route {
+            guard let entry = resolvedRoutes[name] else {
+                throw GatewireError(kind: .invalidArgument, message: config.unknownRouteMessage(name),
+                                    method: request.method, path: name)
+            }
+            return Target(method: entry.route.method, pattern: entry.route.pathPattern,
+                          objectType: entry.route.objectType, resolved: entry)
+        }
+        if request.path.isEmpty, case .object(_, let type?) = request.body {
+            guard let route = config.routes.values.sorted(by: { $0.name < $1.name })
+                .first(where: { $0.objectType == type && $0.method == request.method }) else {
+                throw GatewireError(kind: .invalidArgument,
+                                    message: "no path and no route for object type \"\(type)\" and \(request.method)",
+                                    method: request.method, path: "")
+            }
+            return Target(method: request.method, pattern: route.pathPattern, objectType: type)
+        }
+        return Target(method: request.method, pattern: request.path)
+    }
+
+    /// A request body as sent: its bytes (nil for none), and for an object body the values that
+    /// fill the path's `:name` segments and, on a method without a body, the query parameters.
+    private struct EncodedBody {
+        var bytes: [UInt8]?
+        var attributes: [String: String] = [:]
+        var parameters: [(String, String)] = []
+    }
+
+    /// Encodes `body` and sets the Content-Type it implies unless `headers` has one.
+    private func encode(_ body: Request.Body?, for target: Target, headers: inout HTTPHeaders,
+                        invalid: (String) -> GatewireError) throws(GatewireError) -> EncodedBody {
+        switch body {
+        case nil:
+            return EncodedBody()
+        case .json(let value):
+            if !headers.contains("Content-Type") { headers.set("Content-Type", "application/json") }
+            return EncodedBody(bytes: Array(value.serialized().utf8))
+        case .object(let value, let type):
+            return try encodeObject(value, type: type ?? target.objectType, method: target.method,
+                                    headers: &headers, invalid: invalid)
+        case .bytes(let bytes, let contentType):
+            if !headers.contains("Content-Type") {
+                // Checked as it is set. When a config or call header is bad too (reported
+                // by prepare otherwise), this one's problem still comes first.
+                let earlier = headers.problem
+                headers.set("Content-Type", contentType)
+                let problem = earlier == nil ? headers.problem : HTTPHeaders.fieldProblem(name: "Content-Type", value: contentType)
+                if let problem { throw invalid(problem) }
+            }
+            return EncodedBody(bytes: bytes)
+        }
+    }
+
+    /// An object body through its type's request descriptor (RestKit's `RKRequestDescriptor`):
+    /// JSON or a form, or query parameters on GET, HEAD and DELETE.
+    private func encodeObject(_ value: JSONValue, type: String?, method: HTTPMethod, headers: inout HTTPHeaders,
+                              invalid: (String) -> GatewireError) throws(GatewireError) -> EncodedBody {
+        guard let typeName = type else {
+            throw invalid("an object body needs an object type: the call's or its route's objectType")
+        }
+        guard let descriptor = catalog.requestDescriptor(objectType: typeName, method: method) else {
+            throw invalid("no request descriptor for object type \"\(typeName)\" and \(method)")
+        }
+        let mapped: JSONValue
+        do {
+            mapped = try descriptor.body(for: value.node, mapper: catalog.mapper)
+        } catch {
+            throw invalid("the \(typeName) object could not be mapped: \(error)")
+        }
+        var encoded = EncodedBody()
+        for (key, member) in value.node.members {
+            switch member.kind {
+            case .string: encoded.attributes[key] = member.string
+            case .integer, .real, .bool: encoded.attributes[key] = member.serialized()
+            default: break
+            }
+        }
+        if [.get, .head, .delete].contains(method) {
+            encoded.parameters = FormEncoding.pairs(mapped.node, includeNulls: false)  // no body: parameters instead
+        } else {
+            encoded.bytes = Array((descriptor.format == .form ? FormEncoding.body(mapped.node) : mapped.serialized()).utf8)
+            if !headers.contains("Content-Type") { headers.set("Content-Type", descriptor.format.contentType) }
+        }
+        return encoded
+    }
+
+    /// The path sent: `pattern` filled and percent-encoded (``Router``), with dot segments refused.
+    private func path(_ pattern: String, parameters: [String: String], body: EncodedBody,
+                      invalid: (String) -> GatewireError) throws(GatewireError) -> String {
+        var path: String
+        do {
+            path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: parameters,
+                                    objectAttributes: body.attributes, objectParameters: body.parameters)
+        } catch {
+            throw invalid(error.message)
+        }
+        path = Router.encodingNonASCII(path)
+        if let part = DotSegments.inPath(path) {
+            // Refused rather than resolved (RFC 3986 section 5.2.4): the path sent, the path
+            // reported and the route matched stay the same, inside the base URL's path.
+            throw invalid("path \(part) has a dot segment (. or .., in any percent-encoding), which would change "
+                + "the resource it names (RFC 3986 section 5.2.4); it is refused, not resolved")
+        }
+        return path
+    }
+}
