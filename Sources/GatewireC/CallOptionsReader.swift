@@ -35,37 +35,20 @@ enum CallOptionsReader {
         return copy
     }
 
+    /// The call `options` describe, on `client` (whose config resolves the route's policies
+    /// that `policy_json`, `max_retries` and the timeouts override field by field).
     static func request(from options: gw_call_options, client: Client) throws(Failure) -> Request {
         guard supports(options.version) else {
             throw Failure(status: GW_ERROR_VERSION,
                           message: "unsupported gw_call_options version \(options.version) (this library has \(GW_CALL_OPTIONS_VERSION))")
         }
-        var request: Request
-        if let route = string(options.route) {
-            request = blank  // copied and filled in: cheaper than `Request(route:)`'s initialiser
-            request.route = route
-        } else if options.path == nil, let type = string(options.object_type) {
-            // An object route: the route whose objectType and method match.
-            request = Request(try method(options), "", body: .object(.object(), type: type))
-        } else {
-            guard let path = string(options.path) else {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or path (and method; NULL = GET)")
-            }
-            request = Request(try method(options), path)
-        }
+        var request = try target(options)
         try checkNumbers(options)
         if let params = try object(options.params_json, field: "params_json") {
             for (key, value) in params.node.members { request.parameters[key] = try text(value, field: "params_json.\(key)") }
         }
         if let headers = try object(options.headers_json, field: "headers_json") {
-            for (name, value) in headers.node.members {
-                request.headers.set(name, try text(value, field: "headers_json.\(name)"))
-                // The field just set is the only one that can be wrong (the storage checked
-                // it; the call reads the same verdict): refused now, naming the header.
-                if let problem = request.headers.problem {
-                    throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
-                }
-            }
+            try add(headers, to: &request)
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
@@ -73,30 +56,7 @@ enum CallOptionsReader {
                                                      forRoute: request.route)
         }
         if let text = options.policy_json {
-            let value = try parse(text, field: "policy_json")
-            do {
-                let root = ConfigNode(value.node, path: "policy_json")
-                try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
-                // A partial `retry` or `redirects` changes the fields it names of the policy
-                // the call starts from (reading `client.config` copies it: only when needed).
-                if let node = try root.optional("retry") {
-                    request.options.retryPolicy = try RetryPolicy(
-                        config: node, inheriting: client.config.retryPolicy(forRoute: request.route))
-                }
-                if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
-                if let node = try root.optional("circuitBreaker") {
-                    request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
-                }
-                if let node = try root.optional("redirects") {
-                    request.options.redirectPolicy = try RedirectPolicy(
-                        config: node, inheriting: client.config.redirectPolicy(forRoute: request.route))
-                }
-                if let node = try root.optional("maxResponseBytes") {
-                    request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
-                }
-            } catch {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
-            }
+            try applyPolicies(try parse(text, field: "policy_json"), to: &request, config: client.config)
         }
         if options.max_retries >= 0 { request.options.maxRetries = Int(options.max_retries) }
         if options.attempt_timeout > 0 || options.deadline > 0 {
@@ -106,20 +66,80 @@ enum CallOptionsReader {
             request.options.timeouts = timeouts
         }
         if let test = options.retry_test {
-            let context = UInt(bitPattern: options.retry_test_user_data)
-            request.options.retryTest = { outcome in
-                let view = AttemptView(number: outcome.attempt, status: outcome.status, errorKind: outcome.errorKind,
-                                       elapsed: outcome.elapsed, headers: outcome.headers)
-                var delay = -1.0
-                let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
-                switch verdict {
-                case GW_RETRY_RETRY: return .retry(after: delay >= 0 ? delay : nil)  // the core caps it
-                case GW_RETRY_STOP: return .stop
-                default: return .usePolicy
-                }
-            }
+            request.options.retryTest = retryTest(test, userData: options.retry_test_user_data)
         }
         return request
+    }
+
+    /// The request's target: `route`; else, with no `path`, the route of `object_type` and
+    /// `method`; else `method` and `path`.
+    private static func target(_ options: gw_call_options) throws(Failure) -> Request {
+        if let route = string(options.route) {
+            var request = blank  // copied and filled in: cheaper than `Request(route:)`'s initialiser
+            request.route = route
+            return request
+        }
+        if options.path == nil, let type = string(options.object_type) {
+            return Request(try method(options), "", body: .object(.object(), type: type))
+        }
+        guard let path = string(options.path) else {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or path (and method; NULL = GET)")
+        }
+        return Request(try method(options), path)
+    }
+
+    /// Sets each header of `headers_json`; a bad field is refused at once, naming it.
+    private static func add(_ headers: JSONValue, to request: inout Request) throws(Failure) {
+        for (name, value) in headers.node.members {
+            request.headers.set(name, try text(value, field: "headers_json.\(name)"))
+            // The field just set is the only one that can be wrong (the storage checked
+            // it; the call reads the same verdict): refused now, naming the header.
+            if let problem = request.headers.problem {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
+            }
+        }
+    }
+
+    /// `policy_json`'s `retry`, `retryBudget`, `circuitBreaker`, `redirects` and
+    /// `maxResponseBytes`, read as the config's. A partial `retry` or `redirects` changes the
+    /// fields it names of the policy the call starts from: the route's, else the config's.
+    private static func applyPolicies(_ value: JSONValue, to request: inout Request, config: GatewayConfig) throws(Failure) {
+        do {
+            let root = ConfigNode(value.node, path: "policy_json")
+            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
+            if let node = try root.optional("retry") {
+                request.options.retryPolicy = try RetryPolicy(config: node, inheriting: config.retryPolicy(forRoute: request.route))
+            }
+            if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
+            if let node = try root.optional("circuitBreaker") {
+                request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
+            }
+            if let node = try root.optional("redirects") {
+                request.options.redirectPolicy = try RedirectPolicy(
+                    config: node, inheriting: config.redirectPolicy(forRoute: request.route))
+            }
+            if let node = try root.optional("maxResponseBytes") {
+                request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
+            }
+        } catch {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
+        }
+    }
+
+    /// The C retry test as the core's: its verdict and delay (seconds, capped by the core).
+    private static func retryTest(_ test: gw_retry_test_fn, userData: UnsafeMutableRawPointer?) -> RetryTest {
+        let context = UInt(bitPattern: userData)  // raw pointers are not Sendable; ferry the address
+        return { outcome in
+            let view = AttemptView(number: outcome.attempt, status: outcome.status, errorKind: outcome.errorKind,
+                                   elapsed: outcome.elapsed, headers: outcome.headers)
+            var delay = -1.0
+            let verdict = view.withHandle { test($0, &delay, UnsafeMutableRawPointer(bitPattern: context)) }
+            switch verdict {
+            case GW_RETRY_RETRY: return .retry(after: delay >= 0 ? delay : nil)
+            case GW_RETRY_STOP: return .stop
+            default: return .usePolicy
+            }
+        }
     }
 
     /// `method` (case-insensitive); NULL means GET, as the header documents.
