@@ -26,7 +26,7 @@ public struct MappingResult: Sendable {
     /// A result over a mapped dictionary (nil: nothing mapped) whose decoding throws
     /// `failure(error)` for each ``MappingError``: a response's result throws the error its
     /// callers catch (`GatewireError` of kind `mapping`, with the response).
-    public init(dictionary: JSONValue?, metadata: JSONValue?, failure: @escaping @Sendable (MappingError) -> any Error) {
+    package init(dictionary: JSONValue?, metadata: JSONValue?, failure: @escaping @Sendable (MappingError) -> any Error) {
         self.dictionary = dictionary ?? .object()
         self.metadata = metadata
         self.failure = failure
@@ -59,9 +59,10 @@ public struct MappingResult: Sendable {
 
     /// Decodes the value at `keyPath` (an object or an array) into `T`, straight from
     /// Jansson's tree.
-    /// - Throws: a ``MappingError`` (through `failure`, see ``init(dictionary:metadata:failure:)``)
-    ///   when nothing was mapped at `keyPath` (naming the key paths that were), or when the
-    ///   shape does not fit `T` (the `DecodingError`'s description as its message).
+    /// - Throws: a ``MappingError`` (a response's result: the `GatewireError` of kind `mapping`
+    ///   that ``Response/decode(_:at:)`` throws too) when nothing was mapped at `keyPath`
+    ///   (naming the key paths that were), or when the shape does not fit `T` (the
+    ///   `DecodingError`'s description as its message).
     public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws -> T {
         guard let node = dictionary.node[keyPath] else {
             let known = keyPaths.map { "\"\($0)\"" }.joined(separator: ", ")

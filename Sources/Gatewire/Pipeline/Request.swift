@@ -125,7 +125,7 @@ public struct CallOptions: Sendable {
     /// - Parameters:
     ///   - route: the route's own policy, nil when the call has no route or the route sets none.
     ///   - client: the client's (the config's top-level) policy.
-    public func retryPolicy(route: RetryPolicy?, client: RetryPolicy) -> RetryPolicy {
+    package func retryPolicy(route: RetryPolicy?, client: RetryPolicy) -> RetryPolicy {
         var policy = retryPolicy ?? route ?? client
         if let maxRetries { policy.maxRetries = maxRetries }
         return policy
