@@ -9,7 +9,8 @@ import Synchronization
 /// Other threads talk to the loop only through ``execute(_:)``: the job goes on a queue and
 /// `curl_multi_wakeup` (the one libcurl call that is safe from any thread) interrupts
 /// `curl_multi_poll`. Backoff delays are ``schedule(after:_:)`` timers on the same loop,
-/// never sleeping threads. Connections are kept alive and reused by the multi handle.
+/// never sleeping threads. Connections are kept alive and reused by the multi handle, within
+/// the ``ConnectionLimits`` it was made with: a transfer beyond them waits in the multi.
 ///
 /// Every transfer gets a new easy handle (`curl_easy_init`), cleaned up once it is done: an
 /// easy handle that already received a response is never used again. libcurl 7.88.1, as
@@ -76,10 +77,14 @@ package final class EventLoop: Sendable {
     private let finalJob = Lock<(@Sendable () -> Void)?>(nil)
     private static let idleSlotLimit = 64
 
-    package init() {
+    /// A loop whose multi handle keeps to `limits`.
+    package init(limits: ConnectionLimits = ConnectionLimits()) {
         _ = curlGlobalInit
         handle = Handle(multi: curl_multi_init(), share: curl_share_init())
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxConnections)
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams)
         _ = gw_share_setopt_long(handle.share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -139,6 +144,7 @@ package final class EventLoop: Sendable {
         _ = gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
         _ = gw_easy_setopt_ptr(easy, CURLOPT_SHARE, handle.share)
         activate(slot, transfer)
+        transfer.addedAt = MonotonicClock.now()
         let code = curl_multi_add_handle(handle.multi, easy)
         if code != CURLM_OK {
             deactivate(slot)

@@ -41,6 +41,7 @@ final class ClientCore: Sendable {
         options.caFile = config.caFile
         options.proxy = config.proxy
         options.noProxy = config.noProxy
+        options.http2PriorKnowledge = config.http2PriorKnowledge
         transferOptions = options
         var prefix = config.baseURL
         while prefix.hasSuffix("/") { prefix.removeLast() }
@@ -48,7 +49,7 @@ final class ClientCore: Sendable {
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         defaultHeadersProblem = config.headers.problem
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
-        loop = EventLoop()
+        loop = EventLoop(limits: config.connectionLimits)
         if let warning = config.insecureTLSWarning {
             // Each log plugin says it once, when its client is made.
             for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }
