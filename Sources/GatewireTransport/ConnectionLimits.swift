@@ -5,7 +5,8 @@
 /// A call that would go beyond a limit waits in libcurl's queue (the multi handle's pending
 /// list) until a connection frees up or one can take another HTTP/2 stream; it is not
 /// refused. The wait counts against the call's deadline and its attempt timeout (libcurl
-/// starts the attempt's clock when the transfer is added), and
+/// starts the attempt's clock when the transfer is added; a call still waiting when its
+/// attempt timeout passes fails as `connect`, nothing sent, so any method may retry it), and
 /// ``TransferTimings/queued`` says how long it was.
 ///
 /// Defaults come from aiohttp's `TCPConnector` (`limit=100`, `limit_per_host=0`): like

@@ -35,6 +35,8 @@ package final class Transfer: @unchecked Sendable {
     /// its request (``MonotonicClock``; 0 until then), for ``TransferTimings/queued``.
     @exclusivity(unchecked) var addedAt = 0.0
     @exclusivity(unchecked) private var firstSendAt = 0.0
+    /// Whether libcurl was ever about to send the request (it had a connection).
+    var hasSent: Bool { sends > 0 }
 
     package init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
         self.request = request

@@ -1,4 +1,5 @@
 import Gatewire
+import Synchronization
 import Testing
 
 /// Connection limits and HTTP/2 multiplexing, counted on the server side: a counted private
@@ -152,6 +153,35 @@ import Testing
         #expect(attempts.last.map { $0.timings.queued > 0 } == true)
         #expect(attempts.last?.bytesSent == 0)
     }
+
+    /// An attempt timeout ends a call still waiting for the connection when it passes, not
+    /// when the connection frees up (libcurl 7.88 checks a queued transfer's timeout only
+    /// then; the event loop's sweep does it): the queued call fails as `connect`, never sent,
+    /// its attempt all wait, while the call on the connection goes on.
+    @Test func anAttemptTimeoutEndsAQueuedCallWhileItWaits() async throws {
+        let client = try client("")
+        let started = Flag()
+        let token = client.addEventMonitor { event in
+            if event.kind == .attemptStarted, event.path == "/delay/2000" { started.value.withLock { $0 = true } }
+        }
+        defer { _ = client.removeEventMonitor(token) }
+        async let holder = client.send(.get("/delay/2000"))
+        // The holder's transfer is handed to libcurl right after its attempt_started event, on
+        // the loop thread, before any later call's: it takes the one connection.
+        for _ in 0..<1000 where !started.value.withLock({ $0 }) { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(started.value.withLock { $0 })
+        var request = Request.get("/delay/10")
+        request.options.timeouts = Timeouts(attempt: 0.3)
+        let waiting = request
+        let outcome = await failure(of: try await client.send(waiting))
+        let error = try #require(outcome)
+        #expect(error.kind == .connect)
+        #expect(error.message.contains("no connection became free within the attempt timeout (0.3 s)"))
+        #expect(error.attempts.count == 1)
+        #expect(error.attempts.first?.bytesSent == 0)
+        #expect(error.attempts.first.map { $0.timings.queued > 0 } == true)
+        #expect(try await holder.status == 200)
+    }
 }
 
 /// The error `call` fails with, or nil when it succeeds.
@@ -165,4 +195,9 @@ private func failure(of call: @autoclosure @Sendable () async throws -> Response
         Issue.record("not a GatewireError: \(error)")
         return nil
     }
+}
+
+/// A flag one thread sets and another reads.
+private final class Flag: Sendable {
+    let value = Mutex(false)
 }
