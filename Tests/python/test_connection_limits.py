@@ -5,9 +5,13 @@ timing is asserted but lower bounds the server guarantees (it sleeps at least th
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import gatewire
+from test_cli_basics import cli, run  # noqa: F401  (the built CLI fixture)
 
 
 def test_a_call_beyond_the_per_host_limit_waits_and_says_how_long(server: str) -> None:
@@ -37,3 +41,15 @@ def test_bad_limits_are_config_errors_naming_the_field(key: str, value: object) 
     with pytest.raises(gatewire.ConfigError) as raised:
         gatewire.Client(config={"baseURL": "http://127.0.0.1:1", key: value})
     assert key in str(raised.value)
+
+
+def test_the_cli_reads_the_limits_from_the_config(cli: str, server: str, tmp_path: Path) -> None:
+    good = tmp_path / "limits.json"
+    good.write_text(json.dumps({"baseURL": server, "maxConnectionsPerHost": 2, "maxConnections": 10,
+                                "http2": {"maxConcurrentStreams": 50, "priorKnowledge": False}}))
+    assert run(cli, "check", str(good)).returncode == 0
+    assert run(cli, "call", "--config", str(good), "GET", "/echo").returncode == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"baseURL": server, "http2": {"maxStreams": 50}}))
+    done = run(cli, "check", str(bad))
+    assert done.returncode == 1 and "http2.maxStreams: unknown field" in done.stderr
