@@ -114,6 +114,18 @@ http {{
         listen 127.0.0.1:{port} backlog=4096;
         root {dir}/www;
     }}
+    # The HTTP/2 rows: TLS (a self-signed certificate made for the run), nginx's default
+    # stream limit written out, and each request's connection serial logged, so a row says
+    # how many connections its client opened.
+    log_format connection '$connection';
+    server {{
+        listen 127.0.0.1:{h2_port} ssl http2 backlog=4096;
+        ssl_certificate {dir}/cert.pem;
+        ssl_certificate_key {dir}/key.pem;
+        http2_max_concurrent_streams 128;
+        access_log {dir}/h2.log connection buffer=256k flush=1s;
+        root {dir}/www;
+    }}
 }}
 """
 
@@ -134,6 +146,10 @@ class Nginx:
         subprocess.run([sys.executable, str(BENCH / "gen_data.py"), str(self.dir / "www")], check=True)
         self.process: subprocess.Popen | None = None
         self.port = 0
+        self.h2_port = 0
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1",
+                        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(self.dir / "key.pem"),
+                        "-out", str(self.dir / "cert.pem")], check=True, capture_output=True)
 
     def sizes(self) -> dict[str, int]:
         return {w: (self.dir / "www" / name).stat().st_size for w, name in WORKLOADS.items()}
@@ -141,9 +157,9 @@ class Nginx:
     def start(self) -> None:
         binary = shutil.which("nginx") or "/usr/sbin/nginx"
         for _ in range(5):
-            self.port = free_port()
+            self.port, self.h2_port = free_port(), free_port()
             conf = self.dir / "nginx.conf"
-            conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port))
+            conf.write_text(NGINX_CONF.format(dir=self.dir, port=self.port, h2_port=self.h2_port))
             self.process = subprocess.Popen([binary, "-c", str(conf), "-p", str(self.dir), "-e", str(self.dir / "error.log")],
                                             stdin=subprocess.DEVNULL, preexec_fn=lambda: setup_child(SERVER_CPUS))
             deadline = time.monotonic() + 5
@@ -160,6 +176,24 @@ class Nginx:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def h2_url(self) -> str:
+        return f"https://127.0.0.1:{self.h2_port}"
+
+    @property
+    def certificate(self) -> Path:
+        return self.dir / "cert.pem"
+
+    def forget_h2_connections(self) -> None:
+        """Empties the HTTP/2 server's log (nginx appends to it: O_APPEND)."""
+        (self.dir / "h2.log").write_text("")
+
+    def h2_connections(self) -> int:
+        """Connections that served a request since ``forget_h2_connections``; waits out the
+        log's 1 s flush first."""
+        time.sleep(1.3)
+        return len(set((self.dir / "h2.log").read_text().split()))
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:
@@ -304,16 +338,22 @@ def clients(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int
 # ---- Running --------------------------------------------------------------------------------
 def run_once(argv: list[str], env: dict[str, str], timeout: float, all_cores: bool = False) -> dict:
     """Runs one client process (on the client CPUs, or on every CPU with `all_cores`); its JSON
-    line plus wait4's rusage (peak RSS, whole-process CPU)."""
+    line plus wait4's rusage (peak RSS, whole-process CPU) and "peak_fds", the most open
+    descriptors seen in /proc/PID/fd, sampled every 5 ms while it runs."""
     full_env = dict(os.environ, **env)
     cpus = None if all_cores else CLIENT_CPUS
     process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
                                preexec_fn=lambda: setup_child(cpus))
     deadline = time.monotonic() + timeout
+    peak_fds = 0
     while True:
         pid, status, usage = os.wait4(process.pid, os.WNOHANG)
         if pid:
             break
+        try:
+            peak_fds = max(peak_fds, len(os.listdir(f"/proc/{process.pid}/fd")))
+        except OSError:
+            pass  # exiting: wait4 reaps it next time round
         if time.monotonic() > deadline:
             process.kill()
             os.wait4(process.pid, 0)
@@ -329,6 +369,7 @@ def run_once(argv: list[str], env: dict[str, str], timeout: float, all_cores: bo
     if report["ok"] != report["requests"]:
         raise RuntimeError(f"{report['ok']} of {report['requests']} responses were correct: {' '.join(argv)}")
     report["maxrss_kib"] = usage.ru_maxrss
+    report["peak_fds"] = peak_fds
     report["process_cpu"] = usage.ru_utime + usage.ru_stime
     return report
 
@@ -421,7 +462,8 @@ def main() -> int:
     parser.add_argument("--requests-b", type=int, help="requests per run on (b) (default 300; smoke 20)")
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
-    parser.add_argument("--only", help="comma-separated substrings of client names to run")
+    parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\" "
+                        "and \"10k\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -439,6 +481,8 @@ def main() -> int:
     nginx = Nginx(workdir)
     rows: list[Row] = []
     memory = None
+    h2: list[dict] = []
+    crowd = None
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -470,23 +514,36 @@ def main() -> int:
                         f"{row.rss_mib:.1f} MiB")
         if not args.smoke and (not args.only or "memory" in args.only):
             memory = memory_run(paths, config, sizes)
+        if not args.smoke and (not args.only or "http/2" in args.only.lower()):
+            h2 = h2_rows(paths, nginx, workdir, sizes, runs, counts["a"])
+        if not args.smoke and (not args.only or "10k" in args.only.lower()):
+            crowd = crowd_run(paths, config, sizes)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
     rank(rows)
-    goals = targets(rows, memory) if not args.smoke else []
+    goals = targets(rows, memory) + h2_targets(h2) if not args.smoke else []
+    if crowd:
+        goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
+                      "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
     machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
-    result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "targets": goals,
+    result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
+              "in_flight_10k": crowd, "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
+    if h2:
+        text += "\n\n" + h2_table(h2)
     if goals:
         text += "\n\n" + targets_table(goals)
     if memory:
         text += (f"\n\nMemory (Gatewire C ABI, (a), {memory['inflight']:,} in flight, {memory['requests']:,} calls): "
                  f"peak RSS {memory['peak_mib']:.1f} MiB; RSS after {memory['early']:,} calls {memory['rss_early_mib']:.1f} MiB, "
                  f"after {memory['requests']:,} {memory['rss_end_mib']:.1f} MiB.")
+    if crowd:
+        text += (f"\n\n10,000 in flight (Gatewire C ABI, (a), HTTP/1.1, {crowd['requests']:,} calls, default maxConnections 100): "
+                 f"peak RSS {crowd['peak_mib']:.1f} MiB, peak open descriptors {crowd['peak_fds']}, {crowd['rate']:,.0f} req/s.")
     print(text)
     if not args.smoke:
         out = Path(args.out)
@@ -509,6 +566,91 @@ def memory_run(paths: dict[str, Path], config: Path, sizes: dict[str, int]) -> d
     return {"requests": requests, "early": requests // 10, "inflight": inflight, "peak_mib": report["maxrss_kib"] / 1024,
             "rss_early_mib": report["rss_early_kib"] / 1024, "rss_end_mib": report["rss_end_kib"] / 1024,
             "rate": report["requests"] / report["elapsed"]}
+
+
+H2_INFLIGHT = (64, 256, 1024)
+
+
+def h2_rows(paths: dict[str, Path], nginx: Nginx, workdir: Path, sizes: dict[str, int], runs: int,
+            requests: int) -> list[dict]:
+    """HTTP/2 over TLS on (a), at 64, 256 and 1,024 in flight: raw libcurl (reused handles)
+    without and with CURLOPT_PIPEWAIT, and with it and 8 connections per host; Gatewire's C
+    ABI with the default config (PIPEWAIT always; maxConnections 100) and with
+    maxConnectionsPerHost 8. Each row: median req/s and CPU ms per request over the runs, and
+    the most connections nginx saw in a run (its access log's connection serials)."""
+    url, cert, size = f"{nginx.h2_url}/{WORKLOADS['a']}", str(nginx.certificate), str(sizes["a"])
+
+    def config(name: str, extra: dict) -> str:
+        path = workdir / f"gateway-h2-{name}.json"
+        path.write_text(json.dumps({**gateway_config(nginx.h2_url), "caFile": cert, **extra}))
+        return str(path)
+
+    default, limited = config("default", {}), config("limited", {"maxConnectionsPerHost": 8})
+    variants = [
+        ("libcurl multi, no PIPEWAIT", "ceiling", lambda k: [str(paths["ceiling"]), url, str(requests), str(k), size, "raw", cert, "0", "0"]),
+        ("libcurl multi + PIPEWAIT", "ceiling", lambda k: [str(paths["ceiling"]), url, str(requests), str(k), size, "raw", cert, "1", "0"]),
+        ("libcurl multi + PIPEWAIT, 8 per host", "ceiling",
+         lambda k: [str(paths["ceiling"]), url, str(requests), str(k), size, "raw", cert, "1", "8"]),
+        ("Gatewire C ABI", "gatewire", lambda k: [str(paths["gatewire_c"]), default, "small", str(requests), str(k), size, "raw"]),
+        ("Gatewire C ABI, maxConnectionsPerHost 8", "gatewire",
+         lambda k: [str(paths["gatewire_c"]), limited, "small", str(requests), str(k), size, "raw"]),
+    ]
+    out = []
+    for name, kind, command in variants:
+        for inflight in H2_INFLIGHT:
+            reports, connections = [], []
+            for _ in range(runs):
+                nginx.forget_h2_connections()
+                reports.append(run_once(command(inflight), {}, timeout=600))
+                connections.append(nginx.h2_connections())
+            row = Row(name, kind, "a", inflight, requests, reports)
+            row.summarize()
+            out.append({"client": name, "kind": kind, "inflight": inflight, "requests": requests,
+                        "requests_per_second": round(row.rate, 1), "spread": round(row.spread, 4),
+                        "cpu_ms_per_request": round(row.cpu_ms, 4), "connections": max(connections)})
+            log(f"HTTP/2 {name:40} x{inflight:<5} {row.rate:10,.0f} req/s  {row.cpu_ms:.3f} CPU ms/req  "
+                f"{max(connections)} connections")
+    return out
+
+
+def h2_table(rows: list[dict]) -> str:
+    """The HTTP/2 rows, each with its ratio to raw libcurl with PIPEWAIT at the same in-flight count."""
+    lines = ["HTTP/2 over TLS, (a), nginx http2_max_concurrent_streams 128:", "",
+             "| client | in flight | req/s | spread | CPU ms/req | connections | vs libcurl + PIPEWAIT |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        base = next((b for b in rows if b["client"] == "libcurl multi + PIPEWAIT" and b["inflight"] == r["inflight"]), None)
+        ratio = f"{r['requests_per_second'] / base['requests_per_second']:.2f}x" if base else ""
+        lines.append(f"| {r['client']} | {r['inflight']:,} | {r['requests_per_second']:,.0f} | {r['spread'] * 100:.0f}% | "
+                     f"{r['cpu_ms_per_request']:.3f} | {r['connections']} | {ratio} |")
+    return "\n".join(lines)
+
+
+def h2_targets(rows: list[dict]) -> list[dict]:
+    """HTTP/2 at 256 and 1,024 in flight (Gatewire, default config): req/s at least that at 64,
+    and at least 0.9x raw libcurl with PIPEWAIT."""
+    def rate(client: str, k: int) -> float | None:
+        return next((r["requests_per_second"] for r in rows if r["client"] == client and r["inflight"] == k), None)
+
+    out = []
+    for client in ("Gatewire C ABI", "Gatewire C ABI, maxConnectionsPerHost 8"):
+        for k in (256, 1024):
+            mine, at64, ceiling = rate(client, k), rate(client, 64), rate("libcurl multi + PIPEWAIT", k)
+            for name, value, goal in ((f"HTTP/2 {client}, {k:,} vs 64 in flight", mine / at64 if mine and at64 else None, 1.0),
+                                      (f"HTTP/2 {client}, {k:,} in flight vs libcurl + PIPEWAIT", mine / ceiling if mine and ceiling else None, 0.9)):
+                out.append({"target": name, "measured": value, "goal": goal, "unit": "x", "met": None if value is None else value >= goal})
+    return out
+
+
+def crowd_run(paths: dict[str, Path], config: Path, sizes: dict[str, int]) -> dict:
+    """Gatewire C ABI on (a), HTTP/1.1, with 10,000 calls in flight to one host under the default
+    connection limit (maxConnections 100): 50,000 calls; peak RSS and open descriptors."""
+    requests, inflight = 50_000, 10_000
+    log(f"10,000 in flight: {requests:,} calls")
+    report = run_once([str(paths["gatewire_c"]), str(config), "small", str(requests), str(inflight), str(sizes["a"]), "memory"],
+                      {}, timeout=600)
+    return {"requests": requests, "inflight": inflight, "peak_mib": report["maxrss_kib"] / 1024,
+            "peak_fds": report["peak_fds"], "rate": report["requests"] / report["elapsed"]}
 
 
 def nginx_version() -> str:

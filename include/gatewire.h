@@ -829,13 +829,15 @@ const char *gw_result_error_objects_json(const gw_result *result);
  * The attempt history.
  *
  * A JSON array of {"attempt", "start", "duration", "status", "error", "curl_code",
- * "message", "timings": {"dns", "connect", "tls", "first_byte", "total"}, "bytes_sent",
+ * "message", "timings": {"dns", "connect", "tls", "first_byte", "total", "queued"}, "bytes_sent",
  * "bytes_received" (decoded body bytes), "delay", "decision", "redirects": [{"status",
  * "url"}]}; times as "Times in JSON" below: "start" counts from the call's start, "delay" is
  * the wait before the next attempt (null after the last). "redirects": the hops the attempt
  * followed, in order: each redirect's status and the URL it led to, redacted (no userinfo,
  * secret query values masked); the attempt's status is the last response's, its timings and
- * bytes_sent sum the hops'.
+ * bytes_sent sum the hops'. "queued": how long the attempt waited for a connection (the
+ * config's "maxConnectionsPerHost" and "maxConnections", or an HTTP/2 connection to share)
+ * before libcurl started it; "total" includes it, the phases before "total" count from its end.
  *
  * Redirects are followed by the library (never by libcurl) as the config's "redirects" says:
  * up to 10 hops; credentials and secret query parameters dropped on a change of scheme, host
@@ -1128,7 +1130,7 @@ int32_t gw_event_status(const gw_event *event);
 
 /**
  * The event as JSON: {"event", "call_id", "method", "path", "attempt", "elapsed", "status",
- * "error", "delay", "timings": {"dns", "connect", "tls", "first_byte", "total"} or null,
+ * "error", "delay", "timings": {"dns", "connect", "tls", "first_byte", "total", "queued"} or null,
  * "redirects": the finished attempt's hops as in gw_result_attempts_json, or null}; times as
  * "Times in JSON" (gw_result_attempts_json).
  * @param event the borrowed event.

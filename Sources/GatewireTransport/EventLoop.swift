@@ -9,7 +9,8 @@ import Synchronization
 /// Other threads talk to the loop only through ``execute(_:)``: the job goes on a queue and
 /// `curl_multi_wakeup` (the one libcurl call that is safe from any thread) interrupts
 /// `curl_multi_poll`. Backoff delays are ``schedule(after:_:)`` timers on the same loop,
-/// never sleeping threads. Connections are kept alive and reused by the multi handle.
+/// never sleeping threads. Connections are kept alive and reused by the multi handle, within
+/// the ``ConnectionLimits`` it was made with: a transfer beyond them waits in the multi.
 ///
 /// Every transfer gets a new easy handle (`curl_easy_init`), cleaned up once it is done: an
 /// easy handle that already received a response is never used again. libcurl 7.88.1, as
@@ -54,6 +55,8 @@ package final class EventLoop: Sendable {
         @exclusivity(unchecked) var nextCloseObserverID = 1
         /// The worker pool's lease, taken on the first ``offload(_:)`` and returned in `drain`.
         @exclusivity(unchecked) var pool: WorkerPool?
+        /// When `expireQueued` next looks at the transfers in flight (``MonotonicClock``).
+        @exclusivity(unchecked) var nextQueueSweep = 0.0
     }
 
     /// One transfer in flight, its easy handle and its buffers, found from the handle through
@@ -79,10 +82,14 @@ package final class EventLoop: Sendable {
     private let finalJob = Lock<(@Sendable () -> Void)?>(nil)
     private static let idleSlotLimit = 64
 
-    package init() {
+    /// A loop whose multi handle keeps to `limits`.
+    package init(limits: ConnectionLimits = ConnectionLimits()) {
         _ = curlGlobalInit
         handle = Handle(multi: curl_multi_init(), share: curl_share_init())
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxConnections)
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams)
         _ = gw_share_setopt_long(handle.share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
@@ -142,6 +149,7 @@ package final class EventLoop: Sendable {
         _ = gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
         _ = gw_easy_setopt_ptr(easy, CURLOPT_SHARE, handle.share)
         activate(slot, transfer)
+        transfer.addedAt = MonotonicClock.now()
         let code = curl_multi_add_handle(handle.multi, easy)
         if code != CURLM_OK {
             deactivate(slot)
@@ -258,6 +266,7 @@ package final class EventLoop: Sendable {
             var running: Int32 = 0
             curl_multi_perform(handle.multi, &running)
             collectFinished()
+            expireQueued()
             // Jobs queued on this thread since `runJobs` (a call started from a completion)
             // sent no wakeup: go round again instead of sleeping in the poll.
             if hasJobs { continue }
@@ -290,9 +299,40 @@ package final class EventLoop: Sendable {
     }
 
     private func pollTimeout() -> Int32 {
-        guard let due = state.timers.map(\.due).min() else { return 1000 }
+        // While transfers are in flight, wake up for the next queue sweep (`expireQueued`).
+        let limit = state.active.isEmpty ? 1000.0 : Self.queueSweepInterval * 1000
+        guard let due = state.timers.map(\.due).min() else { return Int32(limit) }
         let wait = (due - MonotonicClock.now()) * 1000
-        return Int32(max(0, min(1000, wait.rounded(.up))))
+        return Int32(max(0, min(limit, wait.rounded(.up))))
+    }
+
+    /// How often, in seconds, `expireQueued` looks for queued transfers past their timeout.
+    private static let queueSweepInterval = 0.1
+
+    /// Ends every transfer still waiting for a connection past its attempt timeout (libcurl's
+    /// `CURLOPT_TIMEOUT`, which counts from the hand-over). libcurl 7.88 checks a queued
+    /// (pending) transfer's timeout only once it leaves the queue (curl issues #6744 and
+    /// #13227, fixed in 8.8.0 by curl PR #13276), so without this sweep a call behind a
+    /// connection limit would time out only when a connection freed up. Runs after
+    /// `curl_multi_perform`, which has already failed every expired transfer libcurl itself
+    /// runs (resolving, connecting, sending): one found here that never sent was queued. At
+    /// most every ``queueSweepInterval`` (a scan of the transfers in flight).
+    private func expireQueued() {
+        let now = MonotonicClock.now()
+        guard now >= state.nextQueueSweep else { return }
+        state.nextQueueSweep = now + Self.queueSweepInterval
+        var expired: [Transfer] = []
+        for slot in state.active {
+            guard let transfer = slot.transfer, !transfer.hasSent, let timeout = transfer.options.timeout,
+                  now - transfer.addedAt >= timeout else { continue }
+            expired.append(transfer)
+        }
+        for transfer in expired {
+            abort(transfer, with: TransportError(
+                kind: .connect, curlCode: Int32(CURLE_OPERATION_TIMEDOUT.rawValue),
+                message: "no connection became free within the attempt timeout (\(transfer.options.timeout ?? 0) s): "
+                    + "the attempt waited for one behind maxConnectionsPerHost or maxConnections"))
+        }
     }
 
     private func collectFinished() {

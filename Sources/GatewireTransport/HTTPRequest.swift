@@ -60,6 +60,12 @@ public struct TransferOptions: Sendable, Equatable {
     /// first byte past it, and a `Content-Length` above it is refused before the body is
     /// read (kind `responseTooLarge`). Default 64 MiB (``ResponseSizeLimit``).
     public var maxResponseBytes: Int = ResponseSizeLimit.defaultBytes
+    /// Speak HTTP/2 from the first byte to `http://` URLs (h2c "with prior knowledge", RFC
+    /// 9113 section 3.3; libcurl's `CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE`), for a cleartext
+    /// gateway known to speak it: its calls then share one multiplexed connection as over
+    /// TLS. A server that speaks only HTTP/1.1 fails such a call. `https://` URLs are not
+    /// affected: TLS negotiates the version (ALPN, HTTP/2 when the server offers it). Default false.
+    public var http2PriorKnowledge: Bool = false
 
     /// The defaults above.
     public init() {}

@@ -32,10 +32,21 @@ public struct HTTPResponse: Sendable {
     public var text: String { String(decoding: body, as: UTF8.self) }
 }
 
-/// Where the time of one attempt went, from libcurl's `CURLINFO_*_TIME_T` counters.
-/// Every value is in seconds from the start of the attempt; 0 when the phase did not happen
-/// (no TLS on `http`, a reused connection skips DNS and connect).
+/// Where the time of one attempt went, from libcurl's `CURLINFO_*_TIME_T` counters, in
+/// seconds; 0 when the phase did not happen (no TLS on `http`, a reused connection skips DNS
+/// and connect). ``total`` runs from when the attempt was handed to libcurl, the wait for a
+/// connection (``queued``) included; the phases (``dns`` to ``firstByte``) from when that
+/// wait ended.
 public struct TransferTimings: Sendable, Equatable {
+    /// Seconds the attempt waited for a connection before libcurl started it: queued behind
+    /// ``ConnectionLimits``, or waiting for an HTTP/2 connection to multiplex on
+    /// (`CURLOPT_PIPEWAIT`). libcurl 7.88 has no `CURLINFO_QUEUE_TIME_T` (8.6): the event loop
+    /// measures the time from handing the transfer over to libcurl's first
+    /// `CURLOPT_PREREQFUNCTION` call (about to send), less `CURLINFO_PRETRANSFER_TIME_T` (the
+    /// DNS, connect and TLS time after the wait). 0 for an attempt that failed before sending
+    /// (a refused connection), except one stopped by the call (deadline, cancel) before
+    /// sending: its whole time since the hand-over, queued or connecting.
+    public var queued: Double = 0
     /// Name resolution finished.
     public var dns: Double = 0
     /// TCP connection established.
@@ -58,6 +69,7 @@ public struct TransferTimings: Sendable, Equatable {
         tls += other.tls
         firstByte += other.firstByte
         total += other.total
+        queued += other.queued
     }
 }
 

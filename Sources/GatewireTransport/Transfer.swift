@@ -31,6 +31,12 @@ package final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) private var redirectsAtLastSend = 0
     /// Whether a second send of the same request was refused (``willSendRequest()``).
     @exclusivity(unchecked) private var refusedResend = false
+    /// When the loop handed the transfer to libcurl, and when libcurl first was about to send
+    /// its request (``MonotonicClock``; 0 until then), for ``TransferTimings/queued``.
+    @exclusivity(unchecked) var addedAt = 0.0
+    @exclusivity(unchecked) private var firstSendAt = 0.0
+    /// Whether libcurl was ever about to send the request (it had a connection).
+    var hasSent: Bool { sends > 0 }
 
     package init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
         self.request = request
@@ -157,6 +163,23 @@ package final class Transfer: @unchecked Sendable {
         // Redirects are the call's (RedirectPolicy decides each hop): libcurl only reports
         // the target (CURLINFO_REDIRECT_URL).
         check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
+        // Where HTTP/2 is possible (TLS, or h2c with prior knowledge), wait for a connection
+        // that may multiplex (one still connecting) instead of opening another: without it,
+        // every call started before the first TLS handshake tells libcurl the server speaks
+        // HTTP/2 opens a connection of its own. Plain http without prior knowledge is always
+        // HTTP/1.1, where the wait would only hold a burst back until the first response.
+        let cleartext = Self.isCleartext(request.url)
+        let priorKnowledge = options.http2PriorKnowledge && cleartext
+        if priorKnowledge {
+            check(gw_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+            if !PriorKnowledgeReuse.works {
+                check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+                check(gw_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
+            }
+        }
+        if !cleartext || (priorKnowledge && PriorKnowledgeReuse.works) {
+            check(gw_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+        }
         if options.freshConnection { check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
         // A Content-Length above the limit is refused before the body (CURLE_FILESIZE_EXCEEDED);
         // not a HEAD's, which describes a body never sent (libcurl 7.88 would refuse it too).
@@ -181,6 +204,7 @@ package final class Transfer: @unchecked Sendable {
             sends += 1
             redirectsAtLastSend = redirects
         }
+        if sends == 0 { firstSendAt = MonotonicClock.now() }
         guard sends > 0, redirects == redirectsAtLastSend else { return true }
         refusedResend = true
         return false
@@ -197,6 +221,12 @@ package final class Transfer: @unchecked Sendable {
         timings.tls = Self.seconds(easy, CURLINFO_APPCONNECT_TIME_T)
         timings.firstByte = Self.seconds(easy, CURLINFO_STARTTRANSFER_TIME_T)
         timings.total = Self.seconds(easy, CURLINFO_TOTAL_TIME_T)
+        // libcurl 7.88 has no CURLINFO_QUEUE_TIME_T (8.6). Its phase counters restart when a
+        // transfer leaves the queue (its total does not), so the time from hand-over to the
+        // first send, less the phases before sending (PRETRANSFER), is the wait.
+        if firstSendAt > 0 {
+            timings.queued = max(0, firstSendAt - addedAt - Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T))
+        }
         var requestSize = 0
         _ = gw_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize)
         var uploaded: curl_off_t = 0
@@ -255,9 +285,19 @@ package final class Transfer: @unchecked Sendable {
     }
 
     /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed).
+    /// A transfer that was handed to libcurl and never sent counts its whole wait as
+    /// ``TransferTimings/queued`` (libcurl 7.88 does not say whether it was still queued or
+    /// already connecting).
     func complete(failure: TransportError) {
-        deliver(TransferResult(response: nil, error: failure, timings: TransferTimings(), bytesSent: 0, bytesReceived: 0,
+        var timings = TransferTimings()
+        if addedAt > 0, sends == 0 { timings.queued = MonotonicClock.now() - addedAt }
+        deliver(TransferResult(response: nil, error: failure, timings: timings, bytesSent: 0, bytesReceived: 0,
                                requestSent: false))
+    }
+
+    /// Whether `url`'s scheme is `http` (any case): cleartext, where prior knowledge applies.
+    private static func isCleartext(_ url: String) -> Bool {
+        url.utf8.count > 7 && url.utf8.prefix(7).elementsEqual("http://".utf8) { $0 | 0x20 == $1 }
     }
 
     private func deliver(_ result: TransferResult) {

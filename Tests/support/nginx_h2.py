@@ -10,6 +10,16 @@ until the port accepts connections (at most 20 s), then prints one line and flus
 
 and serves until it gets SIGTERM or SIGINT, when it stops nginx, removes the temp dir and exits.
 
+With ``--counted``, it also serves the same endpoints in cleartext on two more free ports, one
+speaking HTTP/2 with prior knowledge only (h2c: nginx's ``listen ... http2`` without ``ssl``)
+and one HTTP/1.1, logs every request of all three as ``<server port> <connection serial>``
+(nginx's ``$server_port $connection``: so a test counts the connections it opened, on the
+server side), and prints instead:
+
+    PORT <n> CERT <path> H2C <port> HTTP1 <port> LOG <path of the access log>
+
+``--max-streams N`` sets ``http2_max_concurrent_streams`` (nginx's default: 128).
+
 Endpoints:
   /protocol    200 {"protocol": "<nginx's $server_protocol, e.g. HTTP/2.0>"}
   /echo...     200 {"protocol", "uri"} for any path under /echo
@@ -17,6 +27,7 @@ Endpoints:
 
 from __future__ import annotations
 
+import argparse
 import shutil
 import signal
 import socket
@@ -38,19 +49,50 @@ def accepts(port: int) -> bool:
         return False
 
 
+ENDPOINTS = """
+        default_type application/json;
+        location = /protocol { return 200 '{"protocol": "$server_protocol"}'; }
+        location /echo { return 200 '{"protocol": "$server_protocol", "uri": "$uri"}'; }"""
+
+
 def main() -> int:
+    parser = argparse.ArgumentParser(description="A private nginx speaking HTTP/2 for the tests.")
+    parser.add_argument("--counted", action="store_true", help="also h2c and HTTP/1.1 ports, and an access log")
+    parser.add_argument("--max-streams", type=int, default=128, help="http2_max_concurrent_streams")
+    args = parser.parse_args()
     root = Path(tempfile.mkdtemp(prefix="gw-nginx-h2-"))
     cert, key = self_signed_files(str(root))
     port = free_port()
-    write_config(root, worker_connections=256, http=f"""
+    log = root / "access.log"
+    # keepalive_requests: a connection serves every call of a test, so each one counted is
+    # one libcurl opened, never one nginx closed and libcurl replaced.
+    common = f"""
+        http2_max_concurrent_streams {args.max_streams};
+        keepalive_requests 1000000;
+        {f"access_log {log} counted;" if args.counted else ""}
+        {ENDPOINTS}"""
+    servers = f"""
+    log_format counted '$server_port $connection';
     server {{
         listen 127.0.0.1:{port} ssl http2;
         ssl_certificate {cert};
         ssl_certificate_key {key};
-        default_type application/json;
-        location = /protocol {{ return 200 '{{"protocol": "$server_protocol"}}'; }}
-        location /echo {{ return 200 '{{"protocol": "$server_protocol", "uri": "$uri"}}'; }}
-    }}""")
+        {common}
+    }}"""
+    ports = [port]
+    if args.counted:
+        h2c, http1 = free_port(), free_port()
+        ports += [h2c, http1]
+        servers += f"""
+    server {{
+        listen 127.0.0.1:{h2c} http2;
+        {common}
+    }}
+    server {{
+        listen 127.0.0.1:{http1};
+        {common}
+    }}"""
+    write_config(root, worker_connections=1024, http=servers)
     nginx = subprocess.Popen(command(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     # SIGTERM/SIGINT are taken with sigwait, not a handler: a handler that waits for nginx
@@ -59,14 +101,17 @@ def main() -> int:
     stops = {signal.SIGTERM, signal.SIGINT}
     signal.pthread_sigmask(signal.SIG_BLOCK, stops)
     deadline = time.monotonic() + 20
-    while not accepts(port):
+    while not all(accepts(p) for p in ports):
         if nginx.poll() is not None or time.monotonic() > deadline:
             why = nginx.stderr.read().decode(errors="replace") if nginx.poll() is not None else "timed out"
             print(f"nginx did not start: {why}", flush=True)
             return finish(nginx, root, 1)
         if signal.sigtimedwait(stops, 0.05) is not None:
             return finish(nginx, root, 0)
-    print(f"PORT {port} CERT {cert}", flush=True)
+    if args.counted:
+        print(f"PORT {port} CERT {cert} H2C {ports[1]} HTTP1 {ports[2]} LOG {log}", flush=True)
+    else:
+        print(f"PORT {port} CERT {cert}", flush=True)
     signal.sigwait(stops)
     return finish(nginx, root, 0)
 

@@ -1,7 +1,9 @@
 /* The ceiling: raw libcurl multi, reused easy handles, keep-alive; for the "parse" mode
  * also Jansson json_loadb plus a walk over every object of the array.
  *
- * Usage: ceiling URL REQUESTS INFLIGHT EXPECT_BYTES MODE   (MODE: raw | parse)
+ * Usage: ceiling URL REQUESTS INFLIGHT EXPECT_BYTES MODE [CAFILE PIPEWAIT PER_HOST]
+ *   MODE: raw | parse. For the HTTP/2 rows (https URL): CAFILE the server's certificate,
+ *   PIPEWAIT 1 to set CURLOPT_PIPEWAIT, PER_HOST CURLMOPT_MAX_HOST_CONNECTIONS (0: none).
  * Prints one JSON line (see common.h). Exit status 1 when any response is wrong. */
 #include <curl/curl.h>
 #include <jansson.h>
@@ -55,10 +57,12 @@ static long walk(json_t *array, long *checksum) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        fprintf(stderr, "usage: ceiling URL REQUESTS INFLIGHT EXPECT_BYTES raw|parse\n");
+    if (argc != 6 && argc != 9) {
+        fprintf(stderr, "usage: ceiling URL REQUESTS INFLIGHT EXPECT_BYTES raw|parse [CAFILE PIPEWAIT PER_HOST]\n");
         return 2;
     }
+    const char *cafile = argc == 9 ? argv[6] : NULL;
+    long pipewait = argc == 9 ? atol(argv[7]) : 0, per_host = argc == 9 ? atol(argv[8]) : 0;
     const char *url = argv[1];
     long total = atol(argv[2]);
     int inflight = atoi(argv[3]);
@@ -69,6 +73,7 @@ int main(int argc, char **argv) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
     CURLM *multi = curl_multi_init();
     curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS, (long)inflight + 4);
+    curl_multi_setopt(multi, CURLMOPT_MAX_HOST_CONNECTIONS, per_host);
     slot *slots = calloc((size_t)inflight, sizeof(slot));
     for (int i = 0; i < inflight; i++) {
         slots[i].easy = curl_easy_init();
@@ -77,6 +82,8 @@ int main(int argc, char **argv) {
         curl_easy_setopt(slots[i].easy, CURLOPT_WRITEFUNCTION, on_data);
         curl_easy_setopt(slots[i].easy, CURLOPT_WRITEDATA, &slots[i]);
         curl_easy_setopt(slots[i].easy, CURLOPT_PRIVATE, &slots[i]);
+        curl_easy_setopt(slots[i].easy, CURLOPT_PIPEWAIT, pipewait);
+        if (cafile) curl_easy_setopt(slots[i].easy, CURLOPT_CAINFO, cafile);
     }
 
     double start = bench_now(), cpu0 = bench_cpu();

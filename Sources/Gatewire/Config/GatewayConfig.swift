@@ -7,7 +7,8 @@ import Glibc
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
 /// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
-/// `redactQuery`, `maxResponseBytes`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`,
+/// `redactQuery`, `maxResponseBytes`, `maxConnectionsPerHost`, `maxConnections`, `http2`
+/// (`maxConcurrentStreams`, `priorKnowledge`), `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`,
 /// `mappings`, `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are
 /// errors, so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -47,6 +48,14 @@ public struct GatewayConfig: Sendable {
     /// 1...2^62; default 64 MiB); see ``ResponseSizeLimit``. A route's or a call's own
     /// limit replaces it.
     public var maxResponseBytes = ResponseSizeLimit.defaultBytes
+    /// How many connections the client opens and how many calls one HTTP/2 connection
+    /// carries (keys `maxConnectionsPerHost`, `maxConnections`, `http2.maxConcurrentStreams`;
+    /// defaults and their source in ``ConnectionLimits``). Calls beyond them wait for a
+    /// connection.
+    public var connectionLimits = ConnectionLimits()
+    /// Speak HTTP/2 to an `http://` base URL from the first byte (key `http2.priorKnowledge`,
+    /// default false; see ``TransferOptions/http2PriorKnowledge``).
+    public var http2PriorKnowledge = false
     /// The secret names of this gateway besides the defaults and the plugins' (keys
     /// `redactHeaders` and `redactQuery`: arrays of header and query parameter names, e.g.
     /// `["X-Signature"]`, `["sig"]`): their values are hidden in everything that leaves the
@@ -152,7 +161,8 @@ public struct GatewayConfig: Sendable {
     /// `directory`: the config file's, for relative plugin paths (nil: the current directory).
     init(root: ConfigNode, directory: String? = nil) throws(ConfigError) {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "proxy", "noProxy",
-                                    "redactHeaders", "redactQuery", "maxResponseBytes", "retry", "routes", "retryBudget",
+                                    "redactHeaders", "redactQuery", "maxResponseBytes", "maxConnectionsPerHost", "maxConnections",
+                                    "http2", "retry", "routes", "retryBudget",
                                     "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins"])
         let urlNode = try root.required("baseURL")
@@ -178,6 +188,10 @@ public struct GatewayConfig: Sendable {
             caFile = path
         }
         if let node = try root.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
+        let http2 = try root.optional("http2")
+        try http2?.rejectUnknownKeys(["maxConcurrentStreams", "priorKnowledge"])
+        connectionLimits = try ConnectionLimits(root: root, http2: http2)
+        if let node = try http2?.optional("priorKnowledge") { http2PriorKnowledge = try node.bool() }
         proxy = try root.optional("proxy")?.string(checkedBy: Self.proxyProblem)
         noProxy = try root.optional("noProxy")?.string()
         func names(_ key: String) throws(ConfigError) -> [String] {

@@ -32,7 +32,7 @@ public struct Attempt: Sendable {
     public var redirects: [RedirectHop] = []
 
     /// The attempt as a JSON object: `{"attempt", "start", "duration", "status", "error",
-    /// "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total"},
+    /// "curl_code", "message", "timings": {"dns", "connect", "tls", "first_byte", "total", "queued"},
     /// "bytes_sent", "bytes_received", "delay", "decision", "redirects": [{"status", "url"}]}`;
     /// times in seconds, absent values `null`.
     public var json: JSONValue {

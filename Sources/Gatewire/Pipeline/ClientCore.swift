@@ -38,13 +38,14 @@ final class ClientCore: Sendable {
         options.caFile = config.caFile
         options.proxy = config.proxy
         options.noProxy = config.noProxy
+        options.http2PriorKnowledge = config.http2PriorKnowledge
         transferOptions = options
         var prefix = config.baseURL
         while prefix.hasSuffix("/") { prefix.removeLast() }
         urlPrefix = prefix
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
-        loop = EventLoop()
+        loop = EventLoop(limits: config.connectionLimits)
         if let warning = config.insecureTLSWarning {
             // Each log plugin says it once, when its client is made.
             for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }

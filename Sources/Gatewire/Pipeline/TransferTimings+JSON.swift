@@ -1,5 +1,5 @@
 extension TransferTimings {
-    /// `{"dns", "connect", "tls", "first_byte", "total"}` in seconds.
+    /// `{"dns", "connect", "tls", "first_byte", "total", "queued"}` in seconds.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("dns", .number(dns))
@@ -7,6 +7,7 @@ extension TransferTimings {
         object.set("tls", .number(tls))
         object.set("first_byte", .number(firstByte))
         object.set("total", .number(total))
+        object.set("queued", .number(queued))
         return object
     }
 }

@@ -46,6 +46,7 @@ static const named_test tests[] = {
     {"free_with_call_in_flight", test_free_with_call_in_flight, 0},
     {"free_from_callback", test_free_from_callback, 0},
     {"timeouts", test_timeouts, 0},
+    {"connection_limits", test_connection_limits, 0},
     {"resilience_options", test_resilience_options, 0},
     {"circuit_open_and_budget", test_circuit_open_and_budget, 0},
     {"plugin_hooks_v2", test_plugin_hooks_v2, 0},

@@ -26,6 +26,7 @@ void test_free_with_call_in_flight(void);
 void test_free_from_callback(void);
 void test_destroy_without_out_id(void);
 void test_timeouts(void);
+void test_connection_limits(void);
 void test_resilience_options(void);
 void test_circuit_open_and_budget(void);
 void test_refreshing_credential(void);

@@ -198,9 +198,12 @@ class Client:
             ``auth``, ``plugins``, ``timeouts``, ``verifyTLS`` (``False`` is logged as a warning by a
             ``log`` plugin), ``caFile``, ``proxy`` and ``noProxy`` (absent: libcurl reads
             ``http_proxy``, ``https_proxy``, ``ALL_PROXY``, ``NO_PROXY``), ``redactHeaders``,
-            ``redactQuery``, ``retry``, ``retryBudget``,
-            ``circuitBreaker``, ``routes``, ``mappings``, ``requestDescriptors``,
-            ``responseDescriptors``, ``errorDescriptors``; times in seconds; see the README).
+            ``redactQuery``, ``maxConnectionsPerHost`` (default 0: no limit of its own) and
+            ``maxConnections`` (default 100; calls beyond either wait for a connection, and
+            each attempt's ``timings["queued"]`` says how long), ``http2``
+            (``{"maxConcurrentStreams": 100, "priorKnowledge": False}``), ``retry``,
+            ``retryBudget``, ``circuitBreaker``, ``routes``, ``mappings``, ``requestDescriptors``,
+            ``responseDescriptors``, ``errorDescriptors``; times in seconds; see docs/config.md).
         config_path: the path of a gateway config file (instead of ``config``).
         plugins: :class:`Plugin` instances (or objects with any of ``prepare``,
             ``will_send``, ``did_receive``, ``process``), run after the config's own plugins;

@@ -30,7 +30,9 @@ class Attempt:
         curl_code: libcurl's ``CURLcode`` for a transport failure, else 0.
         message: libcurl's message for a transport failure, or None.
         timings: libcurl's phase timings in seconds, keyed ``"dns"``, ``"connect"``,
-            ``"tls"``, ``"first_byte"``, ``"total"``.
+            ``"tls"``, ``"first_byte"``, ``"total"``, and ``"queued"``: how long the attempt
+            waited for a connection (config ``maxConnectionsPerHost``, ``maxConnections``, or
+            an HTTP/2 connection to share) before it started; ``"total"`` includes it.
         bytes_sent: request bytes written to the connection.
         bytes_received: response body bytes received, decoded (past ``maxResponseBytes`` the
             transfer stopped at the chunk that crossed it).

@@ -1,0 +1,203 @@
+import Gatewire
+import Synchronization
+import Testing
+
+/// Connection limits and HTTP/2 multiplexing, counted on the server side: a counted private
+/// nginx (`Tests/support/nginx_h2.py --counted`) logs each request's connection, so a test
+/// knows how many connections its client opened. No timing is asserted: every bound is a
+/// count, and every call must complete.
+@Suite(.serialized) struct ConnectionLimitTests {
+    /// nginx's `http2_max_concurrent_streams` here: below the client's default of 100, so the
+    /// server's limit is the one that binds.
+    static let serverStreams = 64
+    let server: NginxH2Server
+
+    init() throws { server = try NginxH2Server(counted: true, maxStreams: Self.serverStreams) }
+
+    func client(_ baseURL: String, _ extra: String = "") throws -> Client {
+        Client(config: try GatewayConfig(json: #"""
+            {"baseURL": "\#(baseURL)", "caFile": "\#(server.certificatePath)", "retry": {"maxRetries": 0}\#(extra)}
+            """#))
+    }
+
+    /// Sends `count` calls at once; returns each one's HTTP version (a failure throws).
+    func sendAll(_ client: Client, count: Int) async throws -> [String] {
+        try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let response = try await client.send(.get("/echo/\(index)"))
+                    #expect(response.status == 200)
+                    #expect(try JSONValue.parse(response.http.text).node["uri"]?.string == "/echo/\(index)")
+                    return response.http.httpVersion
+                }
+            }
+            var versions: [String] = []
+            for try await version in group { versions.append(version) }
+            return versions
+        }
+    }
+
+    /// As many calls as one connection takes streams wait for the first connection
+    /// (`CURLOPT_PIPEWAIT`) and share it; without the wait each would open its own.
+    @Test func callsUpToTheStreamLimitShareOneConnection() async throws {
+        let versions = try await sendAll(try client(server.baseURL), count: Self.serverStreams)
+        #expect(versions.count == Self.serverStreams)
+        #expect(versions.allSatisfy { $0 == "2" })
+        #expect(try server.connections(port: server.port) == 1)
+    }
+
+    /// 1,024 calls in flight under a per-host limit: every call completes over HTTP/2, on no
+    /// more connections than the limit, itself below 1,024 / the server's stream limit.
+    /// (libcurl 7.88 without a per-host limit opens a connection for each call beyond the
+    /// streams of the connections it has: see ``ConnectionLimits``.)
+    @Test func calls1024InFlightOverTLSUseNoMoreConnectionsThanCountOverStreams() async throws {
+        let limited = try client(server.baseURL, #", "maxConnectionsPerHost": 4"#)
+        let versions = try await sendAll(limited, count: 1024)
+        #expect(versions.count == 1024)
+        #expect(versions.allSatisfy { $0 == "2" })
+        let connections = try server.connections(port: server.port)
+        #expect(connections >= 1)
+        #expect(connections <= 4)
+        #expect(connections <= 1024 / Self.serverStreams)
+    }
+
+    /// Prior knowledge speaks HTTP/2 to a cleartext port that speaks nothing else (libcurl
+    /// 7.88 opens a connection per call there: ``PriorKnowledgeReuse``).
+    @Test func priorKnowledgeSpeaksH2C() async throws {
+        let h2c = try client(server.h2cBaseURL, #", "http2": {"priorKnowledge": true}"#)
+        let versions = try await sendAll(h2c, count: 64)
+        #expect(versions.count == 64)
+        #expect(versions.allSatisfy { $0 == "2" })
+        let port = Int(server.h2cBaseURL.split(separator: ":").last!)!
+        #expect(try server.connections(port: port) >= 1)
+        #expect(try server.connections(port: port) <= 64)
+        // Without prior knowledge the client speaks HTTP/1.1, which an h2c-only port refuses.
+        let plain = try client(server.h2cBaseURL)
+        let error = await #expect(throws: GatewireError.self) { try await plain.send(.get("/protocol")) }
+        #expect(error?.kind == .protocolViolation)
+    }
+
+    @Test func calls1000WithEightConnectionsPerHostOpenAtMostEight() async throws {
+        let limited = try client(server.http1BaseURL, #", "maxConnectionsPerHost": 8"#)
+        let versions = try await sendAll(limited, count: 1000)
+        #expect(versions.count == 1000)
+        #expect(versions.allSatisfy { $0 == "1.1" })
+        let port = Int(server.http1BaseURL.split(separator: ":").last!)!
+        let connections = try server.connections(port: port)
+        #expect(connections >= 1)
+        #expect(connections <= 8)
+    }
+
+    @Test func theConfigReadsTheLimitsAndRejectsBadOnes() throws {
+        let defaults = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1"}"#)
+        #expect(defaults.connectionLimits == ConnectionLimits())
+        #expect(defaults.connectionLimits.maxConnections == 100)
+        #expect(defaults.connectionLimits.maxConnectionsPerHost == 0)
+        #expect(defaults.connectionLimits.maxConcurrentStreams == 100)
+        #expect(!defaults.http2PriorKnowledge)
+        let set = try GatewayConfig(json: #"""
+            {"baseURL": "http://127.0.0.1", "maxConnectionsPerHost": 8, "maxConnections": 0,
+             "http2": {"maxConcurrentStreams": 250, "priorKnowledge": true}}
+            """#)
+        #expect(set.connectionLimits.maxConnectionsPerHost == 8)
+        #expect(set.connectionLimits.maxConnections == 0)
+        #expect(set.connectionLimits.maxConcurrentStreams == 250)
+        #expect(set.http2PriorKnowledge)
+        #expect(configError(#"{"baseURL": "http://h", "maxConnections": -1}"#)?.path == "maxConnections")
+        #expect(configError(#"{"baseURL": "http://h", "maxConnectionsPerHost": 1.5}"#)?.path == "maxConnectionsPerHost")
+        #expect(configError(#"{"baseURL": "http://h", "http2": {"maxConcurrentStreams": 0}}"#)?.path
+            == "http2.maxConcurrentStreams")
+        #expect(configError(#"{"baseURL": "http://h", "http2": {"streams": 5}}"#)?.path == "http2.streams")
+        #expect(configError(#"{"baseURL": "http://h", "http2": {"priorKnowledge": 1}}"#)?.path == "http2.priorKnowledge")
+    }
+}
+
+/// Calls beyond a connection limit wait in the queue, the wait counts against the deadline,
+/// and the attempt record says how long it was (against the scripted test server's `/delay`).
+@Suite(.serialized) struct ConnectionQueueTests {
+    let server: TestServer
+
+    init() throws { server = try TestServer() }
+
+    func client(_ extra: String) throws -> Client {
+        Client(config: try GatewayConfig(json: #"""
+            {"baseURL": "\#(server.baseURL)", "maxConnectionsPerHost": 1, "retry": {"maxRetries": 0}\#(extra)}
+            """#))
+    }
+
+    /// With one connection, the second of two calls that each hold it for 400 ms waits at
+    /// least that long before it starts (the server sleeps at least 400 ms; load only adds).
+    @Test func theAttemptRecordSaysHowLongACallQueued() async throws {
+        let client = try client("")
+        async let first = client.send(.get("/delay/400"))
+        async let second = client.send(.get("/delay/400"))
+        let responses = try await [first, second]
+        let queued = responses.map { $0.attempts[0].timings.queued }.sorted()
+        #expect(responses.allSatisfy { $0.status == 200 })
+        #expect(queued[1] >= 0.399)
+        #expect(queued[1] > queued[0])
+        #expect(responses[0].attempts[0].json.node["timings"]?["queued"]?.number == responses[0].attempts[0].timings.queued)
+    }
+
+    /// Both calls would take 3 s on the one connection; a 0.5 s deadline ends both, the one
+    /// waiting for the connection too: it was never sent, and its whole attempt was the wait.
+    @Test func aDeadlineShorterThanTheQueueWaitFailsTheQueuedCall() async throws {
+        let client = try client(#", "timeouts": {"deadline": 0.5}"#)
+        async let first = failure(of: client.send(.get("/delay/3000")))
+        async let second = failure(of: client.send(.get("/delay/3000")))
+        let failures = await [first, second].compactMap { $0 }
+        #expect(failures.map(\.kind) == [.deadline, .deadline])
+        let attempts = failures.compactMap { $0.attempts.first }.sorted { $0.timings.queued < $1.timings.queued }
+        #expect(attempts.count == 2)
+        #expect(attempts.first?.timings.queued == 0)
+        #expect(attempts.last.map { $0.timings.queued > 0 } == true)
+        #expect(attempts.last?.bytesSent == 0)
+    }
+
+    /// An attempt timeout ends a call still waiting for the connection when it passes, not
+    /// when the connection frees up (libcurl 7.88 checks a queued transfer's timeout only
+    /// then; the event loop's sweep does it): the queued call fails as `connect`, never sent,
+    /// its attempt all wait, while the call on the connection goes on.
+    @Test func anAttemptTimeoutEndsAQueuedCallWhileItWaits() async throws {
+        let client = try client("")
+        let started = Flag()
+        let token = client.addEventMonitor { event in
+            if event.kind == .attemptStarted, event.path == "/delay/2000" { started.value.withLock { $0 = true } }
+        }
+        defer { _ = client.removeEventMonitor(token) }
+        async let holder = client.send(.get("/delay/2000"))
+        // The holder's transfer is handed to libcurl right after its attempt_started event, on
+        // the loop thread, before any later call's: it takes the one connection.
+        for _ in 0..<1000 where !started.value.withLock({ $0 }) { try await Task.sleep(nanoseconds: 10_000_000) }
+        #expect(started.value.withLock { $0 })
+        var request = Request.get("/delay/10")
+        request.options.timeouts = Timeouts(attempt: 0.3)
+        let waiting = request
+        let outcome = await failure(of: try await client.send(waiting))
+        let error = try #require(outcome)
+        #expect(error.kind == .connect)
+        #expect(error.message.contains("no connection became free within the attempt timeout (0.3 s)"))
+        #expect(error.attempts.count == 1)
+        #expect(error.attempts.first?.bytesSent == 0)
+        #expect(error.attempts.first.map { $0.timings.queued > 0 } == true)
+        #expect(try await holder.status == 200)
+    }
+}
+
+/// The error `call` fails with, or nil when it succeeds.
+private func failure(of call: @autoclosure @Sendable () async throws -> Response) async -> GatewireError? {
+    do {
+        _ = try await call()
+        return nil
+    } catch let error as GatewireError {
+        return error
+    } catch {
+        Issue.record("not a GatewireError: \(error)")
+        return nil
+    }
+}
+
+/// A flag one thread sets and another reads.
+private final class Flag: Sendable {
+    let value = Mutex(false)
+}
