@@ -15,7 +15,7 @@ import Testing
     init() throws { server = try NginxH2Server(counted: true, maxStreams: Self.serverStreams) }
 
     func client(_ baseURL: String, _ extra: String = "") throws -> Client {
-        Client(config: try GatewayConfig(json: #"""
+        try Client(config: GatewayConfig(json: #"""
             {"baseURL": "\#(baseURL)", "caFile": "\#(server.certificatePath)", "retry": {"maxRetries": 0}\#(extra)}
             """#))
     }
@@ -120,7 +120,7 @@ import Testing
     init() throws { server = try TestServer() }
 
     func client(_ extra: String) throws -> Client {
-        Client(config: try GatewayConfig(json: #"""
+        try Client(config: GatewayConfig(json: #"""
             {"baseURL": "\#(server.baseURL)", "maxConnectionsPerHost": 1, "retry": {"maxRetries": 0}\#(extra)}
             """#))
     }
