@@ -78,11 +78,6 @@ package final class Transfer: @unchecked Sendable {
         self.easy = easy
         self.buffers = buffers
         buffers.clear()
-        var failed: CURLcode = CURLE_OK
-        func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
-
-        check(request.url.withCString { gw_easy_setopt_str(easy, CURLOPT_URL, $0) })  // libcurl copies it
-        check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
         // The last guard against header injection: nothing with CR, LF or NUL, or a name that
         // is not a token, reaches libcurl's list (RFC 9110 sections 5.1 and 5.5). It reads
         // the verdict ``HTTPHeaders`` kept as the fields entered (no second check); a call
@@ -90,16 +85,39 @@ package final class Transfer: @unchecked Sendable {
         if let problem = request.headers.problem {
             return TransportError(kind: .invalidArgument, curlCode: 0, message: problem)
         }
-        check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
-        check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))
-        check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
-        check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
+        var setter = OptionSetter(easy: easy)
+        setter.check(request.url.withCString { gw_easy_setopt_str(easy, CURLOPT_URL, $0) })  // libcurl copies it
+        setter.check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
+        setCallbacks(&setter, buffers: buffers)
+        setMethodAndBody(&setter, buffers: buffers)
+        setLimits(&setter)
+        setHTTPVersion(&setter)
+        guard setter.failed == CURLE_OK else { return Self.error(for: setter.failed, detail: nil) }
+        return nil
+    }
+
+    /// Sets options on one easy handle, keeping the first failure.
+    struct OptionSetter {
+        let easy: UnsafeMutableRawPointer
+        var failed: CURLcode = CURLE_OK
+
+        mutating func check(_ code: CURLcode) { if code != CURLE_OK, failed == CURLE_OK { failed = code } }
+    }
+
+    /// The body, header and pre-request callbacks, with this transfer as their context, and
+    /// the options every transfer has (protocols, signals, the path as is, the User-Agent).
+    private func setCallbacks(_ setter: inout OptionSetter, buffers: HandleBuffers) {
+        let easy = setter.easy
+        setter.check(gw_easy_setopt_ptr(easy, CURLOPT_WRITEDATA, Unmanaged.passUnretained(self).toOpaque()))
+        setter.check(gw_easy_setopt_ptr(easy, CURLOPT_HEADERDATA, Unmanaged.passUnretained(self).toOpaque()))
+        setter.check(gw_easy_setopt_ptr(easy, CURLOPT_ERRORBUFFER, buffers.errorBuffer))
+        setter.check(gw_easy_setopt_str(easy, CURLOPT_PROTOCOLS_STR, "http,https"))
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_NOSIGNAL, 1))
         // The path on the wire is the path the results report: libcurl must not resolve dot
         // segments itself (RFC 3986 section 5.2.4); the call refuses them (``DotSegments``).
-        check(gw_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1))
-        check(gw_easy_setopt_str(easy, CURLOPT_USERAGENT, UserAgent.field))  // libcurl copies it
-        check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_PATH_AS_IS, 1))
+        setter.check(gw_easy_setopt_str(easy, CURLOPT_USERAGENT, UserAgent.field))  // libcurl copies it
+        setter.check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
             // Decoded bytes, as they arrive: one past the limit aborts the transfer at once
@@ -111,12 +129,12 @@ package final class Transfer: @unchecked Sendable {
             data.map { transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: $0, count: length)) }
             return length
         }))
-        check(gw_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, Unmanaged.passUnretained(self).toOpaque()))
-        check(gw_easy_setopt_prereqcb(easy, { context, _, _, _, _ in
+        setter.check(gw_easy_setopt_ptr(easy, CURLOPT_PREREQDATA, Unmanaged.passUnretained(self).toOpaque()))
+        setter.check(gw_easy_setopt_prereqcb(easy, { context, _, _, _, _ in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             return transfer.willSendRequest() ? CURL_PREREQFUNC_OK : CURL_PREREQFUNC_ABORT
         }))
-        check(gw_easy_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
+        setter.check(gw_easy_setopt_datacb(easy, CURLOPT_HEADERFUNCTION, { data, size, count, context in
             // The transfer is alive while libcurl runs it (the loop holds it): no retain here.
             let length = size * count
             guard let data else { return length }
@@ -127,67 +145,77 @@ package final class Transfer: @unchecked Sendable {
             }
             return length
         }))
+    }
 
-        // The method on the wire is the one asked for. libcurl names GET, HEAD and POST itself,
-        // but a body (COPYPOSTFIELDS) turns its request into a POST: every other method, and a
-        // GET with a body, is named with CUSTOMREQUEST. (A HEAD with a body never gets here:
-        // HTTPMethod.bodyProblem refuses it.)
+    /// The method on the wire is the one asked for. libcurl names GET, HEAD and POST itself,
+    /// but a body (COPYPOSTFIELDS) turns its request into a POST: every other method, and a
+    /// GET with a body, is named with CUSTOMREQUEST. (A HEAD with a body never gets here:
+    /// HTTPMethod.bodyProblem refuses it.)
+    /// `buffers`' error buffer stands in for an empty body's bytes (libcurl wants a pointer).
+    private func setMethodAndBody(_ setter: inout OptionSetter, buffers: HandleBuffers) {
+        let easy = setter.easy
         switch request.method {
-        case .get where request.body == nil: check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
-        case .head: check(gw_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
-        case .post: check(gw_easy_setopt_long(easy, CURLOPT_POST, 1))
-        default: check(gw_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
+        case .get where request.body == nil: setter.check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+        case .head: setter.check(gw_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
+        case .post: setter.check(gw_easy_setopt_long(easy, CURLOPT_POST, 1))
+        default: setter.check(gw_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
         }
         if let payload = request.body {
             // COPYPOSTFIELDS copies the bytes, so the transfer does not depend on `request`'s storage.
-            check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count)))
+            setter.check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(payload.count)))
             payload.withUnsafeBufferPointer { bytes in
                 bytes.withMemoryRebound(to: CChar.self) { chars in
-                    check(gw_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(buffers.errorBuffer))))
+                    setter.check(gw_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(buffers.errorBuffer))))
                 }
             }
         } else if request.method == .post {
-            check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
-            check(gw_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, ""))
+            setter.check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
+            setter.check(gw_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, ""))
         }
+    }
 
-        check(gw_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout)))
-        check(gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeout.map(Self.milliseconds) ?? 0))
-        check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
-        check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
-        if let caFile = options.caFile { check(gw_easy_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
-        if let proxy = options.proxy { check(gw_easy_setopt_str(easy, CURLOPT_PROXY, proxy)) }
-        if let noProxy = options.noProxy { check(gw_easy_setopt_str(easy, CURLOPT_NOPROXY, noProxy)) }
+    /// Timeouts, TLS verification, proxy, decoding, no redirects (the call follows them), a
+    /// fresh connection when asked, and the response size limit.
+    private func setLimits(_ setter: inout OptionSetter) {
+        let easy = setter.easy
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_CONNECTTIMEOUT_MS, Self.milliseconds(options.connectTimeout)))
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, options.timeout.map(Self.milliseconds) ?? 0))
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYPEER, options.verifyTLS ? 1 : 0))
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_SSL_VERIFYHOST, options.verifyTLS ? 2 : 0))
+        if let caFile = options.caFile { setter.check(gw_easy_setopt_str(easy, CURLOPT_CAINFO, caFile)) }
+        if let proxy = options.proxy { setter.check(gw_easy_setopt_str(easy, CURLOPT_PROXY, proxy)) }
+        if let noProxy = options.noProxy { setter.check(gw_easy_setopt_str(easy, CURLOPT_NOPROXY, noProxy)) }
         // Decodes what libcurl can; the field itself comes from `makeHeaderList` (AcceptEncoding).
-        if options.acceptEncoding { check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
+        if options.acceptEncoding { setter.check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         // Redirects are the call's (RedirectPolicy decides each hop): libcurl only reports
         // the target (CURLINFO_REDIRECT_URL).
-        check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
-        // Where HTTP/2 is possible (TLS, or h2c with prior knowledge), wait for a connection
-        // that may multiplex (one still connecting) instead of opening another: without it,
-        // every call started before the first TLS handshake tells libcurl the server speaks
-        // HTTP/2 opens a connection of its own. Plain http without prior knowledge is always
-        // HTTP/1.1, where the wait would only hold a burst back until the first response.
+        setter.check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
+        if options.freshConnection { setter.check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
+        // A Content-Length above the limit is refused before the body (CURLE_FILESIZE_EXCEEDED);
+        // not a HEAD's, which describes a body never sent (libcurl 7.88 would refuse it too).
+        setter.check(gw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE,
+                                        request.method == .head ? 0 : curl_off_t(options.maxResponseBytes)))
+    }
+
+    /// Where HTTP/2 is possible (TLS, or h2c with prior knowledge), wait for a connection
+    /// that may multiplex (one still connecting) instead of opening another: without it,
+    /// every call started before the first TLS handshake tells libcurl the server speaks
+    /// HTTP/2 opens a connection of its own. Plain http without prior knowledge is always
+    /// HTTP/1.1, where the wait would only hold a burst back until the first response.
+    private func setHTTPVersion(_ setter: inout OptionSetter) {
+        let easy = setter.easy
         let cleartext = Self.isCleartext(request.url)
         let priorKnowledge = options.http2PriorKnowledge && cleartext
         if priorKnowledge {
-            check(gw_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
+            setter.check(gw_easy_setopt_long(easy, CURLOPT_HTTP_VERSION, CURL_HTTP_VERSION_2_PRIOR_KNOWLEDGE))
             if !PriorKnowledgeReuse.works {
-                check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
-                check(gw_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
+                setter.check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1))
+                setter.check(gw_easy_setopt_long(easy, CURLOPT_FORBID_REUSE, 1))
             }
         }
         if !cleartext || (priorKnowledge && PriorKnowledgeReuse.works) {
-            check(gw_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
+            setter.check(gw_easy_setopt_long(easy, CURLOPT_PIPEWAIT, 1))
         }
-        if options.freshConnection { check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
-        // A Content-Length above the limit is refused before the body (CURLE_FILESIZE_EXCEEDED);
-        // not a HEAD's, which describes a body never sent (libcurl 7.88 would refuse it too).
-        check(gw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE,
-                                 request.method == .head ? 0 : curl_off_t(options.maxResponseBytes)))
-
-        guard failed == CURLE_OK else { return Self.error(for: failed, detail: nil) }
-        return nil
     }
 
     /// libcurl is about to send the request on a connection: true lets it. The first send
@@ -221,12 +249,8 @@ package final class Transfer: @unchecked Sendable {
         timings.tls = Self.seconds(easy, CURLINFO_APPCONNECT_TIME_T)
         timings.firstByte = Self.seconds(easy, CURLINFO_STARTTRANSFER_TIME_T)
         timings.total = Self.seconds(easy, CURLINFO_TOTAL_TIME_T)
-        // libcurl 7.88 has no CURLINFO_QUEUE_TIME_T (8.6). Its phase counters restart when a
-        // transfer leaves the queue (its total does not), so the time from hand-over to the
-        // first send, less the phases before sending (PRETRANSFER), is the wait.
-        if firstSendAt > 0 {
-            timings.queued = max(0, firstSendAt - addedAt - Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T))
-        }
+        // One that libcurl failed before sending (connecting, resolving) was not queued then.
+        if firstSendAt > 0 { timings.queued = queuedTime() }
         var requestSize = 0
         _ = gw_easy_getinfo_long(easy, CURLINFO_REQUEST_SIZE, &requestSize)
         var uploaded: curl_off_t = 0
@@ -284,13 +308,24 @@ package final class Transfer: @unchecked Sendable {
         return same ? request.url : String(cString: url)
     }
 
-    /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed).
-    /// A transfer that was handed to libcurl and never sent counts its whole wait as
-    /// ``TransferTimings/queued`` (libcurl 7.88 does not say whether it was still queued or
-    /// already connecting).
+    /// How long the transfer waited for a connection (``TransferTimings/queued``). libcurl 7.88
+    /// has no CURLINFO_QUEUE_TIME_T (8.6). Its phase counters restart when a transfer leaves
+    /// the queue (its total does not), so the time from hand-over to the first send, less the
+    /// phases before sending (PRETRANSFER), is the wait. A transfer handed over and never
+    /// sent counts its whole time so far (libcurl 7.88 does not say whether it was still
+    /// queued or already connecting); one never handed over, 0.
+    private func queuedTime() -> Double {
+        guard addedAt > 0 else { return 0 }
+        guard firstSendAt > 0 else { return MonotonicClock.now() - addedAt }
+        return max(0, firstSendAt - addedAt - (easy.map { Self.seconds($0, CURLINFO_PRETRANSFER_TIME_T) } ?? 0))
+    }
+
+    /// Ends the transfer without a libcurl result (cancelled, loop shut down, setup failed),
+    /// with the time it waited for a connection (``queuedTime()``): a call ended while its
+    /// request was on the wire had waited before it was sent.
     func complete(failure: TransportError) {
         var timings = TransferTimings()
-        if addedAt > 0, sends == 0 { timings.queued = MonotonicClock.now() - addedAt }
+        timings.queued = queuedTime()
         deliver(TransferResult(response: nil, error: failure, timings: timings, bytesSent: 0, bytesReceived: 0,
                                requestSent: false))
     }

@@ -140,7 +140,8 @@ import Testing
     }
 
     /// Both calls would take 3 s on the one connection; a 0.5 s deadline ends both, the one
-    /// waiting for the connection too: it was never sent, and its whole attempt was the wait.
+    /// waiting for the connection too: its attempt was the wait (it may get the connection
+    /// the first one's end freed, and be ended as it is sent).
     @Test func aDeadlineShorterThanTheQueueWaitFailsTheQueuedCall() async throws {
         let client = try client(#", "timeouts": {"deadline": 0.5}"#)
         async let first = failure(of: client.send(.get("/delay/3000")))
@@ -149,8 +150,8 @@ import Testing
         #expect(failures.map(\.kind) == [.deadline, .deadline])
         let attempts = failures.compactMap { $0.attempts.first }.sorted { $0.timings.queued < $1.timings.queued }
         #expect(attempts.count == 2)
-        #expect(attempts.first?.timings.queued == 0)
-        #expect(attempts.last.map { $0.timings.queued > 0 } == true)
+        #expect(attempts.first.map { $0.timings.queued < 0.1 } == true)
+        #expect(attempts.last.map { $0.timings.queued > 0.25 } == true)
         #expect(attempts.last?.bytesSent == 0)
     }
 
