@@ -31,8 +31,9 @@ def test_a_deadline_shorter_than_the_wait_fails_the_queued_call(server: str) -> 
         outcomes = list(client.call_many([{"method": "GET", "path": "/delay/3000"}] * 2))
     assert all(isinstance(o, gatewire.CallError) and o.kind == gatewire.ErrorKind.deadline for o in outcomes)
     attempts = sorted((o.attempts[0] for o in outcomes), key=lambda a: a.timings["queued"])  # type: ignore[union-attr]
-    assert attempts[0].timings["queued"] == 0  # the call on the connection was sent
-    assert attempts[1].timings["queued"] > 0 and attempts[1].bytes_sent == 0  # the other never was
+    assert attempts[0].timings["queued"] < 0.1  # the call on the connection was sent at once
+    # The other waited until the deadline, or until the first one's end freed the connection.
+    assert attempts[1].timings["queued"] > 0.25 and attempts[1].bytes_sent == 0
 
 
 @pytest.mark.parametrize("key, value", [("maxConnections", -1), ("maxConnectionsPerHost", "8"),
