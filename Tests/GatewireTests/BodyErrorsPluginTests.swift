@@ -87,6 +87,39 @@ import Testing
         #expect(error?.errorObjects == nil)
     }
 
+    /// A Swift program builds the plugin itself (here "ok is not true") with the config's mappings,
+    /// and a process hook of its own passes error objects through `Response.failure`.
+    @Test func aSwiftClientBuildsThePluginAndItsOwnHooksPassErrorObjects() async throws {
+        let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "mappings": {"SlackError": {"attributes": {"error": "code"}}}}"#)
+        let plugin = try BodyErrorsPlugin(condition: .init(keyPath: "ok", equals: false, value: .bool(true)),
+                                          errorObjects: .init(keyPath: "", mapping: "SlackError"), catalog: config.catalog)
+        let client = try Client(config: config, plugins: [plugin])
+        let error = await #expect(throws: GatewireError.self) { try await client.send(.get("/slack/not_authed")) }
+        #expect(error?.message == "bodyErrors: the body of status 200 reports an error (ok does not equal true)")
+        #expect(error?.errorObjects?.serialized() == #"[{"code":"not_authed"}]"#)
+        #expect(try await client.send(.get("/slack/ok")).status == 200)
+
+        #expect(throws: ConfigError(path: "bodyErrors.errors.mapping", message: #"unknown mapping "Other" (known: SlackError)"#)) {
+            try BodyErrorsPlugin(condition: plugin.condition, errorObjects: .init(keyPath: "", mapping: "Other"), catalog: config.catalog)
+        }
+
+        struct Own: Plugin {
+            func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError> {
+                guard case .success(let response) = result, let errors = response.body?.node["body"]?["errors"] else { return result }
+                return .failure(response.failure(message: "GraphQL errors", errorObjects: errors.retained()))
+            }
+        }
+        let seen = Recorder()
+        let own = try Client(baseURL: server.baseURL, plugins: [Own()])
+        own.addFailureObserver { seen.add($0) }
+        let body = try JSONValue.parse(#"{"errors": [{"message": "denied"}]}"#)
+        let failure = await #expect(throws: GatewireError.self) { try await own.send(.post("/echo", body: .json(body))) }
+        #expect(failure?.kind == .plugin)
+        #expect(failure?.status == 200)
+        #expect(failure?.errorObjects?.serialized() == #"[{"message":"denied"}]"#)
+        #expect(seen.all.map { $0.errorObjects?.serialized() } == [#"[{"message":"denied"}]"#])
+    }
+
     func configError(_ plugin: String, mappings: String = "{}") -> ConfigError? {
         let text = #"{"baseURL": "http://127.0.0.1:1", "mappings": \#(mappings), "plugins": [\#(plugin)]}"#
         do {
