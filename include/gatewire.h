@@ -333,8 +333,12 @@ typedef struct gw_plugin_api {
     const char *(*result_header)(const gw_result *result, const char *name); /**< gw_result_header */
     const uint8_t *(*result_body)(const gw_result *result, size_t *out_length); /**< gw_result_body */
     const char *(*result_mapped_json)(const gw_result *result); /**< gw_result_mapped_json */
+    int32_t (*process_fail_with_errors)(gw_process *process, int32_t kind, const char *message,
+                                        const char *errors_json);
+    /**< version >= 2: gw_process_fail_with_errors */
 } gw_plugin_api;
-#define GW_PLUGIN_API_VERSION 1u /**< the version of gw_plugin_api this header declares */
+#define GW_PLUGIN_API_VERSION 2u /**< the version of gw_plugin_api this header declares */
+#define GW_PLUGIN_API_VERSION_1 1u /**< the members up to result_mapped_json */
 
 /**
  * The entry point of a plugin in a shared object.
@@ -457,6 +461,25 @@ const gw_result *gw_process_result(const gw_process *process);
  * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL process or an unknown kind.
  */
 int32_t gw_process_fail(gw_process *process, int32_t kind, const char *message);
+
+/**
+ * As gw_process_fail, with error objects: the failure's gw_result_error_objects_json becomes
+ * `errors_json`, as an error descriptor's mapped objects reach the caller, the failure
+ * observers (once per call) and the Python binding's CallError.error_objects. E.g. a 200
+ * {"errors": [...]} (GraphQL) turned into a failure with those errors.
+ *
+ * The failure is final: process hooks run once per call, after the retry policy decided.
+ * The event-loop thread, during process only.
+ * @param process the borrowed process view.
+ * @param kind a GW_KIND_* value; 0 = GW_KIND_PLUGIN.
+ * @param message the failure's message (copied); NULL = "a plugin failed the call".
+ * @param errors_json a JSON array (UTF-8 text, copied; any elements); NULL = no error
+ *        objects for a success, and a failure's own kept (as gw_process_fail).
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT (the result unchanged, gw_last_error_message()
+ *         says why) for a NULL process, an unknown kind, or errors_json that is not JSON or
+ *         not an array.
+ */
+int32_t gw_process_fail_with_errors(gw_process *process, int32_t kind, const char *message, const char *errors_json);
 
 /** @} */
 
@@ -1428,6 +1451,7 @@ extern GW_PLUGIN_API_HIDDEN const gw_plugin_api *gw_plugin_api_table;
 #define gw_result_header gw_plugin_api_table->result_header
 #define gw_result_body gw_plugin_api_table->result_body
 #define gw_result_mapped_json gw_plugin_api_table->result_mapped_json
+#define gw_process_fail_with_errors gw_plugin_api_table->process_fail_with_errors
 #endif /* GW_PLUGIN_USE_API */
 /** @} */
 /** @} */

@@ -119,7 +119,7 @@ public func gw_config_check(_ configJSON: UnsafePointer<CChar>?,
     guard let configJSON else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_config_check: config_json is NULL") }
     do {
         let config = try GatewayConfig(json: String(cString: configJSON))
-        _ = try PluginRegistry.cLibrary.plugins(for: config.plugins)  // a plugin that cannot be loaded is reported here too
+        _ = try PluginRegistry.cLibrary.plugins(for: config.plugins, catalog: config.catalog)  // a plugin that cannot be loaded is reported here too
         let warnings = JSONValue.array()
         for warning in config.warnings { warnings.append(.string(warning)) }
         outWarnings?.pointee = strdup(warnings.serialized())

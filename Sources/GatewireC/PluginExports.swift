@@ -75,19 +75,44 @@ public func gw_process_result(_ process: OpaquePointer?) -> OpaquePointer? {
 
 @_cdecl("gw_process_fail")
 public func gw_process_fail(_ process: OpaquePointer?, _ kind: Int32, _ message: UnsafePointer<CChar>?) -> Int32 {
-    guard let process else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_process_fail: process is NULL") }
+    processFail(process, kind, message, errorsJSON: nil, function: "gw_process_fail")
+}
+
+@_cdecl("gw_process_fail_with_errors")
+public func gw_process_fail_with_errors(_ process: OpaquePointer?, _ kind: Int32, _ message: UnsafePointer<CChar>?,
+                                        _ errorsJSON: UnsafePointer<CChar>?) -> Int32 {
+    processFail(process, kind, message, errorsJSON: errorsJSON, function: "gw_process_fail_with_errors")
+}
+
+/// Both process-fail exports: checks everything before changing the result, so that an
+/// argument error leaves it as it was. `errorsJSON` NULL keeps a failure's error objects.
+private func processFail(_ process: OpaquePointer?, _ kind: Int32, _ message: UnsafePointer<CChar>?,
+                         errorsJSON: UnsafePointer<CChar>?, function: String) -> Int32 {
+    guard let process else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): process is NULL") }
     guard kind == 0 || ErrorKind(rawValue: kind) != nil else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_process_fail: unknown kind \(kind)")
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): unknown kind \(kind)")
+    }
+    var errorObjects: JSONValue?
+    if let text = string(errorsJSON) {
+        do {
+            errorObjects = try JSONValue.parse(text)
+        } catch {
+            return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): errors_json is not JSON: \(error)")
+        }
+        guard errorObjects?.node.kind == .array else {
+            return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): errors_json must be a JSON array")
+        }
     }
     let view = unbox(process, as: ProcessView.self)
     let text = string(message) ?? "a plugin failed the call"
     let failure: GatewireError
     switch view.result {
     case .success(let response):
-        failure = response.failure(ErrorKind(rawValue: kind) ?? .plugin, message: text)
+        failure = response.failure(ErrorKind(rawValue: kind) ?? .plugin, message: text, errorObjects: errorObjects)
     case .failure(var error):
         error.kind = ErrorKind(rawValue: kind) ?? .plugin
         error.message = text
+        if let errorObjects { error.errorObjects = errorObjects }
         failure = error
     }
     view.result = .failure(failure)

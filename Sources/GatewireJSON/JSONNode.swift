@@ -90,6 +90,11 @@ public struct JSONNode {
     /// Whether this is JSON `null`.
     public var isNull: Bool { kind == .null }
 
+    /// Whether this node and `other` are the same JSON value, by Jansson's `json_equal`:
+    /// objects with the same members in any order, arrays element by element, strings by
+    /// their bytes; an integer never equals a real (`1` is not `1.0`).
+    public func isEqual(to other: JSONNode) -> Bool { json_equal(pointer, other.pointer) != 0 }
+
     /// A new owning reference to this node (shares the subtree; no copy).
     public func retained() -> JSONValue { JSONValue(retaining: pointer) }
 

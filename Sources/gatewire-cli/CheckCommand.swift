@@ -14,7 +14,7 @@ func check(_ arguments: ArraySlice<String>) -> Never {
     guard arguments.count == 1, let path = arguments.first else { fail(usage) }
     do {
         let config = try GatewayConfig(contentsOfFile: path)
-        _ = try PluginRegistry.selfContained.plugins(for: config.plugins)  // loads shared objects as `call` would
+        _ = try PluginRegistry.selfContained.plugins(for: config.plugins, catalog: config.catalog)  // loads shared objects as `call` would
         for warning in config.warnings { printLine("warning: \(warning)") }
         printLine("\(path): OK (\(counted(config.routes.count, "route")), \(counted(config.catalog.mappings.count, "mapping")), "
             + "\(counted(config.catalog.responseDescriptors.count, "response descriptor")))")

@@ -126,7 +126,7 @@ import Testing
         func error(_ plugin: String, registry: PluginRegistry = .cLibrary) -> ConfigError? {
             do {
                 let config = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "plugins": [\#(plugin)]}"#)
-                _ = try registry.plugins(for: config.plugins)
+                _ = try registry.plugins(for: config.plugins, catalog: config.catalog)
                 return nil
             } catch {
                 return error

@@ -8,6 +8,8 @@
 ///             {"name": "headers", "headers": {"X-Client": "demo"}}, {"name": "bearer", "token": "..."},
 ///             {"name": "basic", "username": "...", "password": "..."},
 ///             {"name": "apiKey", "header": "X-Api-Key", "value": "..."},
+///             {"name": "bodyErrors", "when": {"keyPath": "ok", "equals": false},
+///              "errors": {"keyPath": "", "mapping": "SlackError"}},
 ///             {"path": "./libmyplugin.so", "symbol": "gw_plugin_entry", "name": "mine"}]
 /// ```
 ///
@@ -22,7 +24,7 @@
 public struct PluginSpec: Sendable {
     /// What the entry describes.
     public enum Kind: Sendable {
-        /// One of the seven built-in plugins, with its checked settings.
+        /// One of the eight built-in plugins, with its checked settings.
         case builtIn(BuiltInPlugin)
         /// A `gw_plugin` in a shared object (include/gatewire.h, "Plugins").
         case sharedObject(SharedObjectPlugin)
@@ -71,12 +73,15 @@ public enum BuiltInPlugin: Sendable {
     case apiKey(APIKeyPlugin.Placement, value: String)
     /// `metrics`: a ``MetricsPlugin`` (a new one per client).
     case metrics
+    /// `bodyErrors`: a ``BodyErrorsPlugin``; its mapping is checked when a client is made,
+    /// against the config's `mappings`.
+    case bodyErrors(BodyErrorsPlugin.Condition, errorObjects: BodyErrorsPlugin.ErrorObjects?)
 
     /// The built-in named by `nameNode`, with `node`'s settings (`node` is the string that
     /// names it when the entry is a plain string: then every setting has its default).
     init(config node: ConfigNode, name nameNode: ConfigNode) throws(ConfigError) {
         let name = try nameNode.string()
-        if node.json.kind == .string, ["headers", "bearer", "basic", "apiKey"].contains(name) {
+        if node.json.kind == .string, ["headers", "bearer", "basic", "apiKey", "bodyErrors"].contains(name) {
             throw node.error("the \"\(name)\" plugin needs settings: write it as an object, {\"name\": \"\(name)\", ...}")
         }
         // A plugin named by a string has no settings: an empty object stands in for them.
@@ -118,8 +123,13 @@ public enum BuiltInPlugin: Sendable {
         case "metrics":
             try node.rejectUnknownKeys(["name"])
             self = .metrics
+        case "bodyErrors":
+            try node.rejectUnknownKeys(["name", "when", "errors"])
+            let condition = try BodyErrorsPlugin.Condition(config: node.required("when"))
+            let errorObjects = try node.optional("errors").map { (n) throws(ConfigError) in try BodyErrorsPlugin.ErrorObjects(config: n) }
+            self = .bodyErrors(condition, errorObjects: errorObjects)
         default:
-            throw nameNode.error("unknown plugin \"\(name)\" (built-in: log, requestId, headers, bearer, basic, apiKey, metrics; or {\"path\", \"symbol\"} for a shared object)")
+            throw nameNode.error("unknown plugin \"\(name)\" (built-in: log, requestId, headers, bearer, basic, apiKey, metrics, bodyErrors; or {\"path\", \"symbol\"} for a shared object)")
         }
     }
 }

@@ -37,9 +37,9 @@ public final class Client: Sendable {
 
     /// A client for `config` whose config plugins `registry` builds (the C ABI library and the
     /// CLI pass one that loads shared objects), with `plugins` after them.
-    /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:)``).
+    /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:catalog:)``).
     package init(config: GatewayConfig, plugins: [any Plugin], registry: PluginRegistry, randomSeed: UInt64?) throws(ConfigError) {
-        let configPlugins = try registry.plugins(for: config.plugins)
+        let configPlugins = try registry.plugins(for: config.plugins, catalog: config.catalog)
         core = ClientCore(config: config, plugins: configPlugins + plugins, randomSeed: randomSeed)
     }
 

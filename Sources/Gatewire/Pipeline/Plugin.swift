@@ -33,7 +33,8 @@ public protocol Plugin: Sendable {
 
     /// Sees the call's final result once, before the failure observers and the completion,
     /// and may replace it: e.g. turn a 2xx `{"ok": false, "error": "..."}` body into a
-    /// failure (``Response/failure(_:message:)``), or a failure into a success.
+    /// failure (``Response/failure(_:message:errorObjects:)``, or the built-in ``BodyErrorsPlugin``), or a
+    /// failure into a success.
     func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError>
 }
 

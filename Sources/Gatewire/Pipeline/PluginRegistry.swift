@@ -23,16 +23,17 @@ package struct PluginRegistry: Sendable {
 
     /// The plugins for `specs`, in order; a new instance per call for built-ins that keep
     /// state (`metrics`, `requestId`).
+    /// - Parameter catalog: the config's mappings, which `bodyErrors` maps error objects with.
     /// - Throws: ``ConfigError`` naming the entry's field: a shared object this registry has
     ///   no loader for, or its loader's error (a missing file or symbol, a refusing entry,
-    ///   an unsupported version).
-    package func plugins(for specs: [PluginSpec]) throws(ConfigError) -> [any Plugin] {
-        try specs.map { (spec) throws(ConfigError) in try plugin(for: spec) }
+    ///   an unsupported version); a `bodyErrors` mapping the catalog lacks.
+    package func plugins(for specs: [PluginSpec], catalog: MappingCatalog) throws(ConfigError) -> [any Plugin] {
+        try specs.map { (spec) throws(ConfigError) in try plugin(for: spec, catalog: catalog) }
     }
 
-    private func plugin(for spec: PluginSpec) throws(ConfigError) -> any Plugin {
+    private func plugin(for spec: PluginSpec, catalog: MappingCatalog) throws(ConfigError) -> any Plugin {
         switch spec.kind {
-        case .builtIn(let builtIn): return Self.make(builtIn)
+        case .builtIn(let builtIn): return try Self.make(builtIn, catalog: catalog, configPath: spec.configPath)
         case .sharedObject(let object):
             guard let sharedObjectLoader else {
                 throw ConfigError(path: object.pathField, message: "a shared-object plugin (\(object.path)) needs a loader this "
@@ -43,7 +44,9 @@ package struct PluginRegistry: Sendable {
         }
     }
 
-    private static func make(_ plugin: BuiltInPlugin) -> any Plugin {
+    private static func make(_ plugin: BuiltInPlugin, catalog: MappingCatalog, configPath: String) throws(ConfigError)
+        -> any Plugin
+    {
         switch plugin {
         case .log(let redactor, let logHeaders): LoggingPlugin(redactor: redactor, logHeaders: logHeaders)
         case .requestID(let header): RequestIDPlugin(header: header)
@@ -52,6 +55,8 @@ package struct PluginRegistry: Sendable {
         case .basic(let username, let password): BasicAuthPlugin(username: username, password: password)
         case .apiKey(let placement, let value): APIKeyPlugin(placement, value: value)
         case .metrics: MetricsPlugin()
+        case .bodyErrors(let condition, let errorObjects):
+            try BodyErrorsPlugin(condition: condition, errorObjects: errorObjects, catalog: catalog, configPath: configPath)
         }
     }
 }

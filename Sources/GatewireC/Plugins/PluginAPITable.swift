@@ -30,6 +30,7 @@ enum PluginAPITable {
         api.result_header = { gw_result_header($0, $1) }
         api.result_body = { gw_result_body($0, $1) }
         api.result_mapped_json = { gw_result_mapped_json($0) }
+        api.process_fail_with_errors = { gw_process_fail_with_errors($0, $1, $2, $3) }
         let table = UnsafeMutablePointer<gw_plugin_api>.allocate(capacity: 1)
         table.initialize(to: api)
         return UnsafePointer(table)

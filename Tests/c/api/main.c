@@ -51,6 +51,8 @@ static const named_test tests[] = {
     {"circuit_open_and_budget", test_circuit_open_and_budget, 0},
     {"plugin_hooks_v2", test_plugin_hooks_v2, 0},
     {"plugin_version_1_array", test_plugin_version_1_array, 0},
+    {"body_errors_plugin", test_body_errors_plugin, 0},
+    {"process_fail_with_errors", test_process_fail_with_errors, 0},
     {"refreshing_credential", test_refreshing_credential, 0},
     {"filtered_observers", test_filtered_observers, 0},
     {"events_logs_metrics_and_shared_objects", test_events_logs_metrics_and_shared_objects, 0},

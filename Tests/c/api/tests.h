@@ -20,6 +20,8 @@ void test_filtered_observers(void);
 void test_plugins(void);
 void test_plugin_hooks_v2(void);
 void test_plugin_version_1_array(void);
+void test_body_errors_plugin(void);
+void test_process_fail_with_errors(void);
 void test_cancel(void);
 void test_blocking_call_in_callback(void);
 void test_free_with_call_in_flight(void);

@@ -173,7 +173,8 @@ class gw_plugin_api(Structure):  # noqa: N801 - the C name
         for name in ("last_error_message", "request_method", "request_url", "request_header", "request_set_header",
                      "request_set_url", "request_fail", "attempt_number", "attempt_status", "attempt_error_kind",
                      "attempt_elapsed", "attempt_header", "process_result", "process_fail", "result_ok", "result_status",
-                     "result_error_kind", "result_error_message", "result_header", "result_body", "result_mapped_json")
+                     "result_error_kind", "result_error_message", "result_header", "result_body", "result_mapped_json",
+                     "process_fail_with_errors")
     ]
 
 
@@ -318,6 +319,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     # Plugins' process, filtered observers, events, log sink, metrics, credentials
     "gw_process_result": (_P, [_P]),
     "gw_process_fail": (c_int32, [_P, c_int32, c_char_p]),
+    "gw_process_fail_with_errors": (c_int32, [_P, c_int32, c_char_p, c_char_p]),
     "gw_client_add_failure_observer_filtered": (
         c_int32,
         [_P, c_char_p, FAILURE_OBSERVER_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)],

@@ -168,9 +168,28 @@ class FinalResult(_Borrowed):
         """A response header (case-insensitive), or None."""
         return _native.decode(_native.lib.gw_result_header(self._result(), name.encode("utf-8")))
 
-    def fail(self, message: str, kind: ErrorKind = ErrorKind.plugin) -> None:
-        """Make the call fail with ``kind`` and ``message`` (status and response are kept)."""
-        _native.check(_native.lib.gw_process_fail(self._live(), int(kind), message.encode("utf-8")))
+    def fail(self, message: str, kind: ErrorKind = ErrorKind.plugin, errors: list[Any] | None = None) -> None:
+        """Make the call fail with ``kind`` and ``message`` (status and response are kept).
+
+        Args:
+            message: the failure's message.
+            kind: the failure's kind (default ``ErrorKind.plugin``).
+            errors: the failure's error objects, a list of JSON values (e.g. a GraphQL body's
+                ``errors``, renamed as the caller expects): they reach the caller's
+                :class:`gatewire.CallError` ``error_objects`` and the failure observers, as
+                error descriptors' objects do. None (default): a success gets none, a failure
+                keeps its own (``gw_process_fail_with_errors`` in include/gatewire.h).
+
+        Raises:
+            TypeError: ``errors`` is not a list, or holds a value ``json.dumps`` cannot write.
+            ValueError: ``errors`` holds a NaN or an infinity (not JSON).
+            gatewire.InvalidArgument: the library rejected the kind.
+        """
+        if errors is not None and not isinstance(errors, list):
+            raise TypeError(f"errors must be a list of JSON values, not {type(errors).__name__}")
+        errors_json = None if errors is None else _json.dumps(errors, allow_nan=False).encode("utf-8")
+        _native.check(_native.lib.gw_process_fail_with_errors(self._live(), int(kind), message.encode("utf-8"),
+                                                              errors_json))
 
 
 class Plugin:
