@@ -7,7 +7,7 @@ import Glibc
 ///
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
 /// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
-/// `redactQuery`, `maxResponseBytes`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`,
+/// `redactQuery`, `maxResponseBytes`, `arrayParameters`, `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`,
 /// `mappings`, `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are
 /// errors, so a misspelt field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -62,6 +62,9 @@ public struct GatewayConfig: Sendable {
     /// by default up to 10 hops, credentials dropped on an origin change, no https to http,
     /// no body re-sent to another origin.
     public var redirectPolicy = RedirectPolicy()
+    /// How a call's query parameters of several values are written (key `arrayParameters`:
+    /// `"repeat"`, the default, `"brackets"` or `"comma"`; see ``ArrayParameterStyle``).
+    public var arrayParameters = ArrayParameterStyle.repeat
     /// Named routes.
     public var routes: [String: Route] = [:]
 
@@ -154,7 +157,8 @@ public struct GatewayConfig: Sendable {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "proxy", "noProxy",
                                     "redactHeaders", "redactQuery", "maxResponseBytes", "retry", "routes", "retryBudget",
                                     "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
-                                    "errorDescriptors", "plugins"])
+                                    "errorDescriptors", "plugins",
+                                    "arrayParameters"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -178,6 +182,14 @@ public struct GatewayConfig: Sendable {
             caFile = path
         }
         if let node = try root.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
+        if let node = try root.optional("arrayParameters") {
+            let name = try node.string()
+            guard let style = ArrayParameterStyle(rawValue: name) else {
+                throw node.error("unknown style \"\(name)\" (expected one of: "
+                    + ArrayParameterStyle.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            arrayParameters = style
+        }
         proxy = try root.optional("proxy")?.string(checkedBy: Self.proxyProblem)
         noProxy = try root.optional("noProxy")?.string()
         func names(_ key: String) throws(ConfigError) -> [String] {
