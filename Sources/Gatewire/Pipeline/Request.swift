@@ -11,7 +11,7 @@ public struct Request: Sendable {
     /// A route name from the gateway config (e.g. `"user"`), or nil.
     public var route: String?
     /// Values for `:name` path parameters; the rest become query parameters (RFC 3986
-    /// percent-encoded), in key order. Other value types: ``setParameter(_:_:)``.
+    /// percent-encoded), in key order. Numbers and booleans: ``setParameter(_:_:)-(_,ParameterValue)``.
     public var parameters: [String: String]
     /// Query parameters of several values, e.g. `["ids": ["1", "2"]]`, written after
     /// ``parameters`` in key order, in the style of ``CallOptions/arrayParameters``, else the
