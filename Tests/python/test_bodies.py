@@ -77,6 +77,8 @@ def test_two_bodies_and_wrong_types_are_refused_before_sending(httpbin: str) -> 
             client.call("POST", "/anything", content=b"x", data={"a": 1})
         with pytest.raises(TypeError, match="content must be bytes"):
             client.call("POST", "/anything", content="text")  # type: ignore[typeddict-item]
+        with pytest.raises(TypeError, match=r"form fields must be a mapping .* not bytes \(raw bytes go in content=\)"):
+            client.call("POST", "/anything", data=b"a=1")  # type: ignore[typeddict-item]
         with pytest.raises(TypeError, match="form field 'a' must be a str, int, float or bool"):
             client.call("POST", "/anything", data={"a": {"b": 1}})
         with pytest.raises(TypeError, match="parameter 'ids' must be a str, int, float or bool"):

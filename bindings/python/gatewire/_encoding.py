@@ -45,7 +45,8 @@ def _values_json(what: str, values: Mapping[str, Any] | None) -> bytes | None:
     if values is None:
         return None
     if not isinstance(values, Mapping):
-        raise TypeError(f"{what}s must be a mapping of names to values, not {type(values).__name__}")
+        hint = " (raw bytes go in content=)" if isinstance(values, (bytes, bytearray, memoryview, str)) else ""
+        raise TypeError(f"{what}s must be a mapping of names to values, not {type(values).__name__}{hint}")
     document: dict[str, str | list[str]] = {}
     for name, value in values.items():
         if isinstance(value, (list, tuple)):
