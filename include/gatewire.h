@@ -625,13 +625,17 @@ typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, vo
  * GW_ERROR_INVALID_ARGUMENT naming the field.
  */
 typedef struct gw_call_options {
-    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (or GW_CALL_OPTIONS_VERSION_1) */
+    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (or GW_CALL_OPTIONS_VERSION_2 or _1) */
     const char *method;        /**< "GET", "POST", ... (case-insensitive; RFC 9110 section 9);
                                     NULL = "GET"; ignored with a route */
     const char *path;          /**< relative to the base URL, e.g. "/users/:id"; ignored with a
                                     route */
     const char *route;         /**< a route name of the gateway config, or NULL */
-    const char *params_json;   /**< JSON object of path (":name") and query parameters, or NULL */
+    const char *params_json;   /**< JSON object of path (":name") and query parameters, or NULL:
+                                    values are strings, numbers (their JSON text) or booleans
+                                    (true/false); an array of them is a query parameter of
+                                    several values, written in the config's "arrayParameters"
+                                    style (ids=1&ids=2 by default) */
     const char *headers_json;  /**< JSON object {"Name": "value"} (values: strings, numbers or
                                     booleans; names tokens, values without CR/LF/NUL), or NULL */
     const char *body_json;     /**< JSON body text, or NULL; sent with the method asked (GET too);
@@ -666,16 +670,35 @@ typedef struct gw_call_options {
          "maxResponseBytes": the largest decoded body accepted, in bytes (1...2^62; default the
          route's, else the config's, else 64 MiB): past it the transfer is aborted and the
          call fails with GW_KIND_RESPONSE_TOO_LARGE. Copied during the call. */
+    const void *body;
+    /**< version >= 3: a body of raw bytes (body_length of them, copied during the call), or
+         NULL for none; sent with content_type. At most one of body_json, body and form_json
+         may be set (else GW_ERROR_INVALID_ARGUMENT naming them); a body on HEAD is
+         GW_KIND_INVALID_ARGUMENT, as body_json's. */
+    size_t body_length;        /**< version >= 3: the bytes at body (0 = an empty body); more than
+                                    0 with body NULL is GW_ERROR_INVALID_ARGUMENT */
+    const char *content_type;  /**< version >= 3: body's Content-Type, e.g. "image/png"; NULL =
+                                    "application/octet-stream"; a "Content-Type" of headers_json
+                                    or of the config wins over both */
+    const char *form_json;
+    /**< version >= 3: an application/x-www-form-urlencoded body, as a JSON object of fields
+         in order, or NULL: values are strings, numbers (their JSON text), booleans
+         (true/false) or arrays of them (the name repeated, `ids=1&ids=2`, as HTML forms and
+         requests' data= send a list). Encoded as the WHATWG URL standard's form serializer:
+         a space is "+", every byte outside RFC 3986's unreserved set "%XX". Another value is
+         GW_ERROR_INVALID_ARGUMENT naming the field ("form_json.ids: ..."). */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 2u   /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION 3u   /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION_2 2u /**< still accepted: a v2 struct ends at policy_json */
 #define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a v1 struct ends at retry_test_user_data */
 /** gw_call_options with its defaults (max_retries -1), for an initialiser. */
-#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, NULL}
+#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, \
+                              NULL, NULL, 0, NULL, NULL}
 
 /**
  * Fills *options with defaults (max_retries -1, everything else empty).
  * @param options the struct to fill.
- * @param version 1 or 2; a version 1 struct is only written up to its last field.
+ * @param version 1, 2 or 3; a version 1 or 2 struct is only written up to its last field.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);

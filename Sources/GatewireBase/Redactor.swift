@@ -45,8 +45,12 @@ public struct Redactor: Sendable {
     /// Whether `name`'s value is hidden (case-insensitive).
     public func isSecretHeader(_ name: String) -> Bool { headers.contains(name.lowercased()) }
 
-    /// Whether the query parameter `name` (percent-decoded) is hidden (case-insensitive).
-    public func isSecretQueryParameter(_ name: String) -> Bool { queryParameters.contains(name.lowercased()) }
+    /// Whether the query parameter `name` (percent-decoded) is hidden (case-insensitive);
+    /// `name[]`, a list in the brackets style (`ArrayParameterStyle`), is hidden when `name` is.
+    public func isSecretQueryParameter(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return queryParameters.contains(lowered) || (lowered.hasSuffix("[]") && queryParameters.contains(String(lowered.dropLast(2))))
+    }
 
     /// `name: value` with the value hidden when `name` is a secret header.
     public func header(_ name: String, _ value: String) -> String {

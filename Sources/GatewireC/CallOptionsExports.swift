@@ -10,9 +10,9 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
     var defaults = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
                                    headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
                                    attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
-                                   policy_json: nil)
-    // A version 1 struct is shorter: write only its fields.
-    let size = version == GW_CALL_OPTIONS_VERSION_1 ? CallOptionsReader.version1Size : MemoryLayout<gw_call_options>.size
+                                   policy_json: nil, body: nil, body_length: 0, content_type: nil, form_json: nil)
+    // An older version's struct is shorter: write only its fields.
+    let size = CallOptionsReader.size(of: version)
     withUnsafeBytes(of: &defaults) { source in
         UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: size)
     }

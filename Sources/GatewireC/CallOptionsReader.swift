@@ -17,18 +17,29 @@ enum CallOptionsReader {
 
     /// The size of a version 1 `gw_call_options` (it ends before `policy_json`).
     static let version1Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
+    /// The size of a version 2 `gw_call_options` (it ends before `body`).
+    static let version2Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.body)!
 
-    /// Whether this library reads `version` (1 or 2).
+    /// Whether this library reads `version` (1, 2 or 3).
     static func supports(_ version: UInt32) -> Bool {
-        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_1
+        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_2 || version == GW_CALL_OPTIONS_VERSION_1
     }
 
-    /// Copies the caller's struct, reading no more bytes than its version has: a v1 caller's
-    /// memory ends before `policy_json`, which then reads as NULL.
+    /// The bytes of a `gw_call_options` of `version` (a supported one).
+    static func size(of version: UInt32) -> Int {
+        switch version {
+        case GW_CALL_OPTIONS_VERSION_1: version1Size
+        case GW_CALL_OPTIONS_VERSION_2: version2Size
+        default: MemoryLayout<gw_call_options>.size
+        }
+    }
+
+    /// Copies the caller's struct, reading no more bytes than its version has: an older
+    /// caller's memory ends before the fields it does not have, which then read as NULL and 0.
     static func load(_ pointer: UnsafePointer<gw_call_options>) -> gw_call_options {
         let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
         var copy = gw_call_options()
-        let size = version == GW_CALL_OPTIONS_VERSION_1 ? version1Size : MemoryLayout<gw_call_options>.size
+        let size = supports(version) ? size(of: version) : MemoryLayout<UInt32>.size
         withUnsafeMutableBytes(of: &copy) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size))
         }
@@ -45,16 +56,18 @@ enum CallOptionsReader {
         var request = try target(options)
         try checkNumbers(options)
         if let params = try object(options.params_json, field: "params_json") {
-            for (key, value) in params.node.members { request.parameters[key] = try text(value, field: "params_json.\(key)") }
+            for (key, value) in params.node.members {
+                if value.kind == .array {
+                    request.listParameters[key] = try texts(value, field: "params_json.\(key)")
+                } else {
+                    request.parameters[key] = try text(value, field: "params_json.\(key)")
+                }
+            }
         }
         if let headers = try object(options.headers_json, field: "headers_json") {
             try add(headers, to: &request)
         }
-        if let body = options.body_json {
-            let value = try parse(body, field: "body_json")
-            request.body = client.config.requestBody(value, objectType: string(options.object_type),
-                                                     forRoute: request.route)
-        }
+        try setBody(options, of: &request, config: client.config)
         if let text = options.policy_json {
             try applyPolicies(try parse(text, field: "policy_json"), to: &request, config: client.config)
         }
@@ -86,6 +99,38 @@ enum CallOptionsReader {
             throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "set route, or path (and method; NULL = GET)")
         }
         return Request(try method(options), path)
+    }
+
+    /// The body of `body_json`, `body` + `body_length` + `content_type`, or `form_json`:
+    /// at most one of them.
+    private static func setBody(_ options: gw_call_options, of request: inout Request,
+                                config: GatewayConfig) throws(Failure) {
+        let given = [("body_json", options.body_json != nil), ("body", options.body != nil || options.body_length > 0),
+                     ("form_json", options.form_json != nil)].filter(\.1).map(\.0)
+        if given.count > 1 {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
+                          message: "\(given.joined(separator: " and ")): set at most one body")
+        }
+        if let body = options.body_json {
+            let value = try parse(body, field: "body_json")
+            request.body = config.requestBody(value, objectType: string(options.object_type), forRoute: request.route)
+        } else if options.body != nil || options.body_length > 0 {
+            guard let bytes = options.body else {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
+                              message: "body: NULL with body_length \(options.body_length) (NULL is no body; 0 bytes is an empty one)")
+            }
+            let buffer = UnsafeRawBufferPointer(start: bytes, count: options.body_length)
+            request.body = .bytes(Array(buffer), contentType: string(options.content_type) ?? "application/octet-stream")
+        } else if let form = try object(options.form_json, field: "form_json") {
+            var fields: [(name: String, value: String)] = []
+            for (name, value) in form.node.members {
+                let field = "form_json.\(name)"
+                for text in value.kind == .array ? try texts(value, field: field) : [try text(value, field: field)] {
+                    fields.append((name, text))
+                }
+            }
+            request.body = .form(fields)
+        }
     }
 
     /// Sets each header of `headers_json`; a bad field is refused at once, naming it.
@@ -182,6 +227,15 @@ enum CallOptionsReader {
             throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "\(field): expected a JSON object")
         }
         return value
+    }
+
+    /// The elements of an array of parameter or form values, each as ``text(_:field:)``.
+    private static func texts(_ node: JSONNode, field: String) throws(Failure) -> [String] {
+        var result: [String] = []
+        for (index, element) in node.elements.enumerated() {
+            result.append(try text(element, field: "\(field)[\(index)]"))
+        }
+        return result
     }
 
     /// A parameter or header value: strings as they are, numbers and booleans as their JSON text.

@@ -37,6 +37,12 @@ public enum FormEncoding {
         pairs(value).map { "\(encode($0.0, key: true))=\(encode($0.1, key: false))" }.joined(separator: "&")
     }
 
+    /// The form body of `fields` in their order: `name=Ann+Lee&ids=1&ids=2` (a name given
+    /// twice is sent twice, as requests' `data=` and HTML forms send a list).
+    public static func body(fields: [(name: String, value: String)]) -> String {
+        fields.map { "\(encode($0.name, key: false))=\(encode($0.value, key: false))" }.joined(separator: "&")
+    }
+
     private static func encode(_ text: String, key: Bool) -> String {
         Router.percentEncoded(text, spaceAsPlus: true, keeping: key ? [UInt8(ascii: "["), UInt8(ascii: "]")] : [])
     }

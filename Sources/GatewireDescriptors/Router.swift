@@ -11,6 +11,20 @@ public enum Router {
         try build(pattern, parameters: parameters, objectAttributes: [:], objectParameters: [])
     }
 
+    /// ``build(_:parameters:objectAttributes:objectParameters:)`` with query parameters of
+    /// several values: each of `lists` goes to the query only (a `:name` segment takes one
+    /// value), written in `style`, in key order after the single values. An empty list sends nothing;
+    /// a name in both `parameters` and `lists` sends both.
+    public static func build(_ pattern: String, parameters: [String: String], lists: [String: [String]],
+                             style: ArrayParameterStyle, objectAttributes: [String: String] = [:],
+                             objectParameters: [(String, String)] = []) throws(RouterError) -> String {
+        let path = try build(pattern, parameters: parameters, objectAttributes: objectAttributes,
+                             objectParameters: objectParameters)
+        let query = lists.keys.sorted().flatMap { style.pairs($0, lists[$0]!) { percentEncoded($0) } }
+        guard !query.isEmpty else { return path }
+        return path + (path.contains("?") ? "&" : "?") + query.joined(separator: "&")
+    }
+
     /// Fills `:name` segments for an object route (RestKit's object routing): each name is
     /// looked up in the call's `parameters`, then in the object's own `objectAttributes`
     /// (its top-level scalar members), then in `objectParameters` (the object's mapped

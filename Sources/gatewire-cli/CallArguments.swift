@@ -8,9 +8,16 @@ struct CallArguments {
     var baseURL: String?
     /// ROUTE, or METHOD and PATH.
     var positional: [String] = []
-    var parameters: [String: String] = [:]
+    /// Each --param name's values in order: one fills a `:name` segment or the query, more
+    /// are a list (the config's `arrayParameters` style).
+    var parameters: [String: [String]] = [:]
     var headers = HTTPHeaders()
     var body: String?
+    /// --data's form fields, in order.
+    var form: [(name: String, value: String)] = []
+    /// --data-binary's bytes (the file's with `@FILE`).
+    var binary: [UInt8]?
+    var contentType: String?
     var objectType: String?
     var user: String?
     var maxRetries: Int?
@@ -35,7 +42,7 @@ struct CallArguments {
             case "--param":
                 let pair = value(argument)
                 guard let equals = pair.firstIndex(of: "=") else { fail("--param expects k=v, got \"\(pair)\"") }
-                parameters[String(pair[..<equals])] = String(pair[pair.index(after: equals)...])
+                parameters[String(pair[..<equals]), default: []].append(String(pair[pair.index(after: equals)...]))
             case "--header":
                 let line = value(argument)
                 guard let colon = line.firstIndex(of: ":") else { fail("--header expects 'Name: value', got \"\(line)\"") }
@@ -43,6 +50,14 @@ struct CallArguments {
                 headers.set(name, text)
                 if let problem = headers.problem { fail("--header: \(problem)") }  // this field's: the others passed
             case "--body": body = value(argument)
+            case "--data":
+                let pair = value(argument)
+                guard let equals = pair.firstIndex(of: "=") else { fail("--data expects k=v, got \"\(pair)\"") }
+                form.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
+            case "--data-binary":
+                let text = value(argument)
+                binary = text.hasPrefix("@") ? Self.contents(of: String(text.dropFirst())) : Array(text.utf8)
+            case "--content-type": contentType = value(argument)
             case "--object-type": objectType = value(argument)
             case "--user": user = value(argument)
             case "--max-retries":
@@ -75,6 +90,23 @@ struct CallArguments {
                 positional.append(argument)
             }
         }
+    }
+
+    /// The bytes of the file at `path`; a file that cannot be read is a usage error naming it.
+    static func contents(of path: String) -> [UInt8] {
+        guard let file = fopen(path, "rb") else {
+            fail("--data-binary: cannot read \"\(path)\": \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            bytes += chunk[..<count]
+            if count < chunk.count { break }
+        }
+        if ferror(file) != 0 { fail("--data-binary: cannot read \"\(path)\": \(String(cString: strerror(errno)))") }
+        return bytes
     }
 
     /// What messages call the config: its file, else the base URL option.
@@ -116,14 +148,22 @@ struct CallArguments {
         case 1 where config.routes[positional[0]] == nil && HTTPMethod(name: positional[0]) != nil:
             fail("missing PATH after \(positional[0]) (METHOD PATH, e.g. \(positional[0]) /users/:id)\n\(usage)")
         case 1:
-            request = Request(route: positional[0], parameters: parameters, headers: headers)
+            request = Request(route: positional[0], headers: headers)
         case 2:
             guard let method = HTTPMethod(name: positional[0]) else { fail("unknown HTTP method \"\(positional[0])\"") }
             if allPages { fail("--all-pages needs a ROUTE whose config entry has a \"pagination\", not METHOD PATH\n\(usage)") }
-            request = Request(method, positional[1], parameters: parameters, headers: headers)
+            request = Request(method, positional[1], headers: headers)
         default:
             fail("expected ROUTE or METHOD PATH\n\(usage)")
         }
+        for (name, values) in parameters {
+            if values.count == 1 { request.parameters[name] = values[0] } else { request.listParameters[name] = values }
+        }
+        let bodies = [("--body", body != nil), ("--data", !form.isEmpty), ("--data-binary", binary != nil)].filter(\.1)
+        if bodies.count > 1 { fail("\(bodies.map(\.0).joined(separator: " and ")): give one body") }
+        if contentType != nil, binary == nil { fail("--content-type goes with --data-binary") }
+        if !form.isEmpty { request.body = .form(form) }
+        if let binary { request.body = .bytes(binary, contentType: contentType ?? "application/octet-stream") }
         if let body {
             do {
                 let value = try JSONValue.parse(body)

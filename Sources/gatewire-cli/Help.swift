@@ -14,13 +14,22 @@ let help = usage + """
       METHOD PATH             e.g. GET /users/:id (PATH is relative to the base URL)
       --config FILE           the gateway config (JSON); optional when --base-url is given
       --base-url URL          replaces the config's baseURL
-      --param k=v             fills the path's :k segment, else adds k=v to the query (repeatable)
+      --param k=v             fills the path's :k segment, else adds k=v to the query
+                              (repeatable; a name given twice is a list, written in the
+                              config's "arrayParameters" style: k=1&k=2 by default)
       --header 'Name: value'  an extra request header (repeatable); the name must be a token, not
                               a framing field (Content-Length, Connection...), and the value
                               free of control characters but HTAB (RFC 9110 sections 5.1, 5.5)
       --body JSON             the request body; mapped by the request descriptor of the route's
                               objectType or of --object-type, else sent as is
       --object-type TYPE      the object type whose request descriptor maps --body
+      --data k=v              a form field (repeatable, in order): the body is
+                              application/x-www-form-urlencoded (space "+", every byte outside
+                              RFC 3986's unreserved set %XX)
+      --data-binary @FILE     the body is FILE's bytes as they are (or the text itself without
+                              the @), with --content-type TYPE (default application/octet-stream;
+                              a --header 'Content-Type: ...' wins). One of --body, --data and
+                              --data-binary
       --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
       --max-retries N         retries after the first attempt (replaces only maxRetries of the
                               route's retry policy, else the config's)

@@ -8,9 +8,10 @@ import Glibc
 /// Keys (times in seconds): `baseURL` (required), `headers`, `auth`, `timeouts`
 /// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
 /// `redactQuery`, `maxResponseBytes`, `maxConnectionsPerHost`, `maxConnections`, `http2`
-/// (`maxConcurrentStreams`, `priorKnowledge`), `retry`, `retryBudget`, `circuitBreaker`, `redirects`, `routes`,
-/// `mappings`, `requestDescriptors`, `responseDescriptors`, `errorDescriptors`. Unknown keys are
-/// errors, so a misspelt field is reported rather than ignored.
+/// (`maxConcurrentStreams`, `priorKnowledge`), `arrayParameters`, `retry`, `retryBudget`,
+/// `circuitBreaker`, `redirects`, `routes`, `mappings`, `requestDescriptors`,
+/// `responseDescriptors`, `errorDescriptors`, `plugins`. Unknown keys are errors, so a misspelt
+/// field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
     /// The URL every path is relative to, e.g. `http://127.0.0.1:8080/api/v1` (no trailing slash needed).
     public var baseURL: String
@@ -71,6 +72,9 @@ public struct GatewayConfig: Sendable {
     /// by default up to 10 hops, credentials dropped on an origin change, no https to http,
     /// no body re-sent to another origin.
     public var redirectPolicy = RedirectPolicy()
+    /// How a call's query parameters of several values are written (key `arrayParameters`:
+    /// `"repeat"`, the default, `"brackets"` or `"comma"`; see ``ArrayParameterStyle``).
+    public var arrayParameters = ArrayParameterStyle.repeat
     /// Named routes.
     public var routes: [String: Route] = [:]
 
@@ -164,7 +168,7 @@ public struct GatewayConfig: Sendable {
                                     "redactHeaders", "redactQuery", "maxResponseBytes", "maxConnectionsPerHost", "maxConnections",
                                     "http2", "retry", "routes", "retryBudget",
                                     "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
-                                    "errorDescriptors", "plugins"])
+                                    "errorDescriptors", "plugins", "arrayParameters"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -192,6 +196,14 @@ public struct GatewayConfig: Sendable {
         try http2?.rejectUnknownKeys(["maxConcurrentStreams", "priorKnowledge"])
         connectionLimits = try ConnectionLimits(root: root, http2: http2)
         if let node = try http2?.optional("priorKnowledge") { http2PriorKnowledge = try node.bool() }
+        if let node = try root.optional("arrayParameters") {
+            let name = try node.string()
+            guard let style = ArrayParameterStyle(rawValue: name) else {
+                throw node.error("unknown style \"\(name)\" (expected one of: "
+                    + ArrayParameterStyle.allCases.map(\.rawValue).joined(separator: ", ") + ")")
+            }
+            arrayParameters = style
+        }
         proxy = try root.optional("proxy")?.string(checkedBy: Self.proxyProblem)
         noProxy = try root.optional("noProxy")?.string()
         func names(_ key: String) throws(ConfigError) -> [String] {

@@ -22,13 +22,13 @@ extension ClientCore {
         if let problem = method.bodyProblem(hasBody: body.bytes != nil) { throw invalid(problem) }
         if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
         if let resolved = target.resolved, let path = resolved.staticPath, let url = resolved.staticURL,
-           request.parameters.isEmpty, body.parameters.isEmpty {
+           request.parameters.isEmpty, request.listParameters.isEmpty, body.parameters.isEmpty {
             // A route without `:name` parameters called without parameters: its path and URL
             // were built once (object attributes only fill `:name` segments, never the query).
             return PreparedRequest(method: method, path: path, url: url, headers: headers, body: body.bytes,
                                    route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)
         }
-        let path = try self.path(pattern, parameters: request.parameters, body: body, invalid: invalid)
+        let path = try self.path(pattern, request: request, body: body, invalid: invalid)
         return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body.bytes,
                                route: request.route, resolved: target.resolved, readsJSONBody: request.readsJSONBody)
     }
@@ -93,6 +93,9 @@ extension ClientCore {
                 if let problem { throw invalid(problem) }
             }
             return EncodedBody(bytes: bytes)
+        case .form(let fields):
+            if !headers.contains("Content-Type") { headers.set("Content-Type", RequestDescriptor.BodyFormat.form.contentType) }
+            return EncodedBody(bytes: Array(FormEncoding.body(fields: fields).utf8))
         }
     }
 
@@ -130,11 +133,14 @@ extension ClientCore {
     }
 
     /// The path sent: `pattern` filled and percent-encoded (``Router``), with dot segments refused.
-    private func path(_ pattern: String, parameters: [String: String], body: EncodedBody,
+    /// The query's lists are written in the call's style, else the config's.
+    private func path(_ pattern: String, request: Request, body: EncodedBody,
                       invalid: (String) -> GatewireError) throws(GatewireError) -> String {
         var path: String
         do {
-            path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: parameters,
+            path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters,
+                                    lists: request.listParameters,
+                                    style: request.options.arrayParameters ?? config.arrayParameters,
                                     objectAttributes: body.attributes, objectParameters: body.parameters)
         } catch {
             throw invalid(error.message)

@@ -11,8 +11,13 @@ public struct Request: Sendable {
     /// A route name from the gateway config (e.g. `"user"`), or nil.
     public var route: String?
     /// Values for `:name` path parameters; the rest become query parameters (RFC 3986
-    /// percent-encoded), in key order.
+    /// percent-encoded), in key order. Numbers and booleans: ``setParameter(_:_:)-(_,ParameterValue)``.
     public var parameters: [String: String]
+    /// Query parameters of several values, e.g. `["ids": ["1", "2"]]`, written after
+    /// ``parameters`` in key order, in the style of ``CallOptions/arrayParameters``, else the
+    /// config's `arrayParameters` (default `ids=1&ids=2`: ``ArrayParameterStyle``). They never
+    /// fill a `:name` path segment.
+    public var listParameters: [String: [String]] = [:]
     /// Header fields for this call; they replace the client's default headers of the same name.
     public var headers: HTTPHeaders
     /// The body, if any. It goes out with ``method`` whatever that is (a GET with a body is
@@ -35,8 +40,12 @@ public struct Request: Sendable {
         /// that type and the call's method (attribute mapping + `rootKeyPath`), as RestKit's
         /// `RKRequestDescriptor`. A nil type means the route's `objectType`.
         case object(JSONValue, type: String? = nil)
-        /// Raw bytes with their content type.
+        /// Raw bytes with their content type (a `Content-Type` header of the call or config wins).
         case bytes([UInt8], contentType: String)
+        /// An `application/x-www-form-urlencoded` body of these fields in their order, encoded
+        /// as the WHATWG URL standard's form serializer (space `+`, every byte outside RFC
+        /// 3986's unreserved set `%XX`); repeat a name for a list, as requests' `data=` does.
+        case form([(name: String, value: String)])
     }
 
     /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from
@@ -102,6 +111,9 @@ public struct CallOptions: Sendable {
     /// ``ResponseSizeLimit``; a larger one fails with kind `responseTooLarge`); nil keeps
     /// the route's or the client's (default 64 MiB).
     public var maxResponseBytes: Int?
+    /// How ``Request/listParameters`` are written for this call; nil keeps the config's
+    /// `arrayParameters` (default ``ArrayParameterStyle/repeat``).
+    public var arrayParameters: ArrayParameterStyle?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,

@@ -82,6 +82,8 @@ def sync_calls(base_url: str) -> None:
         use_result(client.get("/a", attempt_timeout=1.0, deadline=5.0, redirects="sameOrigin"))
         use_result(client.post("/a", json={"name": "Ann"}, object_type="User", max_response_bytes=1 << 20))
         use_result(client.put("/a", json=[1, 2]))
+        use_result(client.post("/a", data={"name": "Ann", "ids": [1, 2]}, params={"ids": (1, 2), "open": True}))
+        use_result(client.put("/a", content=b"\x00\x01", content_type="application/octet-stream"))
         use_result(client.patch("/a", json=None))
         use_result(client.delete("/a"))
         use_result(client.head("/a"))

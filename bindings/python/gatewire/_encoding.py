@@ -29,18 +29,41 @@ def _encode(text: str | None) -> bytes | None:
     return None if text is None else text.encode("utf-8")
 
 
-def _params_json(params: Mapping[str, Any] | None) -> bytes | None:
-    if params is None:
+def _value_text(what: str, name: object, value: Any) -> str:
+    """A parameter or form value as sent: bools ``true``/``false`` (JSON's spelling, the one
+    every Gatewire language sends; requests would send Python's ``True``), numbers ``str()``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (str, int, float)):
+        return str(value)
+    raise TypeError(f"{what} {name!r} must be a str, int, float or bool, or a list or tuple of them, "
+                    f"not {type(value).__name__}")
+
+
+def _values_json(what: str, values: Mapping[str, Any] | None) -> bytes | None:
+    """``values`` as the library's JSON object of strings, a list or tuple as an array of them."""
+    if values is None:
         return None
-    values: dict[str, str] = {}
-    for name, value in params.items():
-        if isinstance(value, bool):
-            values[str(name)] = "true" if value else "false"
-        elif isinstance(value, (str, int, float)):
-            values[str(name)] = str(value)
+    if not isinstance(values, Mapping):
+        hint = " (raw bytes go in content=)" if isinstance(values, (bytes, bytearray, memoryview, str)) else ""
+        raise TypeError(f"{what}s must be a mapping of names to values, not {type(values).__name__}{hint}")
+    document: dict[str, str | list[str]] = {}
+    for name, value in values.items():
+        if isinstance(value, (list, tuple)):
+            document[str(name)] = [_value_text(what, name, item) for item in value]
         else:
-            raise TypeError(f"parameter {name!r} must be a str, int, float or bool, not {type(value).__name__}")
-    return _json.dumps(values).encode("utf-8")
+            document[str(name)] = _value_text(what, name, value)
+    return _json.dumps(document).encode("utf-8")
+
+
+def _params_json(params: Mapping[str, Any] | None) -> bytes | None:
+    """``params_json``: a list or tuple value is a query parameter of several values."""
+    return _values_json("parameter", params)
+
+
+def _form_json(data: Mapping[str, Any] | None) -> bytes | None:
+    """``form_json``: a list or tuple value repeats the field."""
+    return _values_json("form field", data)
 
 
 def _headers_json(headers: Mapping[str, str] | None) -> bytes | None:

@@ -118,7 +118,7 @@ GW_RETRY_STOP = 2
 GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
-GW_CALL_OPTIONS_VERSION = 2
+GW_CALL_OPTIONS_VERSION = 3
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -228,6 +228,11 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("retry_test_user_data", c_void_p),
         # version 2 (resilience)
         ("policy_json", c_char_p),
+        # version 3 (bodies beyond JSON)
+        ("body", c_void_p),
+        ("body_length", c_size_t),
+        ("content_type", c_char_p),
+        ("form_json", c_char_p),
     ]
 
 

@@ -41,6 +41,7 @@ from ._encoding import (
     _encode,
     _filter_json,
     _headers_json,
+    _form_json,
     _params_json,
     _with_call_timeouts,
     _with_timeouts,
@@ -116,7 +117,12 @@ class CallOptions(TypedDict, total=False):
 
     Attributes:
         params: path (``:name``) and query parameters; values are str/int/float/bool (bools
-            are sent as ``true``/``false``).
+            are sent as ``true``/``false``, numbers as ``str()``), or a list or tuple of them
+            for a query parameter of several values, written in the config's
+            ``arrayParameters`` style: ``{"ids": [1, 2]}`` is ``ids=1&ids=2`` (``"repeat"``,
+            the default, as requests), ``ids%5B%5D=1&ids%5B%5D=2`` (``"brackets"``,
+            AFNetworking's ``ids[]``) or ``ids=1,2`` (``"comma"``). A list never fills a
+            ``:name`` segment.
         headers: request headers; they replace the config's headers of the same name. Names
             are tokens (RFC 9110 section 5.1) other than the framing and connection fields
             libcurl sends (Content-Length, Transfer-Encoding, Connection, Keep-Alive,
@@ -126,6 +132,16 @@ class CallOptions(TypedDict, total=False):
         json: the JSON body (any JSON-serialisable value; ``None`` sends a JSON ``null``;
             absent for no body). It goes out with the method asked, GET included; HEAD with
             a body raises InvalidArgument (RFC 9110 section 9.3.2).
+        data: an ``application/x-www-form-urlencoded`` body, as requests' ``data=`` dict:
+            fields in order, values as ``params``' (a list or tuple repeats the field,
+            ``ids=1&ids=2``), encoded as the WHATWG form serializer (space ``+``, every byte
+            outside RFC 3986's unreserved set ``%XX``). A ``Content-Type`` in ``headers`` wins.
+        content: a body of raw bytes (``bytes``, ``bytearray`` or ``memoryview``), sent as
+            they are with ``content_type``, as httpx's ``content=``.
+        content_type: ``content``'s ``Content-Type``, e.g. ``"image/png"``; None =
+            ``application/octet-stream``. A ``Content-Type`` in ``headers`` (or the config's)
+            wins over both. At most one of ``json``, ``data`` and ``content`` may be given
+            (else InvalidArgument naming them).
         object_type: map ``json`` through the request descriptor of the type of this name;
             None (the default) sends ``json`` as is (with a route: the route's
             ``objectType`` if it has one).
@@ -170,6 +186,9 @@ class CallOptions(TypedDict, total=False):
     params: Mapping[str, Any] | None
     headers: Mapping[str, str] | None
     json: Any
+    data: Mapping[str, Any] | None
+    content: bytes | bytearray | memoryview | None
+    content_type: str | None
     object_type: str | None
     max_retries: int | None
     attempt_timeout: float | None
@@ -355,6 +374,16 @@ class Client:
         native.headers_json = _headers_json(options.get("headers"))
         # An absent json is no body; json=None is a JSON null.
         native.body_json = _json.dumps(options["json"]).encode("utf-8") if "json" in options else None
+        native.form_json = _form_json(options.get("data"))
+        content = options.get("content")
+        if content is not None:
+            if not isinstance(content, (bytes, bytearray, memoryview)):
+                raise TypeError(f"content must be bytes, bytearray or memoryview, not {type(content).__name__}")
+            raw = bytes(content)
+            # The cast keeps raw alive as long as the struct (ctypes' _objects).
+            native.body = ctypes.cast(ctypes.c_char_p(raw), ctypes.c_void_p)
+            native.body_length = len(raw)
+        native.content_type = _encode(options.get("content_type"))
         native.object_type = _encode(options.get("object_type"))
         # None keeps the struct's "not set" (-1, 0, 0) from gw_call_options_init.
         if options.get("max_retries") is not None:
@@ -404,8 +433,8 @@ class Client:
                 ``gw_client_check_blocking``).
             InvalidArgument: malformed options (e.g. ``max_retries=101``, an unknown method,
                 an invalid header); the library's message names the field.
-            TypeError: an unknown keyword, a ``params`` value of another type, a ``json``
-                value that is not JSON-serialisable, a number of the wrong type, or a
+            TypeError: an unknown keyword, a ``params`` or ``data`` value of another type,
+                ``content`` that is not bytes, a ``json`` value that is not JSON-serialisable, a number of the wrong type, or a
                 coroutine function as ``retry_test``.
             GatewireError: the client is closed.
         """
