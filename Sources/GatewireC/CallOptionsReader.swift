@@ -67,7 +67,9 @@ enum CallOptionsReader {
         if let headers = try object(options.headers_json, field: "headers_json") {
             try add(headers, to: &request)
         }
-        try setBody(options, of: &request, config: client.config)
+        if options.body_json != nil || options.body != nil || options.body_length > 0 || options.form_json != nil {
+            try setBody(options, of: &request, client: client)  // most calls have none: no config copy
+        }
         if let text = options.policy_json {
             try applyPolicies(try parse(text, field: "policy_json"), to: &request, config: client.config)
         }
@@ -104,7 +106,7 @@ enum CallOptionsReader {
     /// The body of `body_json`, `body` + `body_length` + `content_type`, or `form_json`:
     /// at most one of them.
     private static func setBody(_ options: gw_call_options, of request: inout Request,
-                                config: GatewayConfig) throws(Failure) {
+                                client: Client) throws(Failure) {
         let given = [("body_json", options.body_json != nil), ("body", options.body != nil || options.body_length > 0),
                      ("form_json", options.form_json != nil)].filter(\.1).map(\.0)
         if given.count > 1 {
@@ -113,7 +115,7 @@ enum CallOptionsReader {
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
-            request.body = config.requestBody(value, objectType: string(options.object_type), forRoute: request.route)
+            request.body = client.config.requestBody(value, objectType: string(options.object_type), forRoute: request.route)
         } else if options.body != nil || options.body_length > 0 {
             guard let bytes = options.body else {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
