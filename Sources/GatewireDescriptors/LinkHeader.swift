@@ -51,7 +51,7 @@ private struct LinkScanner {
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
 
-    private var atEnd: Bool { i == bytes.count }
+    private var atEnd: Bool { i >= bytes.count }  // past it too: skipToComma steps over a final backslash
 
     private func at(_ ascii: Unicode.Scalar) -> Bool { i < bytes.count && bytes[i] == UInt8(ascii: ascii) }
 

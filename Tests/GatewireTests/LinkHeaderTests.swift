@@ -14,6 +14,16 @@ import Testing
         #expect(LinkHeader.target("next", in: Self.github) == "https://api.github.com/repositories/1000/issues?per_page=3&page=2")
     }
 
+    /// A backslash as the last byte, inside a quoted string of an element being skipped: the
+    /// skip steps over it and past the end, and the parse must still end (libFuzzer found the
+    /// loop: `fuzz-headers` timed out on such a value).
+    @Test func aFinalBackslashInASkippedQuoteEndsTheParse() {
+        let links = LinkHeader.parse(#"<a>; rel="next", x"\"#)
+        #expect(links.map(\.target) == ["a"])
+        #expect(links.map(\.relations) == [["next"]])
+        #expect(LinkHeader.parse("\u{3}<https://a/b?c=1>; r/el=\"prev ne \\\\\\") == [])
+    }
+
     @Test func githubLastPageHasNoNext() {
         let last = #"<https://api.github.com/repositories/1000/issues?per_page=3&page=4>; rel="prev", <https://api.github.com/repositories/1000/issues?per_page=3&page=1>; rel="first""#
         #expect(LinkHeader.target("next", in: last) == nil)
