@@ -244,8 +244,11 @@ def build(args: argparse.Namespace, out: Path) -> dict[str, Path]:
     subprocess.run(["gcc", *cflags, "-o", str(out / "ceiling"), str(BENCH / "c" / "ceiling.c"), *curl], check=True)
     subprocess.run(["gcc", *cflags, f"-I{ROOT / 'include'}", "-o", str(out / "gatewire_c"), str(BENCH / "c" / "gatewire_c.c"),
                     f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}", "-lpthread"], check=True)
+    subprocess.run(["gcc", *cflags, f"-I{ROOT / 'include'}", "-o", str(out / "openloop"), str(BENCH / "c" / "openloop.c"), *curl,
+                    f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}", "-lpthread", "-lm"], check=True)
     paths["ceiling"] = out / "ceiling"
     paths["gatewire_c"] = out / "gatewire_c"
+    paths["openloop"] = out / "openloop"
     if args.swift:
         log("building the Swift clients (swift build -c release --package-path bench/swift)")
         swift = BENCH / "swift"
@@ -300,9 +303,9 @@ def clients(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int
         return [python, py_clients, "gatewire-async", str(config), route[w], str(n), str(k), str(sizes[w]),
                 "raw" if w == "a" else "mapped"]
 
-    def peer(name: str):
+    def peer(name: str, mode: str = "parse"):
         def command(w: str, n: int, k: int) -> list[str]:
-            return [python, py_clients, name, url, f"/{WORKLOADS[w]}", str(n), str(k), str(sizes[w]), "raw" if w == "a" else "parse"]
+            return [python, py_clients, name, url, f"/{WORKLOADS[w]}", str(n), str(k), str(sizes[w]), "raw" if w == "a" else mode]
         return command
 
     py_env = {"PYTHONPATH": str(ROOT / "bindings" / "python"), "GATEWIRE_LIB": str(paths["lib"] / "libGatewire.so")}
@@ -321,6 +324,10 @@ def clients(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int
         Client("httpx", "peer", ("a", "b"), one, peer("httpx")),
         Client("httpx async", "peer", ("a", "b"), many, peer("httpx-async")),
         Client("aiohttp", "peer", ("a", "b"), many, peer("aiohttp"), smoke=True),
+        # The peers that map as Gatewire's (b) config does (renames, an integer from a digit
+        # string, a datetime, a nested object), with pydantic 2 instead of json.loads.
+        Client("aiohttp + pydantic", "peer", ("b",), many, peer("aiohttp", "pydantic"), smoke=True),
+        Client("httpx + pydantic", "peer", ("b",), one, peer("httpx", "pydantic")),
     ]
     if swift:
         result.append(Client("URLSession", "peer", ("a", "b"), both, urlsession))
@@ -429,6 +436,10 @@ def targets(rows: list[Row], memory: dict | None) -> list[dict]:
     ratio("(a) Python vs aiohttp, 64 in flight", py.rate / aio.rate if py and aio else None, 2.0)
     row = find(rows, "Gatewire C ABI", "b", 1)
     ratio("(b) C ABI mapped vs libcurl+Jansson parse and walk, 1 in flight (one core)", row and row.vs_ceiling, 0.85)
+    mine = find(rows, "Gatewire C ABI", "b", 64)
+    for peer, goal in (("aiohttp", 1.0), ("aiohttp + pydantic", 1.5)):
+        other = find(rows, peer, "b", 64)
+        ratio(f"(b) C ABI mapped vs {peer}, 64 in flight{', one core each' if PINNED else ''}", mine.rate / other.rate if mine and other else None, goal)
     python_peers = [r for r in rows if r.workload == "b" and r.kind == "peer" and r.client != "URLSession"]
     best = max(python_peers, key=lambda r: r.rate) if python_peers else None
     for client in ("Gatewire C ABI", "Gatewire Swift", "Gatewire Python"):
@@ -462,8 +473,8 @@ def main() -> int:
     parser.add_argument("--requests-b", type=int, help="requests per run on (b) (default 300; smoke 20)")
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
-    parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\" "
-                        "and \"10k\" select those runs")
+    parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
+                        "\"10k\" and \"latency\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -483,6 +494,7 @@ def main() -> int:
     memory = None
     h2: list[dict] = []
     crowd = None
+    latency: list[dict] = []
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -518,23 +530,27 @@ def main() -> int:
             h2 = h2_rows(paths, nginx, workdir, sizes, runs, counts["a"])
         if not args.smoke and (not args.only or "10k" in args.only.lower()):
             crowd = crowd_run(paths, config, sizes)
+        if not args.smoke and (not args.only or "latency" in args.only.lower()):
+            latency = latency_rows(paths, nginx.url, config, sizes, rows)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
     rank(rows)
-    goals = targets(rows, memory) + h2_targets(h2) if not args.smoke else []
+    goals = targets(rows, memory) + h2_targets(h2) + latency_targets(latency) if not args.smoke else []
     if crowd:
         goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
                       "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
     machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
-              "in_flight_10k": crowd, "targets": goals,
+              "in_flight_10k": crowd, "latency": latency, "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
     if h2:
         text += "\n\n" + h2_table(h2)
+    if latency:
+        text += "\n\n" + latency_table(latency)
     if goals:
         text += "\n\n" + targets_table(goals)
     if memory:
@@ -651,6 +667,73 @@ def crowd_run(paths: dict[str, Path], config: Path, sizes: dict[str, int]) -> di
                       {}, timeout=600)
     return {"requests": requests, "inflight": inflight, "peak_mib": report["maxrss_kib"] / 1024,
             "peak_fds": report["peak_fds"], "rate": report["requests"] / report["elapsed"]}
+
+
+LATENCY_LOADS = (0.25, 0.5, 0.75)
+LATENCY_SECONDS = 6  # the first is the warm-up, not counted
+
+
+def latency_rows(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int], rows: list[Row]) -> list[dict]:
+    """Latency under load on (a), open loop (bench/c/openloop.c, bench/python/openloop.py):
+    raw libcurl, Gatewire's C ABI and Gatewire's Python AsyncClient, each sent at the same
+    fixed rates: 25%, 50% and 75% of the saturation rate, which is the closed-loop rate of
+    Gatewire's C ABI on (a) at 64 in flight in this run (measured here when that row was not
+    run). Each row: p50, p99, p99.9 and the worst latency in microseconds over 5 s after a
+    1 s warm-up, and CPU ms per request."""
+    saturation_row = find(rows, "Gatewire C ABI", "a", 64)
+    if saturation_row is None:
+        report = run_once([str(paths["gatewire_c"]), str(config), "small", "20000", "64", str(sizes["a"]), "raw"], {}, timeout=600)
+        saturation = report["requests"] / report["elapsed"]
+    else:
+        saturation = saturation_row.rate
+    python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+    py_env = {"PYTHONPATH": str(ROOT / "bindings" / "python"), "GATEWIRE_LIB": str(paths["lib"] / "libGatewire.so")}
+    size, seconds = str(sizes["a"]), str(LATENCY_SECONDS)
+    variants = [
+        ("libcurl multi (ceiling)", "ceiling", lambda r: [str(paths["openloop"]), "curl", f"{url}/{WORKLOADS['a']}", r, seconds, size], {}),
+        ("Gatewire C ABI", "gatewire", lambda r: [str(paths["openloop"]), "gatewire", str(config), "small", r, seconds, size], {}),
+        ("Gatewire Python async", "gatewire",
+         lambda r: [python, str(BENCH / "python" / "openloop.py"), str(config), "small", r, seconds, size], py_env),
+    ]
+    out = []
+    for load in LATENCY_LOADS:
+        rate = f"{saturation * load:.0f}"
+        for name, kind, command, env in variants:
+            report = run_once(command(rate), env, timeout=120)
+            out.append({"client": name, "kind": kind, "load": load, "saturation": round(saturation, 1), "rate": float(rate),
+                        "achieved": round(report["requests"] / report["elapsed"], 1), "counted": report["counted"],
+                        **{k: round(report[k], 1) for k in ("p50_us", "p99_us", "p999_us", "max_us")},
+                        "cpu_ms_per_request": round(report["cpu"] / report["requests"] * 1000, 4)})
+            log(f"latency {name:24} {load:.0%} of {saturation:,.0f} req/s: p50 {report['p50_us']:,.0f} us, "
+                f"p99 {report['p99_us']:,.0f} us, p99.9 {report['p999_us']:,.0f} us")
+    return out
+
+
+def latency_table(rows: list[dict]) -> str:
+    """The open-loop rows, with each Gatewire row's p99 added over raw libcurl at the same rate."""
+    saturation = rows[0]["saturation"]
+    lines = [f"Latency under load, (a), open loop; rates are fractions of {saturation:,.0f} req/s (Gatewire C ABI, "
+             "closed loop, 64 in flight):", "",
+             "| client | load | rate req/s | achieved | p50 us | p99 us | p99.9 us | max us | CPU ms/req | p99 added over libcurl |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        base = next((b for b in rows if b["kind"] == "ceiling" and b["load"] == r["load"]), None)
+        added = f"{r['p99_us'] - base['p99_us']:,.0f} us" if base and r["kind"] != "ceiling" else ""
+        lines.append(f"| {r['client']} | {r['load']:.0%} | {r['rate']:,.0f} | {r['achieved']:,.0f} | {r['p50_us']:,.0f} | "
+                     f"{r['p99_us']:,.0f} | {r['p999_us']:,.0f} | {r['max_us']:,.0f} | {r['cpu_ms_per_request']:.3f} | {added} |")
+    return "\n".join(lines)
+
+
+def latency_targets(rows: list[dict]) -> list[dict]:
+    """p99 added over raw libcurl at half the saturation rate: at most 100 us."""
+    out = []
+    base = next((r for r in rows if r["kind"] == "ceiling" and r["load"] == 0.5), None)
+    for r in rows:
+        if r["kind"] == "gatewire" and r["load"] == 0.5 and base:
+            added = r["p99_us"] - base["p99_us"]
+            out.append({"target": f"latency: {r['client']} p99 added over libcurl at 50% of saturation", "measured": added,
+                        "goal": 100.0, "unit": "us", "met": added <= 100.0})
+    return out
 
 
 def nginx_version() -> str:

@@ -4,10 +4,12 @@ Usage: python clients.py CLIENT URL_OR_CONFIG ROUTE_OR_PATH REQUESTS INFLIGHT EX
 
 CLIENT is one of gatewire, gatewire-async, requests, urllib3, httpx, httpx-async, aiohttp. For
 gatewire and gatewire-async the second argument is a gateway config file and the third a route; for the peers they are the
-base URL and the path. MODE is ``raw`` (check status and body length) or ``parse`` (also
+base URL and the path. MODE is ``raw`` (check status and body length), ``parse`` (also
 ``json.loads`` the users array and walk every object; for gatewire: the route's response
-descriptor maps every object, and the mapped objects are checked). Prints one JSON line:
-requests, ok, elapsed and cpu (the timed phase only, every thread of the process).
+descriptor maps every object, and the mapped objects are checked) or, for the peers,
+``pydantic`` (validate the body into models with pydantic 2's ``TypeAdapter.validate_json``,
+with the mapping of Gatewire's (b) config: see ``USERS``). Prints one JSON line: requests,
+ok, elapsed and cpu (the timed phase only, every thread of the process).
 """
 
 from __future__ import annotations
@@ -32,9 +34,42 @@ def walk(users: Any) -> bool:
     return len(users) == 1000 and total > 0
 
 
+def pydantic_users() -> Any:
+    """A pydantic 2 ``TypeAdapter(list[User])`` with the object mapping of Gatewire's (b)
+    config (bench/run.py ``gateway_config``): each source key read under its alias and stored
+    under the mapped name, ``id`` and ``posts`` as integers (``posts`` comes as a digit
+    string: lax mode coerces it, as Gatewire's ``"type": "integer"``), ``admin`` a boolean,
+    ``score`` a number, ``created`` an ISO 8601 datetime, ``team`` kept as is (null), and
+    ``home`` a nested model whose ``city`` becomes ``cityName``. Built before the timed phase."""
+    import datetime
+
+    from pydantic import BaseModel, Field, TypeAdapter
+
+    class Place(BaseModel):
+        city_name: str = Field(alias="city")
+
+    class User(BaseModel):
+        user_id: int = Field(alias="id")
+        full_name: str = Field(alias="name")
+        is_admin: bool = Field(alias="admin")
+        score: float
+        post_count: int = Field(alias="posts")
+        created_at: datetime.datetime = Field(alias="created")
+        team: Any = None
+        home: Place
+
+    return TypeAdapter(list[User])
+
+
+USERS: Any = None  # pydantic_users(), when MODE is pydantic
+
+
 def check_body(status: int, body: bytes, expect: int, parse: bool) -> bool:
     if status != 200 or len(body) != expect:
         return False
+    if USERS is not None:
+        users = USERS.validate_json(body)
+        return len(users) == 1000 and users[0].home.city_name != ""
     return walk(json.loads(body)) if parse else True
 
 
@@ -177,7 +212,10 @@ def main() -> int:
         return 2
     name, target, path = sys.argv[1:4]
     total, inflight, expect = (int(x) for x in sys.argv[4:7])
-    parse = sys.argv[7] in ("parse", "mapped")
+    parse = sys.argv[7] in ("parse", "mapped", "pydantic")
+    if sys.argv[7] == "pydantic":
+        global USERS
+        USERS = pydantic_users()
     module = __import__({"gatewire-async": "gatewire", "httpx-async": "httpx"}.get(name, name))  # imports are not timed
     if module.__name__ == "gatewire":
         module.version()  # nor is loading libGatewire.so (lazy in the binding; ~10 ms), as for the C client
