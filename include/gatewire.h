@@ -972,6 +972,77 @@ const char *gw_result_mapped_first(const gw_result *result, const char *key_path
 int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
 
 /**
+ * @name Value types
+ * gw_value.type: the type of a value read by gw_result_mapped_value.
+ * @{
+ */
+#define GW_VALUE_MISSING 0 /**< nothing there: no such key path, index or field */
+#define GW_VALUE_NULL 1    /**< JSON null */
+#define GW_VALUE_BOOL 2    /**< true or false: gw_value.boolean */
+#define GW_VALUE_INTEGER 3 /**< an integer: gw_value.integer (and gw_value.real, converted) */
+#define GW_VALUE_REAL 4    /**< a number with a fraction or exponent: gw_value.real */
+#define GW_VALUE_STRING 5  /**< a string: gw_value.string and gw_value.length */
+#define GW_VALUE_OBJECT 6  /**< an object: gw_value.count members */
+#define GW_VALUE_ARRAY 7   /**< an array: gw_value.count elements */
+/** @} */
+
+/**
+ * One value of the mapped objects, read in place by gw_result_mapped_value: no JSON text
+ * is written or parsed. Only the fields of its type are set; the others are 0 or NULL.
+ */
+typedef struct gw_value {
+    int32_t type;        /**< a GW_VALUE_* type */
+    int32_t boolean;     /**< GW_VALUE_BOOL: 1 for true, 0 for false */
+    int64_t integer;     /**< GW_VALUE_INTEGER: the value (Jansson's json_int_t, 64 bits) */
+    double real;         /**< GW_VALUE_REAL: the value; GW_VALUE_INTEGER: the integer as a double */
+    const char *string;  /**< GW_VALUE_STRING: UTF-8, NUL-terminated, owned by the result:
+                              valid until gw_result_free (may contain NUL: use length) */
+    size_t length;       /**< GW_VALUE_STRING: the string's length in bytes */
+    size_t count;        /**< GW_VALUE_ARRAY: elements; GW_VALUE_OBJECT: members */
+} gw_value;
+
+/**
+ * Reads one value of the mapped objects in place, with its type, without JSON text: the
+ * typed way for a C caller to read every mapped object (gw_result_mapped_json and friends
+ * write text the caller would parse again).
+ *
+ * The value is found in three steps, each optional:
+ *   1. key_path: a descriptor's key path as written (NULL or "" = the whole body), as for
+ *      gw_result_mapped_at;
+ *   2. index: the index-th object mapped there (0 ... gw_result_mapped_count - 1); an
+ *      array's element, or, where one object was mapped, index 0 is that object. -1 takes
+ *      what is mapped there as it is (the array, or the one object);
+ *   3. field: a key path inside that object, in the mapping's destination names, segments
+ *      separated by '.' ("home.cityName"); a segment of digits indexes an array
+ *      ("posts.0.title"). NULL or "" = the object itself.
+ *
+ * Example, every user of a response mapped at "" (the root):
+ * @code
+ * int64_t n = gw_result_mapped_count(result, "");
+ * for (int64_t i = 0; i < n; i++) {
+ *     gw_value id, city;
+ *     gw_result_mapped_value(result, "", i, "userId", &id);
+ *     gw_result_mapped_value(result, "", i, "home.cityName", &city);
+ *     if (id.type == GW_VALUE_INTEGER && city.type == GW_VALUE_STRING) use(id.integer, city.string);
+ * }
+ * @endcode
+ *
+ * Thread: any; many threads may read one result at once (nothing is written). No memory is
+ * allocated: a read is a hash lookup for key_path and one per field segment (about 1,000
+ * instructions for a two-segment field, most of them Jansson's hashing).
+ * @param result the result (a failed call, or one no descriptor matched, has nothing
+ *        mapped: every read is GW_VALUE_MISSING).
+ * @param key_path the descriptor's key path; NULL means "".
+ * @param index the object's index at key_path, or -1 for the value there as it is.
+ * @param field the key path inside the object; NULL or "" for the object itself.
+ * @param out_value filled in; its type is GW_VALUE_MISSING when nothing is there.
+ * @return GW_OK (found or GW_VALUE_MISSING); GW_ERROR_INVALID_ARGUMENT for a NULL result or
+ *         out_value, or an index below -1 (gw_last_error_message says which).
+ */
+int32_t gw_result_mapped_value(const gw_result *result, const char *key_path, int64_t index, const char *field,
+                               gw_value *out_value);
+
+/**
  * The response metadata the mappings saw as `"@metadata"`, as JSON: {"method", "url" (after
  * redirects, the last hop's), "path", "status", "headers": {lower-case name: value},
  * "pathParameters", "query"}, redacted (the url without userinfo; secret header and query

@@ -20,6 +20,10 @@ final class ResultBox: @unchecked Sendable {
     /// two ways of reading a result cannot disagree.
     let fields: gw_result_fields
 
+    /// The mapped objects' tree (keyed by descriptor key path), taken once here for the
+    /// typed reads (`gw_result_mapped_value`), which would otherwise copy the response each.
+    let mapped: JSONNode?
+
     init(_ result: Result<Response, GatewireError>) {
         self.result = result
         var fields = gw_result_fields()
@@ -31,12 +35,14 @@ final class ResultBox: @unchecked Sendable {
             fields.status = Int32(response.status)
             fields.error_kind = GW_KIND_NONE
             fields.attempt_count = Int32(response.attempts.count)
+            mapped = response.mapped?.node
         case .failure(let error):
             body = error.response?.body ?? []
             fields.ok = 0
             fields.status = Int32(error.status)
             fields.error_kind = error.kind.rawValue
             fields.attempt_count = Int32(error.attempts.count)
+            mapped = nil
         }
         // A native [UInt8] is one heap buffer; `body` is never mutated, so its address is
         // stable for the box's lifetime.

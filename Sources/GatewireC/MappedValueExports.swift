@@ -1,0 +1,65 @@
+import CGatewireABI
+import Gatewire
+
+// The typed, in-place reads of mapped objects (gatewire.h: gw_result_mapped_value).
+
+@_cdecl("gw_result_mapped_value")
+public func gw_result_mapped_value(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?, _ index: Int64,
+                                   _ field: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<gw_value>?) -> Int32 {
+    guard let pointer, let outValue else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_value: result or out_value is NULL")
+    }
+    guard index >= -1 else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_value: index \(index) is below -1")
+    }
+    outValue.pointee = gw_value()
+    let mapped = unbox(pointer, as: ResultBox.self).mapped
+    guard let found = mapped.flatMap({ lookup(in: $0, keyPath: keyPath, index: Int(index), field: field) }) else {
+        return GW_OK  // GW_VALUE_MISSING
+    }
+    fill(&outValue.pointee, from: found)
+    return GW_OK
+}
+
+/// The three steps of gw_result_mapped_value: the descriptor's key path, the object's index
+/// (an array's element, or index 0 for one object), the field's key path inside it.
+private func lookup(in mapped: JSONNode, keyPath: UnsafePointer<CChar>?, index: Int, field: UnsafePointer<CChar>?) -> JSONNode? {
+    guard let atKeyPath = keyPath.map({ mapped.member($0) }) ?? mapped.member("") else { return nil }
+    let object: JSONNode?
+    switch (index, atKeyPath.kind) {
+    case (-1, _): object = atKeyPath
+    case (_, .array): object = atKeyPath.element(at: index)
+    case (0, _): object = atKeyPath
+    default: object = nil
+    }
+    guard let object else { return nil }
+    return field.map { object.descendant(atPath: $0) } ?? object
+}
+
+private func fill(_ value: inout gw_value, from node: JSONNode) {
+    switch node.kind {
+    case .null: value.type = GW_VALUE_NULL
+    case .bool:
+        value.type = GW_VALUE_BOOL
+        value.boolean = node.bool == true ? 1 : 0
+    case .integer:
+        value.type = GW_VALUE_INTEGER
+        value.integer = node.integer ?? 0
+        value.real = node.number ?? 0
+    case .real:
+        value.type = GW_VALUE_REAL
+        value.real = node.number ?? 0
+    case .string:
+        value.type = GW_VALUE_STRING
+        if let bytes = node.stringBytes {
+            value.string = bytes.baseAddress.map { UnsafePointer($0) }
+            value.length = bytes.count
+        }
+    case .object:
+        value.type = GW_VALUE_OBJECT
+        value.count = node.count
+    case .array:
+        value.type = GW_VALUE_ARRAY
+        value.count = node.count
+    }
+}
