@@ -14,11 +14,16 @@ import Glibc
 extension Transfer {
     /// Sets `CURLOPT_MIMEPOST` to a new MIME body of the request's parts, when it has some
     /// (after the method: libcurl's `CURLOPT_POST` would turn a MIME post back into a plain one).
-    /// Returns kind `invalidArgument` naming the part when a part cannot be sent
+    /// Returns kind `invalidArgument` for a request that also has ``HTTPRequest/body`` bytes
+    /// (a plugin set both), or naming the part when a part cannot be sent
     /// (``MultipartPart/problem``: a file that vanished or became unreadable since the call
     /// checked it), before anything is sent; kind `network` when libcurl has no memory for it.
     func setMultipart(_ setter: inout OptionSetter) -> TransportError? {
         guard let parts = request.parts else { return nil }
+        guard request.body == nil else {
+            return TransportError(kind: .invalidArgument, curlCode: 0,
+                                  message: "the request has both body bytes and multipart parts; set one")
+        }
         guard let mime = curl_mime_init(setter.easy) else {
             return TransportError(kind: .network, curlCode: Int32(CURLE_OUT_OF_MEMORY.rawValue),
                                   message: "libcurl could not make a multipart body (out of memory)")
