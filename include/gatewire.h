@@ -654,9 +654,10 @@ typedef struct gw_part {
     const char *filename;     /**< the filename parameter; NULL = a file's path's last
                                    component, none for the other kinds */
     const char *content_type; /**< the part's Content-Type; NULL = libcurl's guess from the
-                                   filename's extension (gif, jpg, jpeg, png, svg, txt, htm,
-                                   html, pdf, xml), else application/octet-stream for a file,
-                                   none for a field or bytes */
+                                   extension of the filename, else of a file's path (gif, jpg,
+                                   jpeg, png, svg, txt, htm, html, pdf, xml), else
+                                   application/octet-stream for a file, none for a field or
+                                   bytes */
 } gw_part;
 
 /**

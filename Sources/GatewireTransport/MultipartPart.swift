@@ -26,9 +26,10 @@ public struct MultipartPart: Sendable, Equatable {
     /// The `filename` parameter. nil: a file part sends its path's last component
     /// (libcurl's `curl_mime_filedata`), the other parts none.
     public var filename: String?
-    /// The part's `Content-Type`. nil: libcurl's guess from the filename's extension (gif,
-    /// jpg, jpeg, png, svg, txt, htm, html, pdf, xml), else `application/octet-stream` for a
-    /// file part; a field and a bytes part without a known extension have none.
+    /// The part's `Content-Type`. nil: libcurl's guess from the extension of the filename,
+    /// else of a file part's path (gif, jpg, jpeg, png, svg, txt, htm, html, pdf, xml), else
+    /// `application/octet-stream` for a file part; a field and a bytes part without a known
+    /// extension have none.
     public var contentType: String?
 
     /// A part of `content` named `name`; see the properties for `filename` and `contentType`.
