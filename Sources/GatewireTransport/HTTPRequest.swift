@@ -12,7 +12,8 @@ public struct HTTPRequest: Sendable {
     /// Header fields to send in addition to those libcurl adds (Host, Content-Length,
     /// Accept-Encoding when decoding is on).
     public var headers: HTTPHeaders
-    /// The body bytes, or nil for none (always nil when ``parts`` is set).
+    /// The body bytes, or nil for none; nil when ``parts`` is the body (a request with both
+    /// fails with `invalidArgument` before anything is sent).
     public var body: [UInt8]?
     /// A `multipart/form-data` body of these parts in order, or nil. libcurl builds its bytes
     /// as they are sent: the boundary and the `Content-Type: multipart/form-data; boundary=...`

@@ -70,7 +70,7 @@ public struct MultipartPart: Sendable, Equatable {
             return "part \"\(name)\": the filename has a CR, LF or NUL byte"
         }
         guard case .file(let path) = content else { return nil }
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO without a writer must not block
         guard descriptor >= 0 else { return Self.unreadable(name: name, path: path, errno: errno) }
         defer { close(descriptor) }
         var status = stat()

@@ -52,8 +52,16 @@ extension Transfer {
             if let contentType = part.contentType { setter.check(curl_mime_type(handle, contentType)) }
         }
         setter.check(gw_easy_setopt_ptr(setter.easy, CURLOPT_MIMEPOST, UnsafeMutableRawPointer(mime)))
+        setter.check(gw_easy_setopt_long(setter.easy, CURLOPT_UPLOAD_BUFFERSIZE, Self.uploadBufferBytes))
         return nil
     }
+
+    /// libcurl's upload buffer for a multipart body (`CURLOPT_UPLOAD_BUFFERSIZE`; 64 KiB by
+    /// default, 2 MiB at most): each pass of the event loop sends at most one buffer, so the
+    /// default costs a poll and a send per 64 KiB. With 512 KiB a 1 GiB upload to a loopback
+    /// sink took 1.5 s instead of 5.3 s with raw libcurl multi, and as much memory per upload
+    /// only while it runs (make bench's upload rows).
+    static let uploadBufferBytes = 512 * 1024
 
     /// A file part libcurl could not read while it sent it (`CURLE_READ_ERROR`: the file
     /// went away or failed between the check and the read) ends the attempt as
