@@ -4,7 +4,7 @@ import Glibc
 /// One part of a `multipart/form-data` body (RFC 7578), as requests' `files=`/`data=`,
 /// AFNetworking's `appendPartWithFileURL:name:fileName:mimeType:` and curl's `-F` describe it.
 ///
-/// The body is built by libcurl's MIME API for every transfer (``Transfer``), so a file part
+/// The body is built by libcurl's MIME API for every transfer, so a file part
 /// streams from disk while it is sent (its bytes are never held in memory) and every attempt
 /// and every redirect that keeps the body sends every part from its first byte.
 public struct MultipartPart: Sendable, Equatable {
