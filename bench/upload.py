@@ -87,7 +87,7 @@ def upload_table(result: dict) -> str:
 
 
 def upload_targets(result: dict) -> list[dict]:
-    """The issue's upload targets: peak RSS under 64 MB, throughput at least 0.9x curl's."""
+    """The upload targets: peak RSS under 64 MB, throughput at least 0.9x curl's."""
     rss = result["clients"]["Gatewire C ABI"]["peak_rss_mib"]
     return [{"target": "upload 1 GiB: peak RSS (C ABI)", "measured": rss, "goal": 64.0, "unit": "MiB", "met": rss < 64.0},
             {"target": "upload 1 GiB: throughput vs the curl tool", "measured": result["vs_curl"], "goal": 0.9, "unit": "x",
