@@ -637,8 +637,8 @@ typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, vo
  * other option, so there is nothing to create, free or get wrong in between.
  *
  * Every string is copied during the call (gw_call_async: before it returns). A file part's
- * file is opened and checked before anything is sent (one that cannot be read fails the call
- * with GW_KIND_INVALID_ARGUMENT naming the part and the path), and each attempt and each
+ * file is opened and checked before anything is sent (one that cannot be read, or is not a
+ * regular file, fails the call with GW_KIND_INVALID_ARGUMENT naming the part and the path), and each attempt and each
  * 307/308 redirect reads it again from its first byte while sending, in libcurl's chunks: a
  * file of any size keeps memory flat. A file that cannot be read by then fails the attempt
  * with GW_KIND_INVALID_ARGUMENT, which is never retried.

@@ -58,8 +58,9 @@ public struct MultipartPart: Sendable, Equatable {
         MultipartPart(name: name, content: .bytes(bytes), filename: filename, contentType: contentType)
     }
 
-    /// Why this part cannot be sent, or nil: a file that cannot be opened for reading or is a
-    /// directory (with the system's reason), or a content type or filename with a byte that
+    /// Why this part cannot be sent, or nil: a file that cannot be opened for reading (with
+    /// the system's reason) or is not a regular file (a directory, a FIFO, a device), or a
+    /// content type or filename with a byte that
     /// would break the part's header (CR, LF, NUL: ``HTTPHeaders/fieldProblem(name:value:)``).
     /// Checked before a call sends anything, and again by each transfer as it builds the body.
     public var problem: String? {
@@ -74,10 +75,15 @@ public struct MultipartPart: Sendable, Equatable {
         guard descriptor >= 0 else { return Self.unreadable(name: name, path: path, errno: errno) }
         defer { close(descriptor) }
         var status = stat()
-        if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
-            return Self.unreadable(name: name, path: path, errno: EISDIR)
+        guard fstat(descriptor, &status) == 0 else { return Self.unreadable(name: name, path: path, errno: errno) }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG: return nil
+        case S_IFDIR: return Self.unreadable(name: name, path: path, errno: EISDIR)
+        default:
+            // libcurl opens and reads the file on the event loop's thread: a FIFO would block
+            // it until a writer came, a device could stream without end.
+            return "file part \"\(name)\": \"\(path)\" is not a regular file"
         }
-        return nil
     }
 
     /// The message for a file part that cannot be read: it names the part and the file.

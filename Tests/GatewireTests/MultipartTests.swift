@@ -120,6 +120,14 @@ import Testing
         } throws: { error in
             (error as? GatewireError)?.message == "file part \"dir\": cannot read \"\(folder)\": Is a directory"
         }
+        let fifo = folder + "/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let pipe = Request(.post, "/multipart/missing/200", body: .multipart([.file("pipe", path: fifo)]))
+        await #expect {
+            try await client().send(pipe)
+        } throws: { error in
+            (error as? GatewireError)?.message == "file part \"pipe\": \"\(fifo)\" is not a regular file"
+        }
         #expect(try await log("missing").isEmpty)
     }
 

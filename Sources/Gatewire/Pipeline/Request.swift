@@ -53,7 +53,8 @@ public struct Request: Sendable {
         /// `format`, and flattened as ``FormEncoding/pairs(_:includeNulls:)`` writes a form
         /// (`user[name]`, `tags[]`: Rails' and AFNetworking's names), one text part each.
         /// Each file part's file is checked before anything is sent (one that cannot be
-        /// read fails the call with `invalidArgument` naming it) and streamed from disk by
+        /// read or is not a regular file fails the call with `invalidArgument` naming it,
+        /// ``MultipartPart/problem``) and streamed from disk by
         /// every attempt. libcurl writes the `Content-Type` (`multipart/form-data;
         /// boundary=...`); one from the call or the config is not sent.
         case multipart([MultipartPart], object: JSONValue? = nil, type: String? = nil)

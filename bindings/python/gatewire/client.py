@@ -152,7 +152,7 @@ class CallOptions(TypedDict, total=False):
             for bytes (requests'). Content type: the tuple's, else guessed by libcurl from
             the extension of the filename, else of the path (gif, jpg, jpeg, png, svg, txt,
             htm, html, pdf, xml), else ``application/octet-stream`` for a path and none for
-            bytes. A file that cannot be read raises
+            bytes. A file that cannot be read, or is not a regular file, raises
             :class:`InvalidArgument` naming the part and the path before anything is sent.
             libcurl writes the ``Content-Type`` header (with its boundary); one in
             ``headers`` or the config is not sent. Not with ``content``.
