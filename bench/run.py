@@ -41,6 +41,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from upload import upload_rows, upload_table, upload_targets
+
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
 WORKLOADS = {"a": "small.json", "b": "users.json"}
@@ -246,9 +248,12 @@ def build(args: argparse.Namespace, out: Path) -> dict[str, Path]:
                     f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}", "-lpthread"], check=True)
     subprocess.run(["gcc", *cflags, f"-I{ROOT / 'include'}", "-o", str(out / "openloop"), str(BENCH / "c" / "openloop.c"), *curl,
                     f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}", "-lpthread", "-lm"], check=True)
+    subprocess.run(["gcc", *cflags, f"-I{ROOT / 'include'}", "-o", str(out / "upload"), str(BENCH / "c" / "upload.c"),
+                    f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}"], check=True)
     paths["ceiling"] = out / "ceiling"
     paths["gatewire_c"] = out / "gatewire_c"
     paths["openloop"] = out / "openloop"
+    paths["upload"] = out / "upload"
     if args.swift:
         log("building the Swift clients (swift build -c release --package-path bench/swift)")
         swift = BENCH / "swift"
@@ -474,7 +479,7 @@ def main() -> int:
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
-                        "\"10k\" and \"latency\" select those runs")
+                        "\"10k\", \"latency\" and \"upload\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -495,6 +500,7 @@ def main() -> int:
     h2: list[dict] = []
     crowd = None
     latency: list[dict] = []
+    upload = None
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -532,25 +538,31 @@ def main() -> int:
             crowd = crowd_run(paths, config, sizes)
         if not args.smoke and (not args.only or "latency" in args.only.lower()):
             latency = latency_rows(paths, nginx.url, config, sizes, rows)
+        if not args.only or "upload" in args.only.lower():
+            upload = upload_rows(paths["upload"], workdir, runs, args.smoke, run_once, log, SERVER_CPUS)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
     rank(rows)
     goals = targets(rows, memory) + h2_targets(h2) + latency_targets(latency) if not args.smoke else []
+    if upload and not args.smoke:
+        goals += upload_targets(upload)
     if crowd:
         goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
                       "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
     machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
-              "in_flight_10k": crowd, "latency": latency, "targets": goals,
+              "in_flight_10k": crowd, "latency": latency, "upload": upload, "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
     if h2:
         text += "\n\n" + h2_table(h2)
     if latency:
         text += "\n\n" + latency_table(latency)
+    if upload:
+        text += "\n\n" + upload_table(upload)
     if goals:
         text += "\n\n" + targets_table(goals)
     if memory:

@@ -619,13 +619,55 @@ void gw_client_free(gw_client *client);
 typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
 
 /**
+ * @name What a multipart part carries
+ * The value of gw_part.kind.
+ * @{
+ */
+#define GW_PART_FIELD 0 /**< a form field: value, a NUL-terminated UTF-8 text */
+#define GW_PART_FILE 1  /**< a file read from disk while it is sent: path */
+#define GW_PART_BYTES 2 /**< bytes held by the caller: bytes + length */
+/** @} */
+
+/**
+ * One part of a multipart/form-data body (RFC 7578), as a line of curl's -F: an array of them
+ * in gw_call_options.parts, written as a literal with designated initialisers, e.g.
+ * `gw_part parts[] = {{.kind = GW_PART_FIELD, .name = "title", .value = "Q3"},
+ *                     {.kind = GW_PART_FILE, .name = "report", .path = "q3.pdf"}};`.
+ * An array rather than a builder handle: the parts are read during the call only, like every
+ * other option, so there is nothing to create, free or get wrong in between.
+ *
+ * Every string is copied during the call (gw_call_async: before it returns). A file part's
+ * file is opened and checked before anything is sent (one that cannot be read, or is not a
+ * regular file, fails the call with GW_KIND_INVALID_ARGUMENT naming the part and the path), and each attempt and each
+ * 307/308 redirect reads it again from its first byte while sending, in libcurl's chunks: a
+ * file of any size keeps memory flat. A file that cannot be read by then fails the attempt
+ * with GW_KIND_INVALID_ARGUMENT, which is never retried.
+ */
+typedef struct gw_part {
+    int32_t kind;             /**< GW_PART_FIELD, GW_PART_FILE or GW_PART_BYTES; another value
+                                   is GW_ERROR_INVALID_ARGUMENT */
+    const char *name;         /**< the field name, required (libcurl escapes `"`, CR and LF) */
+    const char *value;        /**< GW_PART_FIELD: the text, required; ignored otherwise */
+    const void *bytes;        /**< GW_PART_BYTES: length bytes (NULL only with length 0) */
+    size_t length;            /**< GW_PART_BYTES: the number of bytes */
+    const char *path;         /**< GW_PART_FILE: the file's path, required */
+    const char *filename;     /**< the filename parameter; NULL = a file's path's last
+                                   component, none for the other kinds */
+    const char *content_type; /**< the part's Content-Type; NULL = libcurl's guess from the
+                                   extension of the filename, else of a file's path (gif, jpg,
+                                   jpeg, png, svg, txt, htm, html, pdf, xml), else
+                                   application/octet-stream for a file, none for a field or
+                                   bytes */
+} gw_part;
+
+/**
  * One call. Either route (+ params_json) or path (+ method).
  *
  * Out-of-range numbers, an unknown method and invalid header fields are
  * GW_ERROR_INVALID_ARGUMENT naming the field.
  */
 typedef struct gw_call_options {
-    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (or GW_CALL_OPTIONS_VERSION_2 or _1) */
+    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (or GW_CALL_OPTIONS_VERSION_3, _2 or _1) */
     const char *method;        /**< "GET", "POST", ... (case-insensitive; RFC 9110 section 9);
                                     NULL = "GET"; ignored with a route */
     const char *path;          /**< relative to the base URL, e.g. "/users/:id"; ignored with a
@@ -687,18 +729,30 @@ typedef struct gw_call_options {
          requests' data= send a list). Encoded as the WHATWG URL standard's form serializer:
          a space is "+", every byte outside RFC 3986's unreserved set "%XX". Another value is
          GW_ERROR_INVALID_ARGUMENT naming the field ("form_json.ids: ..."). */
+    /* version >= 4: multipart */
+    const gw_part *parts;
+    /**< version >= 4: a multipart/form-data body of part_count parts in order (see gw_part),
+         or NULL. With form_json, its fields come first as text parts; with body_json and an
+         object type (object_type, else the route's), the object's fields mapped by its
+         request descriptor come first (named as a form names them: "user[name]",
+         "user[tags][]"); with body or a body_json of no object type it is
+         GW_ERROR_INVALID_ARGUMENT. libcurl writes the Content-Type ("multipart/form-data;
+         boundary=..."): one of headers_json or of the config is not sent. */
+    size_t part_count;         /**< version >= 4: the number of parts (more than 0 with parts
+                                    NULL is GW_ERROR_INVALID_ARGUMENT) */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 3u   /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION 4u   /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION_3 3u /**< still accepted: a v3 struct ends at form_json */
 #define GW_CALL_OPTIONS_VERSION_2 2u /**< still accepted: a v2 struct ends at policy_json */
 #define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a v1 struct ends at retry_test_user_data */
 /** gw_call_options with its defaults (max_retries -1), for an initialiser. */
 #define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, \
-                              NULL, NULL, 0, NULL, NULL}
+                              NULL, NULL, 0, NULL, NULL, NULL, 0}
 
 /**
  * Fills *options with defaults (max_retries -1, everything else empty).
  * @param options the struct to fill.
- * @param version 1, 2 or 3; a version 1 or 2 struct is only written up to its last field.
+ * @param version 1, 2, 3 or 4; a version 1, 2 or 3 struct is only written up to its last field.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);

@@ -19,10 +19,13 @@ enum CallOptionsReader {
     static let version1Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
     /// The size of a version 2 `gw_call_options` (it ends before `body`).
     static let version2Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.body)!
+    /// The size of a version 3 `gw_call_options` (it ends before `parts`).
+    static let version3Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.parts)!
 
-    /// Whether this library reads `version` (1, 2 or 3).
+    /// Whether this library reads `version` (1 to 4).
     static func supports(_ version: UInt32) -> Bool {
-        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_2 || version == GW_CALL_OPTIONS_VERSION_1
+        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_3 || version == GW_CALL_OPTIONS_VERSION_2
+            || version == GW_CALL_OPTIONS_VERSION_1
     }
 
     /// The bytes of a `gw_call_options` of `version` (a supported one).
@@ -30,6 +33,7 @@ enum CallOptionsReader {
         switch version {
         case GW_CALL_OPTIONS_VERSION_1: version1Size
         case GW_CALL_OPTIONS_VERSION_2: version2Size
+        case GW_CALL_OPTIONS_VERSION_3: version3Size
         default: MemoryLayout<gw_call_options>.size
         }
     }
@@ -69,6 +73,9 @@ enum CallOptionsReader {
         }
         if options.body_json != nil || options.body != nil || options.body_length > 0 || options.form_json != nil {
             try setBody(options, of: &request, client: client)  // most calls have none: no config copy
+        }
+        if options.parts != nil || options.part_count > 0 {
+            try MultipartOptions.setParts(options, of: &request)
         }
         if let text = options.policy_json {
             try applyPolicies(try parse(text, field: "policy_json"), to: &request, config: client.config)

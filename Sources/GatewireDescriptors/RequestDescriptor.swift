@@ -25,7 +25,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     /// The caller's name for the kind of object (the Codable type's name, the C type tag);
     /// nil matches any.
     public var objectType: String?
-    /// How the mapped object is sent in a body: JSON (the default) or a form.
+    /// How the mapped object is sent in a body: JSON (the default), a form, or multipart fields.
     /// For GET, HEAD and DELETE there is no body: the mapped attributes become path and
     /// query parameters (flattened as ``FormEncoding/pairs(_:includeNulls:)``), whatever the format.
     public var format: BodyFormat = .json
@@ -36,10 +36,19 @@ public struct RequestDescriptor: Sendable, Hashable {
         case json
         /// `application/x-www-form-urlencoded` (see ``FormEncoding``).
         case form
+        /// `multipart/form-data` (RFC 7578): one text part per field, named and flattened as
+        /// ``FormEncoding/pairs(_:includeNulls:)`` names form fields (`user[name]`,
+        /// `user[tags][]`, as Rails reads them and AFNetworking writes them; null is empty
+        /// text); a call may add file and byte parts after them.
+        case multipart
 
-        /// The `Content-Type` sent with this format.
+        /// The `Content-Type` sent with this format (for multipart, libcurl adds `; boundary=...`).
         public var contentType: String {
-            self == .json ? "application/json" : "application/x-www-form-urlencoded"
+            switch self {
+            case .json: "application/json"
+            case .form: "application/x-www-form-urlencoded"
+            case .multipart: "multipart/form-data"
+            }
         }
     }
 
@@ -54,7 +63,7 @@ public struct RequestDescriptor: Sendable, Hashable {
 
     /// The config form: `{"objectType": "User", "mapping": "User", "rootKeyPath": "user", "method": "POST",
     /// "format": "form"}` (only `mapping` is required; `method` as in ``ResponseDescriptor``;
-    /// `format` is `json` (default) or `form`).
+    /// `format` is `json` (default), `form` or `multipart`).
     /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
     public init(config node: ConfigNode) throws(ConfigError) {
         try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType", "format"])
@@ -62,7 +71,7 @@ public struct RequestDescriptor: Sendable, Hashable {
         if let formatNode = try node.optional("format") {
             let name = try formatNode.string()
             guard let parsed = BodyFormat(rawValue: name) else {
-                throw formatNode.error("unknown format \"\(name)\" (expected json or form)")
+                throw formatNode.error("unknown format \"\(name)\" (expected json, form or multipart)")
             }
             format = parsed
         }

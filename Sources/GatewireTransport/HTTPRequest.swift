@@ -12,8 +12,18 @@ public struct HTTPRequest: Sendable {
     /// Header fields to send in addition to those libcurl adds (Host, Content-Length,
     /// Accept-Encoding when decoding is on).
     public var headers: HTTPHeaders
-    /// The body bytes, or nil for none.
+    /// The body bytes, or nil for none; nil when ``parts`` is the body (a request with both
+    /// fails with `invalidArgument` before anything is sent).
     public var body: [UInt8]?
+    /// A `multipart/form-data` body of these parts in order, or nil. libcurl builds its bytes
+    /// as they are sent: the boundary and the `Content-Type: multipart/form-data; boundary=...`
+    /// field are chosen then, and file parts are read from disk then, so no plugin sees the
+    /// body's bytes (a signing plugin signs the parts, or sends an unsigned payload as AWS
+    /// SigV4's `UNSIGNED-PAYLOAD`). A plugin may change, add or remove parts.
+    public var parts: [MultipartPart]?
+
+    /// Whether a body goes out: ``body`` or ``parts``.
+    public var hasBody: Bool { body != nil || parts != nil }
 
     /// A request for `url` (absolute, percent-encoded).
     public init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8]? = nil) {
@@ -21,6 +31,12 @@ public struct HTTPRequest: Sendable {
         self.url = url
         self.headers = headers
         self.body = body
+    }
+
+    /// A request for `url` with a `multipart/form-data` body of `parts`.
+    public init(method: HTTPMethod, url: String, headers: HTTPHeaders = HTTPHeaders(), parts: [MultipartPart]) {
+        self.init(method: method, url: url, headers: headers)
+        self.parts = parts
     }
 }
 

@@ -23,6 +23,8 @@ package final class Transfer: @unchecked Sendable {
     /// Whether the header callback is between a status line and the blank line after it.
     @exclusivity(unchecked) private var readingHeaders = false
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
+    /// The `multipart/form-data` body libcurl sends (``setMultipart(_:)``), freed with the transfer.
+    @exclusivity(unchecked) var mime: OpaquePointer?
     @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var completed = false
     /// How often libcurl was about to send the request (`CURLOPT_PREREQFUNCTION`), and the
@@ -44,11 +46,14 @@ package final class Transfer: @unchecked Sendable {
         self.completion = completion
     }
 
-    deinit { curl_slist_free_all(headerList) }
+    deinit {
+        curl_slist_free_all(headerList)
+        curl_mime_free(mime)  // unbinds it from the handle if that is still alive
+    }
 
     /// Whether the request has a body to upload (libcurl adds `Expect: 100-continue` only then):
     /// a body, or a POST (sent with an empty one).
-    private var sendsBody: Bool { request.body != nil || request.method == .post }
+    private var sendsBody: Bool { request.hasBody || request.method == .post }
 
     /// The header fields libcurl sends besides its own: the request's, `Expect:` when a body
     /// is sent, and ``AcceptEncoding/field`` when decoding is on and the request has none.
@@ -90,6 +95,7 @@ package final class Transfer: @unchecked Sendable {
         setter.check(gw_easy_setopt_slist(easy, CURLOPT_HTTPHEADER, makeHeaderList()))
         setCallbacks(&setter, buffers: buffers)
         setMethodAndBody(&setter, buffers: buffers)
+        if let failure = setMultipart(&setter) { return failure }
         setLimits(&setter)
         setHTTPVersion(&setter)
         guard setter.failed == CURLE_OK else { return Self.error(for: setter.failed, detail: nil) }
@@ -155,7 +161,7 @@ package final class Transfer: @unchecked Sendable {
     private func setMethodAndBody(_ setter: inout OptionSetter, buffers: HandleBuffers) {
         let easy = setter.easy
         switch request.method {
-        case .get where request.body == nil: setter.check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
+        case .get where !request.hasBody: setter.check(gw_easy_setopt_long(easy, CURLOPT_HTTPGET, 1))
         case .head: setter.check(gw_easy_setopt_long(easy, CURLOPT_NOBODY, 1))
         case .post: setter.check(gw_easy_setopt_long(easy, CURLOPT_POST, 1))
         default: setter.check(gw_easy_setopt_str(easy, CURLOPT_CUSTOMREQUEST, request.method.rawValue))
@@ -168,7 +174,7 @@ package final class Transfer: @unchecked Sendable {
                     setter.check(gw_easy_setopt_ptr(easy, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: chars.baseAddress ?? UnsafePointer(buffers.errorBuffer))))
                 }
             }
-        } else if request.method == .post {
+        } else if request.method == .post, request.parts == nil {
             setter.check(gw_easy_setopt_off(easy, CURLOPT_POSTFIELDSIZE_LARGE, 0))
             setter.check(gw_easy_setopt_str(easy, CURLOPT_COPYPOSTFIELDS, ""))
         }
@@ -291,6 +297,8 @@ package final class Transfer: @unchecked Sendable {
                     message: code == CURLE_FILESIZE_EXCEEDED
                         ? "the response's Content-Length exceeds maxResponseBytes (\(options.maxResponseBytes) bytes); its body was not read"
                         : "the decoded response body passed maxResponseBytes (\(options.maxResponseBytes) bytes); the transfer was aborted there")
+            } else if let failure = multipartReadFailure(code, detail: detail) {
+                result.error = failure
             } else {
                 result.error = Self.error(for: code, detail: detail, requestSent: requestSent)
             }

@@ -18,6 +18,8 @@ struct CallArguments {
     /// --data-binary's bytes (the file's with `@FILE`).
     var binary: [UInt8]?
     var contentType: String?
+    /// --form's and --file's multipart parts, in order.
+    var parts: [MultipartPart] = []
     var objectType: String?
     var user: String?
     var maxRetries: Int?
@@ -58,6 +60,8 @@ struct CallArguments {
                 let text = value(argument)
                 binary = text.hasPrefix("@") ? Self.contents(of: String(text.dropFirst())) : Array(text.utf8)
             case "--content-type": contentType = value(argument)
+            case "--form": parts.append(MultipartArguments.field(value(argument)))
+            case "--file": parts.append(MultipartArguments.file(value(argument)))
             case "--object-type": objectType = value(argument)
             case "--user": user = value(argument)
             case "--max-retries":
@@ -159,7 +163,8 @@ struct CallArguments {
         for (name, values) in parameters {
             if values.count == 1 { request.parameters[name] = values[0] } else { request.listParameters[name] = values }
         }
-        let bodies = [("--body", body != nil), ("--data", !form.isEmpty), ("--data-binary", binary != nil)].filter(\.1)
+        let bodies = [("--body", body != nil && parts.isEmpty), ("--data", !form.isEmpty), ("--data-binary", binary != nil),
+                      ("--form/--file", !parts.isEmpty)].filter(\.1)
         if bodies.count > 1 { fail("\(bodies.map(\.0).joined(separator: " and ")): give one body") }
         if contentType != nil, binary == nil { fail("--content-type goes with --data-binary") }
         if !form.isEmpty { request.body = .form(form) }
@@ -170,6 +175,13 @@ struct CallArguments {
                 request.body = config.requestBody(value, objectType: objectType, forRoute: request.route)
             } catch {
                 fail("--body: \(error)")
+            }
+        }
+        if !parts.isEmpty {
+            switch request.body {
+            case nil: request.body = .multipart(parts)
+            case .object(let value, let type): request.body = .multipart(parts, object: value, type: type)
+            default: fail("--form/--file go with --body only for an object (--object-type or the route's objectType)")
             }
         }
         request.options.maxRetries = maxRetries

@@ -28,8 +28,16 @@ let help = usage + """
                               RFC 3986's unreserved set %XX)
       --data-binary @FILE     the body is FILE's bytes as they are (or the text itself without
                               the @), with --content-type TYPE (default application/octet-stream;
-                              a --header 'Content-Type: ...' wins). One of --body, --data and
-                              --data-binary
+                              a --header 'Content-Type: ...' wins). One of --body, --data,
+                              --data-binary and --form/--file
+      --form k=v              a multipart/form-data text field (repeatable, in order with --file;
+                              the value is text even when it starts with @ or <)
+      --file field=@PATH[;type=TYPE][;filename=NAME]
+                              a multipart/form-data file part, streamed from disk (curl's -F
+                              syntax); filename default PATH's last component, type default
+                              guessed from its extension. With --body of an object type, the
+                              object's mapped fields come first. A file that cannot be read
+                              fails the call (invalid_argument) before anything is sent
       --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
       --max-retries N         retries after the first attempt (replaces only maxRetries of the
                               route's retry policy, else the config's)

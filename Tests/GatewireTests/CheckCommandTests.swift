@@ -81,7 +81,7 @@ import Testing
         (#"{"baseURL": "http://h", "routes": {"r": {"method": "GET", "pathPattern": "/x", "pagination": {"style": "pages"}}}}"#,
          "error: routes.r.pagination.style: unknown pagination style \"pages\""),
         (#"{"baseURL": "http://h", "requestDescriptors": [{"mapping": "A", "format": "xml"}], "mappings": {"A": {}}}"#,
-         "error: requestDescriptors[0].format: unknown format \"xml\" (expected json or form)"),
+         "error: requestDescriptors[0].format: unknown format \"xml\" (expected json, form or multipart)"),
         (#"{"baseURL": "http://h", "mapings": {}}"#, "error: mapings: unknown field"),
     ])
     func unknownFieldsAreErrorsNamingTheField(config: String, expected: String) throws {

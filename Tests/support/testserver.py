@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scripted HTTP/1.1 test server for Gatewire's Swift, C and Python tests.
 
-Standard library only. Binds 127.0.0.1 (port 0 unless --port), prints ``PORT <n>`` as its
+Standard library only (but /multipart, which parses with werkzeug). Binds 127.0.0.1 (port 0 unless --port), prints ``PORT <n>`` as its
 first stdout line, flushes, and serves until killed. Two twins share its state (counters,
 tokens) for the redirect tests' other origins: the same port on 127.0.0.2 (another host,
 served like the main one, TLS included) and a second port on 127.0.0.1 that always speaks
@@ -71,6 +71,13 @@ keep-alive works. Endpoints (any method unless stated):
                             port>) or @port2 (http://127.0.0.1:<the plain twin's port>); the
                             request body is read and dropped
   /redirect/<n>             302 to /redirect/<n-1> (relative), /redirect/0 answers as /echo
+  /multipart/<key>/<s1>,<s2> a multipart/form-data body parsed as it streams in (werkzeug's
+                            decoder, from the venv: the one endpoint that needs more than the
+                            standard library); the n-th request for <key> answers s_n (the last
+                            repeats) with {"attempt", "status", "content_type", "parts"}: each
+                            part in order as {"name", "filename", "content_type", "size",
+                            "sha256"}, plus "text" for a part without a filename
+  /multipart/<key>/log      GET: {"attempts": [...]}, each request's answer for <key> in order
   /raw-headers              200 {} with a hand-written header section that tests header parsing:
                             padded values, an empty value, a colon in a value, a name twice,
                             obsolete line folding; ?hints=1 sends a 103 Early Hints response
@@ -82,6 +89,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import hashlib
 import json
 import socket
 import ssl
@@ -123,12 +131,13 @@ class Server(ThreadingHTTPServer):
         self.tokens: dict[str, dict[str, object]] = {}  # realm -> {"token", "rotations", "rejected"}
         self.ports: dict[str, int] = {}  # "main" and "plain" (the twins'), shared by the twins
         self.bombs: dict[int, bytes] = {}  # /gzip-bomb/<n>: decoded size -> gzip body
+        self.uploads: dict[str, list[dict]] = {}  # /multipart/<key>: what each request sent
 
     def twin(self, address) -> "Server":
         """Another listener (another origin) that shares this server's state."""
         other = Server(address, self.RequestHandlerClass, self.fixtures, self.verbose)
-        other.counters, other.counters_lock, other.tokens, other.ports = (
-            self.counters, self.counters_lock, self.tokens, self.ports)
+        other.counters, other.counters_lock, other.tokens, other.ports, other.uploads = (
+            self.counters, self.counters_lock, self.tokens, self.ports, self.uploads)
         return other
 
     def handle_error(self, request, client_address):
@@ -197,6 +206,8 @@ class Handler(BaseHTTPRequestHandler):
             self.path = absolute.path + ("?" + absolute.query if absolute.query else "")
         if self.path.startswith("/fault/"):
             return self._fault()
+        if self.path.startswith("/multipart/"):
+            return self._multipart()
         body = self._read_body()
         url = urlsplit(self.path)
         path = url.path
@@ -537,6 +548,66 @@ class Handler(BaseHTTPRequestHandler):
         self._json(status, {"key": parts[1], "attempt": attempt, "status": status}, headers=headers)
         if "Connection" in headers:
             self.close_connection = True
+    def _multipart(self) -> None:
+        parts = [unquote(p) for p in urlsplit(self.path).path.split("/") if p != ""]
+        if len(parts) != 3:
+            self._read_body()
+            return self._json(400, {"error": "use /multipart/<key>/<status>,<status>,..."})
+        key, spec = "multipart:" + parts[1], parts[2]
+        if spec == "log":
+            self._read_body()
+            with self.server.counters_lock:
+                return self._json(200, {"attempts": list(self.server.uploads.get(key, []))})
+        seen = self._multipart_parts()
+        with self.server.counters_lock:
+            log = self.server.uploads.setdefault(key, [])
+            steps = spec.split(",")
+            status = int(steps[min(len(log), len(steps) - 1)])
+            answer = {"attempt": len(log) + 1, "status": status,
+                      "content_type": self.headers.get("Content-Type", ""), "parts": seen}
+            log.append(answer)
+        self._json(status, answer)
+
+    def _multipart_parts(self) -> list[dict] | str:
+        """The parts of the request's multipart body, read in 1 MiB pieces (a file part is
+        hashed as it arrives, never held whole), or why it is not one."""
+        from werkzeug.http import parse_options_header
+        from werkzeug.sansio.multipart import Data, Field, File, MultipartDecoder, NeedData
+
+        kind, options = parse_options_header(self.headers.get("Content-Type", ""))
+        remaining = int(self.headers.get("Content-Length") or 0)
+        if kind != "multipart/form-data" or "boundary" not in options:
+            self.rfile.read(remaining)
+            return f"not multipart/form-data: {kind!r}"
+        decoder = MultipartDecoder(options["boundary"].encode())
+        parts: list[dict] = []
+        digest = None
+        text = b""
+        while True:
+            event = decoder.next_event()
+            if isinstance(event, NeedData):
+                if remaining == 0:
+                    break
+                chunk = self.rfile.read(min(remaining, 1 << 20))
+                remaining -= len(chunk)
+                decoder.receive_data(chunk if chunk else None)
+                if not chunk:
+                    remaining = 0
+            elif isinstance(event, (Field, File)):
+                parts.append({"name": event.name, "filename": getattr(event, "filename", None),
+                              "content_type": event.headers.get("Content-Type"), "size": 0})
+                digest, text = hashlib.sha256(), b""
+            elif isinstance(event, Data):
+                parts[-1]["size"] += len(event.data)
+                digest.update(event.data)
+                if parts[-1]["filename"] is None:
+                    text += event.data
+                if not event.more_data:
+                    parts[-1]["sha256"] = digest.hexdigest()
+                    if parts[-1]["filename"] is None:
+                        parts[-1]["text"] = text.decode("utf-8", "replace")
+        return parts
+
     def _auth(self, realm: str, action: str | None) -> None:
         with self.server.counters_lock:
             state = self.server.tokens.setdefault(realm, {"token": None, "rotations": 0, "rejected": 0})

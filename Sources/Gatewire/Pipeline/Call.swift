@@ -181,6 +181,7 @@ final class Call: @unchecked Sendable {
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
                                   body: prepared.body)
+        request.parts = prepared.parts
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number,
                                     callID: callID, redactor: core.redactor)
         for plugin in core.plugins {
@@ -224,7 +225,7 @@ final class Call: @unchecked Sendable {
         if let problem = request.headers.problem {
             return "plugin \(plugin.name) set an invalid \(problem)"
         }
-        if let problem = request.method.bodyProblem(hasBody: request.body != nil) {
+        if let problem = request.method.bodyProblem(hasBody: request.hasBody) {
             return "plugin \(plugin.name) set a body: \(problem)"
         }
         return nil

@@ -19,18 +19,20 @@ extension ClientCore {
         // config's); these read the verdicts. A bad config header fails every call, even one
         // that sets the same name.
         if let problem = request.headers.problem ?? config.headers.problem { throw invalid(problem) }
-        if let problem = method.bodyProblem(hasBody: body.bytes != nil) { throw invalid(problem) }
+        if let problem = method.bodyProblem(hasBody: body.bytes != nil || body.parts != nil) { throw invalid(problem) }
         if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
         if let resolved = target.resolved, let path = resolved.staticPath, let url = resolved.staticURL,
            request.parameters.isEmpty, request.listParameters.isEmpty, body.parameters.isEmpty {
             // A route without `:name` parameters called without parameters: its path and URL
             // were built once (object attributes only fill `:name` segments, never the query).
             return PreparedRequest(method: method, path: path, url: url, headers: headers, body: body.bytes,
-                                   route: request.route, resolved: resolved, readsJSONBody: request.readsJSONBody)
+                                   parts: body.parts, route: request.route, resolved: resolved,
+                                   readsJSONBody: request.readsJSONBody)
         }
         let path = try self.path(pattern, request: request, body: body, invalid: invalid)
         return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body.bytes,
-                               route: request.route, resolved: target.resolved, readsJSONBody: request.readsJSONBody)
+                               parts: body.parts, route: request.route, resolved: target.resolved,
+                               readsJSONBody: request.readsJSONBody)
     }
 
     /// What a request names: its method and path pattern, from its route, from the route of its
@@ -67,6 +69,7 @@ extension ClientCore {
     /// fill the path's `:name` segments and, on a method without a body, the query parameters.
     private struct EncodedBody {
         var bytes: [UInt8]?
+        var parts: [MultipartPart]?
         var attributes: [String: String] = [:]
         var parameters: [(String, String)] = []
     }
@@ -96,6 +99,9 @@ extension ClientCore {
         case .form(let fields):
             if !headers.contains("Content-Type") { headers.set("Content-Type", RequestDescriptor.BodyFormat.form.contentType) }
             return EncodedBody(bytes: Array(FormEncoding.body(fields: fields).utf8))
+        case .multipart(let parts, let object, let type):
+            return try encodeMultipart(parts, object: object, type: type ?? target.objectType, method: target.method,
+                                       headers: &headers, invalid: invalid)
         }
     }
 
@@ -103,18 +109,7 @@ extension ClientCore {
     /// JSON or a form, or query parameters on GET, HEAD and DELETE.
     private func encodeObject(_ value: JSONValue, type: String?, method: HTTPMethod, headers: inout HTTPHeaders,
                               invalid: (String) -> GatewireError) throws(GatewireError) -> EncodedBody {
-        guard let typeName = type else {
-            throw invalid("an object body needs an object type: the call's or its route's objectType")
-        }
-        guard let descriptor = catalog.requestDescriptor(objectType: typeName, method: method) else {
-            throw invalid("no request descriptor for object type \"\(typeName)\" and \(method)")
-        }
-        let mapped: JSONValue
-        do {
-            mapped = try descriptor.body(for: value.node, mapper: catalog.mapper)
-        } catch {
-            throw invalid("the \(typeName) object could not be mapped: \(error)")
-        }
+        let (descriptor, mapped) = try map(value, type: type, method: method, invalid: invalid)
         var encoded = EncodedBody()
         for (key, member) in value.node.members {
             switch member.kind {
@@ -125,11 +120,50 @@ extension ClientCore {
         }
         if [.get, .head, .delete].contains(method) {
             encoded.parameters = FormEncoding.pairs(mapped.node, includeNulls: false)  // no body: parameters instead
+        } else if descriptor.format == .multipart {
+            encoded.parts = Self.fieldParts(mapped.node)
+            headers.remove("Content-Type")  // libcurl's, with the boundary
         } else {
             encoded.bytes = Array((descriptor.format == .form ? FormEncoding.body(mapped.node) : mapped.serialized()).utf8)
             if !headers.contains("Content-Type") { headers.set("Content-Type", descriptor.format.contentType) }
         }
         return encoded
+    }
+
+    /// `value` mapped by the request descriptor of `type` and `method`, with that descriptor.
+    private func map(_ value: JSONValue, type: String?, method: HTTPMethod,
+                     invalid: (String) -> GatewireError) throws(GatewireError) -> (RequestDescriptor, JSONValue) {
+        guard let typeName = type else {
+            throw invalid("an object body needs an object type: the call's or its route's objectType")
+        }
+        guard let descriptor = catalog.requestDescriptor(objectType: typeName, method: method) else {
+            throw invalid("no request descriptor for object type \"\(typeName)\" and \(method)")
+        }
+        do {
+            return (descriptor, try descriptor.body(for: value.node, mapper: catalog.mapper))
+        } catch {
+            throw invalid("the \(typeName) object could not be mapped: \(error)")
+        }
+    }
+
+    /// The fields of a mapped object as text parts, named as a form names them
+    /// (``FormEncoding/pairs(_:includeNulls:)``: `user[name]`, `tags[]`; null is empty text).
+    private static func fieldParts(_ mapped: JSONNode) -> [MultipartPart] {
+        FormEncoding.pairs(mapped).map { MultipartPart.field($0.0, $0.1) }
+    }
+
+    /// A multipart body: `object`'s mapped fields (when given), then `parts`, each checked
+    /// (``MultipartPart/problem``: a file that cannot be read is refused here, before anything
+    /// is sent). The `Content-Type` is libcurl's, with its boundary.
+    private func encodeMultipart(_ parts: [MultipartPart], object: JSONValue?, type: String?, method: HTTPMethod,
+                                 headers: inout HTTPHeaders,
+                                 invalid: (String) -> GatewireError) throws(GatewireError) -> EncodedBody {
+        var all: [MultipartPart] = []
+        if let object { all = Self.fieldParts(try map(object, type: type, method: method, invalid: invalid).1.node) }
+        all += parts
+        for part in parts { if let problem = part.problem { throw invalid(problem) } }
+        headers.remove("Content-Type")
+        return EncodedBody(parts: all)
     }
 
     /// The path sent: `pattern` filled and percent-encoded (``Router``), with dot segments refused.

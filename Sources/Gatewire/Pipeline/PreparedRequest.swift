@@ -7,6 +7,8 @@ struct PreparedRequest: Sendable {
     var url: String
     var headers: HTTPHeaders
     var body: [UInt8]?
+    /// The `multipart/form-data` parts (``HTTPRequest/parts``), or nil.
+    var parts: [MultipartPart]?
     var route: String?
     /// The configured route of `route` (its policies), nil for a call by path.
     var resolved: ResolvedRoute?

@@ -46,6 +46,18 @@ public struct Request: Sendable {
         /// as the WHATWG URL standard's form serializer (space `+`, every byte outside RFC
         /// 3986's unreserved set `%XX`); repeat a name for a list, as requests' `data=` does.
         case form([(name: String, value: String)])
+        /// A `multipart/form-data` body (RFC 7578) of `parts` in order (RestKit's
+        /// `multipartFormRequestWithObject:...constructingBodyWithBlock:`, requests' `files=`).
+        /// With `object`, the object's fields come first: mapped by the request descriptor
+        /// of `type` (nil: the route's `objectType`) and the call's method, whatever its
+        /// `format`, and flattened as ``FormEncoding/pairs(_:includeNulls:)`` writes a form
+        /// (`user[name]`, `tags[]`: Rails' and AFNetworking's names), one text part each.
+        /// Each file part's file is checked before anything is sent (one that cannot be
+        /// read or is not a regular file fails the call with `invalidArgument` naming it,
+        /// ``MultipartPart/problem``) and streamed from disk by
+        /// every attempt. libcurl writes the `Content-Type` (`multipart/form-data;
+        /// boundary=...`); one from the call or the config is not sent.
+        case multipart([MultipartPart], object: JSONValue? = nil, type: String? = nil)
     }
 
     /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from

@@ -130,10 +130,11 @@ public struct RedirectPolicy: Sendable, Equatable {
         if status == 303 && request.method != .head || (status == 301 || status == 302) && request.method == .post {
             next.method = .get
             next.body = nil
+            next.parts = nil
             for name in ["Content-Type", "Content-Encoding", "Content-Length", "Transfer-Encoding"] { next.headers.remove(name) }
         }
         guard crossOrigin else { return .follow(next) }
-        if next.body != nil, !allowCrossOriginBody {
+        if next.hasBody, !allowCrossOriginBody {
             return .refuse("a \(status) would re-send the \(next.method) body to another origin (\(to)) "
                 + "(redirects.allowCrossOriginBody is false)")
         }

@@ -114,11 +114,16 @@ GW_RETRY_USE_POLICY = 0
 GW_RETRY_RETRY = 1
 GW_RETRY_STOP = 2
 
+# ---- What a multipart part carries (gw_part.kind) --------------------------------------
+GW_PART_FIELD = 0
+GW_PART_FILE = 1
+GW_PART_BYTES = 2
+
 # ---- Struct versions --------------------------------------------------------------------
 GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
-GW_CALL_OPTIONS_VERSION = 3
+GW_CALL_OPTIONS_VERSION = 4
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -209,6 +214,21 @@ class gw_credential_options(Structure):  # noqa: N801 - the C name
     ]
 
 
+class gw_part(Structure):  # noqa: N801 - the C name
+    """``struct gw_part``: one part of a multipart/form-data body."""
+
+    _fields_ = [
+        ("kind", c_int32),
+        ("name", c_char_p),
+        ("value", c_char_p),
+        ("bytes", c_void_p),
+        ("length", c_size_t),
+        ("path", c_char_p),
+        ("filename", c_char_p),
+        ("content_type", c_char_p),
+    ]
+
+
 class gw_call_options(Structure):  # noqa: N801 - the C name
     """``struct gw_call_options``; fill with ``gw_call_options_init`` before use."""
 
@@ -233,6 +253,9 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("body_length", c_size_t),
         ("content_type", c_char_p),
         ("form_json", c_char_p),
+        # version 4: multipart
+        ("parts", POINTER(gw_part)),
+        ("part_count", c_size_t),
     ]
 
 

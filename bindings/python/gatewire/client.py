@@ -46,6 +46,7 @@ from ._encoding import (
     _with_call_timeouts,
     _with_timeouts,
 )
+from ._multipart import FileValue, parts_array
 from .errors import CallError, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
 from .futures import CallFuture
@@ -136,6 +137,25 @@ class CallOptions(TypedDict, total=False):
             fields in order, values as ``params``' (a list or tuple repeats the field,
             ``ids=1&ids=2``), encoded as the WHATWG form serializer (space ``+``, every byte
             outside RFC 3986's unreserved set ``%XX``). A ``Content-Type`` in ``headers`` wins.
+            With ``files``, its fields are the first parts of the multipart body instead.
+        files: a ``multipart/form-data`` body (RFC 7578), as requests' ``files=``: a mapping
+            of field name to value, or ``(name, value)`` pairs to repeat a name, in order,
+            after ``data``'s fields (or, with ``json`` and an ``object_type``, after the
+            object's fields as its request descriptor maps them: ``user[name]``). A value is
+            a path (``str`` or :class:`os.PathLike`), an open file
+            (``open(path, "rb")``), bytes, or a tuple ``(filename, content)`` or
+            ``(filename, content, content_type)`` whose content is any of those or a
+            ``str`` of text. A path, and an open file that has one, is streamed from disk by
+            the library, whole and from its first byte on every attempt and every 307/308
+            redirect (memory stays flat for a file of any size); other file objects are read
+            first. Filename: the tuple's, else a path's last component, else the field name
+            for bytes (requests'). Content type: the tuple's, else guessed by libcurl from
+            the extension of the filename, else of the path (gif, jpg, jpeg, png, svg, txt,
+            htm, html, pdf, xml), else ``application/octet-stream`` for a path and none for
+            bytes. A file that cannot be read, or is not a regular file, raises
+            :class:`InvalidArgument` naming the part and the path before anything is sent.
+            libcurl writes the ``Content-Type`` header (with its boundary); one in
+            ``headers`` or the config is not sent. Not with ``content``.
         content: a body of raw bytes (``bytes``, ``bytearray`` or ``memoryview``), sent as
             they are with ``content_type``, as httpx's ``content=``.
         content_type: ``content``'s ``Content-Type``, e.g. ``"image/png"``; None =
@@ -187,6 +207,7 @@ class CallOptions(TypedDict, total=False):
     headers: Mapping[str, str] | None
     json: Any
     data: Mapping[str, Any] | None
+    files: Mapping[str, FileValue] | Iterable[tuple[str, FileValue]] | None
     content: bytes | bytearray | memoryview | None
     content_type: str | None
     object_type: str | None
@@ -375,6 +396,11 @@ class Client:
         # An absent json is no body; json=None is a JSON null.
         native.body_json = _json.dumps(options["json"]).encode("utf-8") if "json" in options else None
         native.form_json = _form_json(options.get("data"))
+        if options.get("files") is not None:
+            parts = parts_array(options["files"])
+            # The cast keeps the array (and what its parts point to) alive with the struct.
+            native.parts = ctypes.cast(parts, ctypes.POINTER(_native.gw_part))
+            native.part_count = len(parts)
         content = options.get("content")
         if content is not None:
             if not isinstance(content, (bytes, bytearray, memoryview)):
