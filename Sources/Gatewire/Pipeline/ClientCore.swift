@@ -45,7 +45,7 @@ final class ClientCore: Sendable {
         urlPrefix = prefix
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
-        loop = EventLoop(limits: config.connectionLimits)
+        loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies)
         if let warning = config.insecureTLSWarning {
             // Each log plugin says it once, when its client is made.
             for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }
