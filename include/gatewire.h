@@ -573,6 +573,24 @@ int32_t gw_client_new_from_config(const char *config_json, gw_client **out_clien
 int32_t gw_client_metrics_json(gw_client *client, char **out_json);
 
 /**
+ * The cookies in the client's jar (the gateway config's "cookies": true, or {"file": PATH}
+ * to load the jar when the client is made and write it when it is freed) as JSON.
+ *
+ * An array of {"domain", "include_subdomains", "path", "secure", "http_only", "expires",
+ * "name", "value"}, as libcurl's cookie engine holds them (expired ones left out);
+ * "expires" in seconds since the Unix epoch, 0 for a session cookie. The values are secrets:
+ * nothing in the library logs them (Cookie and Set-Cookie are redacted everywhere).
+ *
+ * Any thread; reads the jar on the client's event-loop thread (a short wait from another
+ * thread, none from a callback).
+ * @param client the client.
+ * @param out_json receives the JSON text, freed with gw_string_free; "[]" when the client
+ *        has no jar; NULL on an error.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument.
+ */
+int32_t gw_client_cookies_json(gw_client *client, char **out_json);
+
+/**
  * Whether the calling thread may block until a call of this client completes: the rule
  * gw_call and gw_paginator_next apply, for bindings that wait on a completion of their own
  * (e.g. a future resolved by gw_call_async's completion).
