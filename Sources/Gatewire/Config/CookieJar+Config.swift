@@ -12,9 +12,23 @@ extension CookieJar {
         try node.rejectUnknownKeys(["file"])
         guard let fileNode = try node.optional("file") else { return CookieJar() }
         let file = ConfigPath.absolute(try fileNode.string(), relativeTo: directory)
-        guard access(ConfigPath.directory(of: file), W_OK) == 0 else {
-            throw fileNode.error("cannot write to the directory of \"\(file)\": \(String(cString: strerror(errno)))")
-        }
+        if let problem = fileProblem(file) { throw fileNode.error(problem) }
         return CookieJar(file: file)
+    }
+
+    /// A jar persisted to `path`, made absolute against the current directory (the CLI's
+    /// `--cookie-jar`). - Throws: ``ConfigError`` (path `cookies.file`) as the config's `file`.
+    package init(commandLineFile path: String) throws(ConfigError) {
+        let file = ConfigPath.absolute(path, relativeTo: nil)
+        if let problem = Self.fileProblem(file) { throw ConfigError(path: "cookies.file", message: problem) }
+        self.init(file: file)
+    }
+
+    /// Why the jar cannot be written to `file` (absolute) when the client closes, or nil.
+    private static func fileProblem(_ file: String) -> String? {
+        guard access(ConfigPath.directory(of: file), W_OK) == 0 else {
+            return "cannot write to the directory of \"\(file)\": \(String(cString: strerror(errno)))"
+        }
+        return nil
     }
 }
