@@ -810,6 +810,23 @@ int32_t gw_result_ok(const gw_result *result);
  */
 int32_t gw_result_status(const gw_result *result);
 
+#define GW_CACHE_NETWORK 0     /**< gw_result_cache: the response came from the network (or the call failed) */
+#define GW_CACHE_HIT 1         /**< gw_result_cache: a fresh stored response; no request was sent, no attempt */
+#define GW_CACHE_REVALIDATED 2 /**< gw_result_cache: a stored response the server confirmed with a 304 */
+
+/**
+ * Where a successful call's response came from: the client's HTTP cache (the gateway
+ * config's "cache", RFC 9111) or the network. A hit has no attempt; a revalidated response's
+ * last attempt has status 304 while gw_result_status gives the stored status. Either is
+ * mapped as the stored response was.
+ *
+ * Any thread.
+ * @param result the result.
+ * @return GW_CACHE_HIT, GW_CACHE_REVALIDATED, or GW_CACHE_NETWORK (also for a failed call
+ *         and NULL).
+ */
+int32_t gw_result_cache(const gw_result *result);
+
 /**
  * Why the call failed.
  * @param result the result.

@@ -6,7 +6,9 @@
  *   MODE mapped: the route has a response descriptor; also check the mapped objects
  *                (gw_result_mapped_json) of the first result, or of every result with
  *                BENCH_VERIFY=all (the smoke mode);
- *   MODE memory: like raw, and also report RSS after 10% of the requests and at the end.
+ *   MODE memory: like raw, and also report RSS after 10% of the requests and at the end;
+ *   MODE cached: like raw, and every call after the first INFLIGHT must be a fresh hit of
+ *                the client's HTTP cache (gw_result_cache; the config has "cache").
  * Prints one JSON line (see common.h). Exit status 1 when any call failed or was wrong. */
 #include <gatewire.h>
 #include <pthread.h>
@@ -15,9 +17,9 @@
 
 static gw_client *client;
 static gw_call_options options = GW_CALL_OPTIONS_INIT;
-static long total, started, done, settled, ok, rss_early;
+static long total, started, done, settled, ok, rss_early, inflight;
 static size_t expect;
-static int mode_mapped, mode_memory, verify_all;
+static int mode_mapped, mode_memory, mode_cached, verify_all;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
 
@@ -49,6 +51,10 @@ static void on_done(gw_result *result, void *user_data) {
     if (next) started++;
     if (mode_memory && done == total / 10) rss_early = bench_rss_kib();
     pthread_mutex_unlock(&lock);
+    if (good && mode_cached && number >= inflight && gw_result_cache(result) != GW_CACHE_HIT) {
+        fprintf(stderr, "call %ld was not a cache hit\n", number);
+        good = 0;
+    }
     if (good && mode_mapped && (verify_all || number == 0)) {
         long count = mapped_users(gw_result_mapped_json(result));
         if (count != 1000) {
@@ -78,16 +84,17 @@ static char *read_file(const char *path) {
 
 int main(int argc, char **argv) {
     if (argc != 7) {
-        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory\n");
+        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory|cached\n");
         return 2;
     }
     char *config = read_file(argv[1]);
     options.route = argv[2];
     total = atol(argv[3]);
-    long inflight = atol(argv[4]);
+    inflight = atol(argv[4]);
     expect = (size_t)atol(argv[5]);
     mode_mapped = strcmp(argv[6], "mapped") == 0;
     mode_memory = strcmp(argv[6], "memory") == 0;
+    mode_cached = strcmp(argv[6], "cached") == 0;
     verify_all = getenv("BENCH_VERIFY") && strcmp(getenv("BENCH_VERIFY"), "all") == 0;
     if (inflight > total) inflight = total;
     if (!config || gw_client_new_from_config(config, &client) != GW_OK) {

@@ -28,7 +28,11 @@ final class HTTPCache: @unchecked Sendable {
     private let store: any CacheStore
 
     init(settings: HTTPCacheSettings) {
-        store = MemoryCacheStore(maxBytes: settings.maxBytes)
+        if let directory = settings.directory {
+            store = DiskCacheStore(directory: directory, maxBytes: settings.maxBytes)
+        } else {
+            store = MemoryCacheStore(maxBytes: settings.maxBytes)
+        }
     }
 
     /// Looks `request` up at wall-clock time `now` (seconds since the epoch), adding the

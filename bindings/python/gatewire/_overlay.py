@@ -1,12 +1,12 @@
 """Client keyword arguments that stand for top-level config keys (private): ``cookies=`` is
-the config's ``cookies``. Pure functions; only :class:`gatewire.Client` uses them.
+the config's ``cookies``, ``cache=`` its ``cache``. Pure functions; only :class:`gatewire.Client` uses them.
 """
 
 from __future__ import annotations
 
 import json as _json
 import os
-from typing import Any, Union
+from typing import Any, Mapping, Union
 
 from ._encoding import Config
 from .errors import InvalidArgument
@@ -29,6 +29,24 @@ def cookies_key(cookies: CookiesArgument) -> Any:
     if isinstance(cookies, (str, os.PathLike)):
         return {"file": os.fspath(cookies)}
     raise TypeError(f"cookies must be True, False, None or a file path, not {type(cookies).__name__}")
+
+
+#: ``cache=``: True for a memory cache of the defaults, a dict of the config's ``cache``
+#: settings (``{"maxBytes": 1048576, "directory": "cache"}``), False or None for the config's.
+CacheArgument = Union[bool, Mapping[str, Any], None]
+
+
+def cache_key(cache: CacheArgument) -> Any:
+    """The config's ``cache`` value for ``cache=``, or None to keep the config's.
+
+    Raises:
+        TypeError: ``cache`` is not a bool or a mapping.
+    """
+    if cache is None or cache is False:
+        return None
+    if cache is True or isinstance(cache, Mapping):
+        return cache if cache is True else dict(cache)
+    raise TypeError(f"cache must be True, False, None or a dict of settings, not {type(cache).__name__}")
 
 
 def with_keys(config: Config | None, config_path: object, base_url: str | None,

@@ -29,7 +29,7 @@ from .errors import ErrorKind, GatewireError
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
 from .timeouts import TimeoutArgument
-from ._overlay import CookiesArgument
+from ._overlay import CacheArgument, CookiesArgument
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -123,7 +123,7 @@ class AsyncClient:
     result = await client.get("/users/7")``.
 
     The arguments are those of :class:`Client` (the same config, plugins, credential,
-    ``timeout``, ``cookies``); so are the calls' keyword arguments (:class:`CallOptions`), results and
+    ``timeout``, ``cookies``, ``cache``); so are the calls' keyword arguments (:class:`CallOptions`), results and
     errors. A call is started by the coroutine that awaits it and runs on the library's own
     event-loop thread, so the asyncio loop never blocks on the network; its outcome comes
     back with others in one ``loop.call_soon_threadsafe`` per batch (module docs).
@@ -156,9 +156,11 @@ class AsyncClient:
         credential: RefreshingCredential | None = None,
         timeout: TimeoutArgument = None,
         cookies: CookiesArgument = None,
+        cache: CacheArgument = None,
     ) -> None:
         self._client = Client(base_url, config=config, config_path=config_path, plugins=plugins,
-                              random_seed=random_seed, credential=credential, timeout=timeout, cookies=cookies)
+                              random_seed=random_seed, credential=credential, timeout=timeout, cookies=cookies,
+                              cache=cache)
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
         self._queues_lock = threading.Lock()
 

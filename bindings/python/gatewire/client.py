@@ -53,7 +53,7 @@ from .hooks import RetryTest
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
 from .timeouts import TimeoutArgument
-from ._overlay import CookiesArgument, cookies_key, with_keys
+from ._overlay import CacheArgument, CookiesArgument, cache_key, cookies_key, with_keys
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11 (PEP 692: 3.12)
@@ -243,6 +243,11 @@ class Client:
             None or False keeps the config's. libcurl's rules decide which cookie goes
             where (host, domain, path, Secure, expiry); :attr:`cookies` lists the jar. Not
             with ``config_path``.
+        cache: an HTTP cache (RFC 9111), the config's ``cache``: True for one in memory
+            (10 MiB), or a dict ``{"maxBytes": int, "directory": str}``; None or False keeps
+            the config's. GET responses the server lets a private cache keep are served
+            fresh without a request or revalidated (``Result.from_cache``,
+            ``Result.revalidated``). Not with ``config_path``.
 
     Hooks (plugin methods, observers, event monitors, retry tests) are plain callables run on
     the client's event-loop thread; a coroutine function (``async def``) is refused with
@@ -278,9 +283,10 @@ class Client:
         credential: RefreshingCredential | None = None,
         timeout: TimeoutArgument = None,
         cookies: CookiesArgument = None,
+        cache: CacheArgument = None,
     ) -> None:
         config = _with_timeouts(config, config_path, timeout, base_url)
-        config = with_keys(config, config_path, base_url, {"cookies": cookies_key(cookies)})
+        config = with_keys(config, config_path, base_url, {"cookies": cookies_key(cookies), "cache": cache_key(cache)})
 
         native = _native.lib
         _install_log_sink()
