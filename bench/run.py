@@ -536,8 +536,8 @@ def main() -> int:
         goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
                       "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
     if cache:
-        goals.append({"target": "a cache hit costs less CPU per call than a network call (C ABI, (a), 1 in flight)",
-                      "measured": cache["ratio"], "goal": 1.0, "unit": "x less CPU", "met": cache["ratio"] > 1.0})
+        goals.append({"target": "CPU per call, network / HTTP cache hit (C ABI, (a), 1 in flight)",
+                      "measured": cache["ratio"], "goal": 1.0, "unit": "x", "met": cache["ratio"] > 1.0})
     machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
