@@ -90,3 +90,31 @@ import Testing
         #expect(entry.freshnessLifetime == 30)
     }
 }
+
+/// The `cache` keys of the config and of a route.
+@Suite struct CacheConfigTests {
+    @Test func theConfigReadsTheCacheAndChecksItsFolder() throws {
+        #expect(try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "cache": true}"#).cache == HTTPCacheSettings())
+        #expect(try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "cache": false}"#).cache == nil)
+        let sized = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "cache": {"maxBytes": 4096, "directory": "/tmp/gw-c"}}"#)
+        #expect(sized.cache == HTTPCacheSettings(maxBytes: 4096, directory: "/tmp/gw-c"))
+        for (json, path, message) in [
+            (#"{"maxBytes": 0}"#, "cache.maxBytes", "0 is out of range"),
+            (#"{"size": 1}"#, "cache.size", "unknown field"),
+            (#"{"directory": "/nonexistent/a/b"}"#, "cache.directory", "cannot write to \"/nonexistent/a\""),
+            ("1", "cache", "expected true, false or an object"),
+        ] {
+            do {
+                _ = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "cache": \#(json)}"#)
+                Issue.record("\(json) was accepted")
+            } catch {
+                #expect(error.path == path)
+                #expect(error.message.contains(message), "\(error.message)")
+            }
+        }
+        let route = try GatewayConfig(json: #"""
+            {"baseURL": "http://127.0.0.1:1", "routes": {"r": {"method": "GET", "pathPattern": "/r", "cache": false}}}
+            """#)
+        #expect(route.routes["r"]?.cache == false)
+    }
+}
