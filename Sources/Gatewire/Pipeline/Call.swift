@@ -82,7 +82,7 @@ final class Call: @unchecked Sendable {
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         self.completion = completion
-        cache = route?.route.cache ?? (core.config.cache != nil) ? core.cache : nil
+        cache = (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
         generator = core.makeGenerator()
         callID = core.nextCallID()
         reportedPath = core.redactor.url(prepared.path)
