@@ -21,6 +21,11 @@ final class CookieEngine {
         // An empty name starts the engine without reading a file (libcurl's documented idiom).
         _ = gw_easy_setopt_str(handle, CURLOPT_COOKIEFILE, jar.file ?? "")
         if let file = jar.file {
+            // Cookie values are credentials: a new jar file is made private to its owner now
+            // (libcurl keeps an existing file's mode when it rewrites it; it would create a
+            // new one with the umask's, often world-readable).
+            let created = open(file, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if created >= 0 { Glibc.close(created) }
             _ = gw_easy_setopt_str(handle, CURLOPT_COOKIEJAR, file)
             // Reads the file into the share now, not when a transfer first starts.
             _ = gw_easy_setopt_str(handle, CURLOPT_COOKIELIST, "RELOAD")

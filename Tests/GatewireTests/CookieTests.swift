@@ -74,8 +74,10 @@ import Testing
         let file = directory + "/jar.txt"
         let first = try client(CookieJar(file: file))
         _ = try await first.send(.get("/cookies/set", parameters: ["session": "s-1"]))
-        #expect(access(file, F_OK) != 0)  // written when the client closes, not per call
+        #expect(Self.read(file) == "")  // made empty and private at once, written when the client closes
         first.close()
+        var info = stat()
+        #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)  // cookie values are credentials
         let text = try #require(Self.read(file))
         #expect(text.contains("127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts-1"))
 

@@ -59,8 +59,9 @@ def test_a_jar_file_persists_across_clients_and_values_never_reach_the_logs(
     jar = tmp_path / "jar.txt"
     with gatewire.Client(httpbin, cookies=jar) as first:
         first.call("GET", "/cookies/set", params={"session": "PY-C00KIE"})
-        assert not jar.exists()  # written when the client closes
+        assert jar.read_text() == ""  # made empty at once, written when the client closes
     assert "\tsession\tPY-C00KIE" in jar.read_text()
+    assert jar.stat().st_mode & 0o777 == 0o600  # cookie values are credentials
     caplog.set_level(logging.DEBUG, logger="gatewire")
     with gatewire.Client(httpbin, cookies=str(jar)) as second:
         assert [cookie["value"] for cookie in second.cookies] == ["PY-C00KIE"]
