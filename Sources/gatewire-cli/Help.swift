@@ -47,8 +47,9 @@ let help = usage + """
                               loaded before the call, written back after it; replaces the
                               config's "cookies". libcurl's rules decide which cookie goes where
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
-                              retried or stopped, the redirects it followed) and what the
-                              global failure observer saw
+                              retried or stopped, the redirects it followed), what the
+                              global failure observer saw, and "cache: hit" or "cache:
+                              revalidated" when the config's HTTP cache ("cache") answered
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
                               Needs a ROUTE (a config route's "pagination"), not METHOD PATH
