@@ -115,6 +115,11 @@ http {{
     server {{
         listen 127.0.0.1:{port} backlog=4096;
         root {dir}/www;
+        # (a) as a response a client cache may keep for an hour: the cache-hit row.
+        location = /cached/small.json {{
+            alias {dir}/www/small.json;
+            add_header Cache-Control "max-age=3600";
+        }}
     }}
     # The HTTP/2 rows: TLS (a self-signed certificate made for the run), nginx's default
     # stream limit written out, and each request's connection serial logged, so a row says
@@ -479,7 +484,7 @@ def main() -> int:
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
-                        "\"10k\", \"latency\" and \"upload\" select those runs")
+                        "\"10k\", \"latency\", \"upload\" and \"cache\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -501,6 +506,7 @@ def main() -> int:
     crowd = None
     latency: list[dict] = []
     upload = None
+    cache = None
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -540,6 +546,8 @@ def main() -> int:
             latency = latency_rows(paths, nginx.url, config, sizes, rows)
         if not args.only or "upload" in args.only.lower():
             upload = upload_rows(paths["upload"], workdir, runs, args.smoke, run_once, log, SERVER_CPUS)
+        if not args.only or "cache" in args.only.lower():  # in smoke mode too: gatewire_c checks every hit
+            cache = cache_run(paths, workdir, nginx.url, sizes, runs, counts["a"])
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -551,10 +559,13 @@ def main() -> int:
     if crowd:
         goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
                       "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
+    if cache:
+        goals.append({"target": "CPU per call, network / HTTP cache hit (C ABI, (a), 1 in flight)",
+                      "measured": cache["ratio"], "goal": 1.0, "unit": "x", "met": cache["ratio"] > 1.0})
     machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
-              "in_flight_10k": crowd, "latency": latency, "upload": upload, "targets": goals,
+              "in_flight_10k": crowd, "latency": latency, "upload": upload, "cache": cache, "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
     if h2:
@@ -572,6 +583,11 @@ def main() -> int:
     if crowd:
         text += (f"\n\n10,000 in flight (Gatewire C ABI, (a), HTTP/1.1, {crowd['requests']:,} calls, default maxConnections 100): "
                  f"peak RSS {crowd['peak_mib']:.1f} MiB, peak open descriptors {crowd['peak_fds']}, {crowd['rate']:,.0f} req/s.")
+    if cache:
+        text += (f"\n\nHTTP cache (Gatewire C ABI, (a), 1 in flight, {cache['requests']:,} calls, median of {runs}): "
+                 f"network {cache['network_cpu_ms']:.4f} CPU ms/call ({cache['network_rate']:,.0f} calls/s), "
+                 f"cache hit {cache['hit_cpu_ms']:.4f} CPU ms/call ({cache['hit_rate']:,.0f} calls/s): "
+                 f"a hit costs {cache['ratio']:.1f}x less CPU.")
     print(text)
     if not args.smoke:
         out = Path(args.out)
@@ -746,6 +762,25 @@ def latency_targets(rows: list[dict]) -> list[dict]:
             out.append({"target": f"latency: {r['client']} p99 added over libcurl at 50% of saturation", "measured": added,
                         "goal": 100.0, "unit": "us", "met": added <= 100.0})
     return out
+def cache_run(paths: dict[str, Path], workdir: Path, url: str, sizes: dict[str, int], runs: int, requests: int) -> dict:
+    """Gatewire C ABI on (a), one call in flight, side by side: every call on the network
+    (the route of the other rows), and every call but the first a fresh hit of the client's
+    HTTP cache (the same body served with max-age=3600, config "cache": true). CPU ms per
+    call (the process, every thread; median of `runs`) and the ratio network / hit."""
+    config = workdir / "gateway-cache.json"
+    config.write_text(json.dumps({**gateway_config(url), "cache": True,
+                                  "routes": {"small": {"method": "GET", "pathPattern": "/cached/small.json"}}}))
+    plain = workdir / "gateway.json"
+    log(f"cache: {requests:,} calls each, network and cache hits")
+    measured = {}
+    for name, path, mode in (("network", plain, "raw"), ("hit", config, "cached")):
+        reports = [run_once([str(paths["gatewire_c"]), str(path), "small", str(requests), "1", str(sizes["a"]), mode], {},
+                            timeout=600) for _ in range(runs)]
+        measured[name] = (statistics.median(r["cpu"] / r["requests"] for r in reports) * 1000,
+                          statistics.median(r["requests"] / r["elapsed"] for r in reports))
+    return {"requests": requests, "network_cpu_ms": measured["network"][0], "network_rate": measured["network"][1],
+            "hit_cpu_ms": measured["hit"][0], "hit_rate": measured["hit"][1],
+            "ratio": measured["network"][0] / measured["hit"][0]}
 
 
 def nginx_version() -> str:

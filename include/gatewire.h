@@ -573,6 +573,24 @@ int32_t gw_client_new_from_config(const char *config_json, gw_client **out_clien
 int32_t gw_client_metrics_json(gw_client *client, char **out_json);
 
 /**
+ * The cookies in the client's jar (the gateway config's "cookies": true, or {"file": PATH}
+ * to load the jar when the client is made and write it when it is freed) as JSON.
+ *
+ * An array of {"domain", "include_subdomains", "path", "secure", "http_only", "expires",
+ * "name", "value"}, as libcurl's cookie engine holds them (expired ones left out);
+ * "expires" in seconds since the Unix epoch, 0 for a session cookie. The values are secrets:
+ * nothing in the library logs them (Cookie and Set-Cookie are redacted everywhere).
+ *
+ * Any thread; reads the jar on the client's event-loop thread (a short wait from another
+ * thread, none from a callback).
+ * @param client the client.
+ * @param out_json receives the JSON text, freed with gw_string_free; "[]" when the client
+ *        has no jar; NULL on an error.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument.
+ */
+int32_t gw_client_cookies_json(gw_client *client, char **out_json);
+
+/**
  * Whether the calling thread may block until a call of this client completes: the rule
  * gw_call and gw_paginator_next apply, for bindings that wait on a completion of their own
  * (e.g. a future resolved by gw_call_async's completion).
@@ -845,6 +863,23 @@ int32_t gw_result_ok(const gw_result *result);
  * @return the status, 0 when no response arrived.
  */
 int32_t gw_result_status(const gw_result *result);
+
+#define GW_CACHE_NETWORK 0     /**< gw_result_cache: the response came from the network (or the call failed) */
+#define GW_CACHE_HIT 1         /**< gw_result_cache: a fresh stored response; no request was sent, no attempt */
+#define GW_CACHE_REVALIDATED 2 /**< gw_result_cache: a stored response the server confirmed with a 304 */
+
+/**
+ * Where a successful call's response came from: the client's HTTP cache (the gateway
+ * config's "cache", RFC 9111) or the network. A hit has no attempt; a revalidated response's
+ * last attempt has status 304 while gw_result_status gives the stored status. Either is
+ * mapped as the stored response was.
+ *
+ * Any thread.
+ * @param result the result.
+ * @return GW_CACHE_HIT, GW_CACHE_REVALIDATED, or GW_CACHE_NETWORK (also for a failed call
+ *         and NULL).
+ */
+int32_t gw_result_cache(const gw_result *result);
 
 /**
  * Why the call failed.

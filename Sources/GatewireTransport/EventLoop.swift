@@ -80,10 +80,14 @@ package final class EventLoop: Sendable {
     private let thread = Lock<pthread_t?>(nil)
     private let threadID = Atomic<UInt>(0)
     private let finalJob = Lock<(@Sendable () -> Void)?>(nil)
+    /// The cookie jar every transfer shares, or nil (cookies off). Loop thread only once the
+    /// loop runs (so `nonisolated(unsafe)`: the share has no lock callbacks, see ``CookieEngine``).
+    nonisolated(unsafe) private let cookieEngine: CookieEngine?
     private static let idleSlotLimit = 64
 
-    /// A loop whose multi handle keeps to `limits`.
-    package init(limits: ConnectionLimits = ConnectionLimits()) {
+    /// A loop whose multi handle keeps to `limits`, with `cookies` shared by its transfers
+    /// (nil: no cookie engine).
+    package init(limits: ConnectionLimits = ConnectionLimits(), cookies: CookieJar? = nil) {
         _ = curlGlobalInit
         handle = Handle(multi: curl_multi_init(), share: curl_share_init())
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
@@ -91,6 +95,8 @@ package final class EventLoop: Sendable {
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxConnections)
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams)
         _ = gw_share_setopt_long(handle.share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+        let share = handle.share
+        cookieEngine = cookies.map { CookieEngine(share: share, jar: $0) }
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let rc = pthread_create(&created, nil, { context in
@@ -103,6 +109,7 @@ package final class EventLoop: Sendable {
     }
 
     deinit {
+        cookieEngine?.close()  // its handle is in the share too
         curl_multi_cleanup(handle.multi)
         curl_share_cleanup(handle.share)  // after every handle that joined it is cleaned up (drain)
     }
@@ -148,6 +155,7 @@ package final class EventLoop: Sendable {
         }
         _ = gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
         _ = gw_easy_setopt_ptr(easy, CURLOPT_SHARE, handle.share)
+        cookieEngine?.enable(on: easy)
         activate(slot, transfer)
         transfer.addedAt = MonotonicClock.now()
         let code = curl_multi_add_handle(handle.multi, easy)
@@ -191,6 +199,9 @@ package final class EventLoop: Sendable {
         }
         slot.transfer = nil
     }
+
+    /// The cookies of the jar (``CookieJar``), or nil when the loop has none. Loop thread only.
+    package func cookies() -> [Cookie]? { cookieEngine?.cookies() }
 
     /// Runs `job` on the process's ``WorkerPool`` (leased on the first call, returned when the
     /// loop drains). Loop thread only. The job runs on another thread: it must touch no
@@ -379,6 +390,7 @@ package final class EventLoop: Sendable {
             state.closeObservers.removeFirst().action()
         }
         state.idle.removeAll()
+        cookieEngine?.close()  // writes the jar's file once no transfer can change it
         // Every call has completed: a worker still mapping for this loop finds `execute`
         // refused. The last lease out stops the pool (joins its threads).
         if let pool = state.pool {

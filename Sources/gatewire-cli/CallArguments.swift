@@ -29,6 +29,8 @@ struct CallArguments {
     var maxResponseBytes: Int?
     var verbose = false
     var allPages = false
+    /// --cookie-jar's file: the jar is loaded from it and written back when the call ends.
+    var cookieJar: String?
 
     /// Reads `arguments` (what follows `call`); `--help` prints the help and exits 0.
     init(parsing arguments: ArraySlice<String>) {
@@ -88,6 +90,7 @@ struct CallArguments {
                 maxResponseBytes = Int(limit)
             case "--verbose", "-v": verbose = true
             case "--all-pages": allPages = true
+            case "--cookie-jar": cookieJar = value(argument)
             case "--help", "-h": printLine(help); exit(0)
             default:
                 if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
@@ -139,6 +142,13 @@ struct CallArguments {
                 fail("--user: \(problem)")
             }
             config.authentication = .basic(username: name, password: password)
+        }
+        if let cookieJar {
+            do {
+                config.cookies = try CookieJar(commandLineFile: cookieJar)
+            } catch {
+                fail("--cookie-jar: \(error.message)")
+            }
         }
         return config
     }

@@ -29,6 +29,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
     do {
         let response = try client.sendAndWait(request)
         report.print(response.attempts)
+        report.printCache(of: response)
         if let mapped = response.mapped {
             printLine(mapped.serialized(pretty: true))
         } else if let json = try? JSONValue.parse(response.http.text) {

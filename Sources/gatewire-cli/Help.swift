@@ -51,9 +51,13 @@ let help = usage + """
       --max-response-bytes N  the largest decoded response body accepted, in bytes (default:
                               the route's, else the config's maxResponseBytes, else 64 MiB);
                               a larger one aborts the transfer: kind response_too_large
+      --cookie-jar FILE       keep cookies in FILE (Netscape format, as curl's -b FILE -c FILE):
+                              loaded before the call, written back after it; replaces the
+                              config's "cookies". libcurl's rules decide which cookie goes where
       --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
-                              retried or stopped, the redirects it followed) and what the
-                              global failure observer saw
+                              retried or stopped, the redirects it followed), what the
+                              global failure observer saw, and "cache: hit" or "cache:
+                              revalidated" when the config's HTTP cache ("cache") answered
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
                               Needs a ROUTE (a config route's "pagination"), not METHOD PATH

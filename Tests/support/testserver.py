@@ -20,6 +20,9 @@ keep-alive works. Endpoints (any method unless stated):
   /sequence/<key>/<s1>,<s2> n-th request for <key> answers s_n (the last repeats), body
                             {"key", "attempt", "status"}; ?retry_after=<v> on non-2xx
   /sequence/<key>/count     GET: {"count": n} for <key>, not counted itself
+  /cacheable/<key>          counted as /sequence's keys; 304 when ?etag=<e> is given and the
+                            request's If-None-Match is it, else 200 {"key", "attempt",
+                            "headers"}; ?cc=, ?vary=, ?etag= set Cache-Control, Vary, ETag
   /delay/<ms>               sleeps, then 200 {"delayed_ms": ms}
   /fixture/<name>           a file from --fixtures; ?status=<code>, ?content_type=<type>
   /pages/<name>             real fixtures served across pages (the paginator tests):
@@ -223,6 +226,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self._status(parts[1], query)
             if head == "sequence" and len(parts) == 3:
                 return self._sequence(parts[1], parts[2], query)
+            if head == "cacheable" and len(parts) == 2:
+                return self._cacheable(parts[1], query)
             if head == "delay" and len(parts) == 2:
                 return self._delay(parts[1])
             if head == "fixture" and len(parts) >= 2:
@@ -349,6 +354,15 @@ class Handler(BaseHTTPRequestHandler):
         if "retry_after" in query and not 200 <= status < 300:
             headers = {"Retry-After": query["retry_after"]}
         self._json(status, {"key": key, "attempt": attempt, "status": status}, headers=headers)
+
+    def _cacheable(self, key: str, query: dict[str, str]) -> None:
+        with self.server.counters_lock:
+            attempt = self.server.counters.get(key, 0) + 1
+            self.server.counters[key] = attempt
+        fields = {name: query[q] for q, name in (("cc", "Cache-Control"), ("vary", "Vary"), ("etag", "ETag")) if q in query}
+        if "etag" in query and self.headers.get("If-None-Match") == query["etag"]:
+            return self._send(304, headers=fields)
+        self._json(200, {"key": key, "attempt": attempt, "headers": self._headers_dict()}, headers=fields)
 
     def _delay(self, ms_text: str) -> None:
         try:

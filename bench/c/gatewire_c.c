@@ -7,7 +7,9 @@
  *                result in place (gw_result_mapped_value: its userId and home.cityName,
  *                as a C caller consumes what it mapped, with no JSON text) and check
  *                there are 1,000 with an integer id and a city;
- *   MODE memory: like raw, and also report RSS after 10% of the requests and at the end.
+ *   MODE memory: like raw, and also report RSS after 10% of the requests and at the end;
+ *   MODE cached: like raw, and every call after the first INFLIGHT must be a fresh hit of
+ *                the client's HTTP cache (gw_result_cache; the config has "cache").
  * Prints one JSON line (see common.h). Exit status 1 when any call failed or was wrong. */
 #include <gatewire.h>
 #include <pthread.h>
@@ -16,9 +18,9 @@
 
 static gw_client *client;
 static gw_call_options options = GW_CALL_OPTIONS_INIT;
-static long total, started, done, settled, ok, rss_early;
+static long total, started, done, settled, ok, rss_early, inflight;
 static size_t expect;
-static int mode_mapped, mode_memory;
+static int mode_mapped, mode_memory, mode_cached;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
 
@@ -51,11 +53,15 @@ static void on_done(gw_result *result, void *user_data) {
     int good = gw_result_ok(result) && gw_result_status(result) == 200 && length == expect;
     if (!good) fprintf(stderr, "call failed: %d %s\n", gw_result_status(result), gw_result_error_message(result));
     pthread_mutex_lock(&lock);
-    done++;
+    long number = done++;
     int next = started < total;
     if (next) started++;
     if (mode_memory && done == total / 10) rss_early = bench_rss_kib();
     pthread_mutex_unlock(&lock);
+    if (good && mode_cached && number >= inflight && gw_result_cache(result) != GW_CACHE_HIT) {
+        fprintf(stderr, "call %ld was not a cache hit\n", number);
+        good = 0;
+    }
     if (good && mode_mapped) {
         long count = mapped_users(result);
         if (count != 1000) {
@@ -85,16 +91,17 @@ static char *read_file(const char *path) {
 
 int main(int argc, char **argv) {
     if (argc != 7) {
-        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory\n");
+        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory|cached\n");
         return 2;
     }
     char *config = read_file(argv[1]);
     options.route = argv[2];
     total = atol(argv[3]);
-    long inflight = atol(argv[4]);
+    inflight = atol(argv[4]);
     expect = (size_t)atol(argv[5]);
     mode_mapped = strcmp(argv[6], "mapped") == 0;
     mode_memory = strcmp(argv[6], "memory") == 0;
+    mode_cached = strcmp(argv[6], "cached") == 0;
     if (inflight > total) inflight = total;
     if (!config || gw_client_new_from_config(config, &client) != GW_OK) {
         fprintf(stderr, "client: %s\n", gw_last_error_message());

@@ -9,7 +9,7 @@ import Glibc
 /// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
 /// `redactQuery`, `maxResponseBytes`, `maxConnectionsPerHost`, `maxConnections`, `http2`
 /// (`maxConcurrentStreams`, `priorKnowledge`), `arrayParameters`, `retry`, `retryBudget`,
-/// `circuitBreaker`, `redirects`, `routes`, `mappings`, `requestDescriptors`,
+/// `circuitBreaker`, `redirects`, `cookies`, `cache`, `routes`, `mappings`, `requestDescriptors`,
 /// `responseDescriptors`, `errorDescriptors`, `plugins`. Unknown keys are errors, so a misspelt
 /// field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -75,6 +75,13 @@ public struct GatewayConfig: Sendable {
     /// How a call's query parameters of several values are written (key `arrayParameters`:
     /// `"repeat"`, the default, `"brackets"` or `"comma"`; see ``ArrayParameterStyle``).
     public var arrayParameters = ArrayParameterStyle.repeat
+    /// The client's cookie jar (key `cookies`: `true`, or `{"file": "path"}` to persist it),
+    /// or nil (default): no cookie is stored or sent unless a call sets the field itself.
+    public var cookies: CookieJar?
+    /// The client's HTTP cache (key `cache`: `true`, or `{"maxBytes", "directory"}`), used
+    /// by every GET but those of routes with `"cache": false`; nil (default): only routes
+    /// with `"cache": true` use one (a memory cache of the defaults).
+    public var cache: HTTPCacheSettings?
     /// Named routes.
     public var routes: [String: Route] = [:]
 
@@ -168,7 +175,7 @@ public struct GatewayConfig: Sendable {
                                     "redactHeaders", "redactQuery", "maxResponseBytes", "maxConnectionsPerHost", "maxConnections",
                                     "http2", "retry", "routes", "retryBudget",
                                     "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
-                                    "errorDescriptors", "plugins", "arrayParameters"])
+                                    "errorDescriptors", "plugins", "arrayParameters", "cookies", "cache"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -214,6 +221,8 @@ public struct GatewayConfig: Sendable {
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
         if let node = try root.optional("redirects") { redirectPolicy = try RedirectPolicy(config: node) }
+        if let node = try root.optional("cookies") { cookies = try CookieJar.from(config: node, directory: directory) }
+        if let node = try root.optional("cache") { cache = try HTTPCacheSettings.from(config: node, directory: directory) }
         catalog = try MappingCatalog(config: root)
         if let node = try root.optional("routes") {
             for (name, value) in try node.members() {

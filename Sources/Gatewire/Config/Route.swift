@@ -24,6 +24,9 @@ public struct Route: Sendable, Equatable {
     /// The route's own response size limit in bytes (`maxResponseBytes`, see
     /// ``ResponseSizeLimit``), or nil for the gateway's.
     public var maxResponseBytes: Int?
+    /// Whether the route's calls use the client's HTTP cache (`cache`: true or false), or
+    /// nil for the gateway's choice (its `cache` key).
+    public var cache: Bool?
 
     /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
@@ -37,7 +40,7 @@ public struct Route: Sendable, Equatable {
     /// optional `retry`, `retryBudget`, `circuitBreaker` and `redirects` (as the gateway
     /// config's; the route's `retry` and `redirects` fields default to `inheriting`'s and
     /// `redirectDefaults`'), `pagination` (as in ``Pagination/init(config:)``) and
-    /// `maxResponseBytes`.
+    /// `maxResponseBytes` and `cache`.
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
     ///   in it (`DotSegments`), unknown keys).
@@ -45,7 +48,7 @@ public struct Route: Sendable, Equatable {
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
-                                      "redirects", "pagination", "maxResponseBytes"])
+                                      "redirects", "pagination", "maxResponseBytes", "cache"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -70,5 +73,6 @@ public struct Route: Sendable, Equatable {
         }
         pagination = try config.optional("pagination").map { node throws(ConfigError) in try Pagination(config: node) }
         if let node = try config.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
+        if let node = try config.optional("cache") { cache = try node.bool() }
     }
 }

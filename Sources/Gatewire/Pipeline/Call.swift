@@ -64,6 +64,13 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var attemptOptions = TransferOptions()
     @exclusivity(unchecked) private var earlierHops = (timings: TransferTimings(), bytesSent: Int64(0))
     @exclusivity(unchecked) private var refusedRedirect: String?
+    /// The client's HTTP cache when the call's route (else the config) uses it; what it made
+    /// of the attempt in flight and when that request went out (wall clock); and whether the
+    /// call's response came from it (``Response/fromCache``, ``Response/revalidated``).
+    private let cache: HTTPCache?
+    @exclusivity(unchecked) private var cacheLookup = HTTPCache.Lookup.bypass
+    @exclusivity(unchecked) private var cacheRequestTime = 0.0
+    @exclusivity(unchecked) private var cacheUse = (fromCache: false, revalidated: false)
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
@@ -75,6 +82,7 @@ final class Call: @unchecked Sendable {
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         self.completion = completion
+        cache = (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
         generator = core.makeGenerator()
         callID = core.nextCallID()
         reportedPath = core.redactor.url(prepared.path)
@@ -189,6 +197,13 @@ final class Call: @unchecked Sendable {
                 return perform(machine.handle(.pluginRefused(message: message)))
             }
         }
+        // The cache sees the request as it would go out (a plugin's Authorization and the
+        // fields Vary names included): a fresh hit ends here, a revalidation adds its fields.
+        if let cache {
+            cacheRequestTime = RetryPolicy.wallClock()
+            cacheLookup = cache.lookup(&request, now: cacheRequestTime)
+            if case .fresh(let response) = cacheLookup { return serveFresh(response) }
+        }
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         guard machine.handle(.requestReady) == .send else { return }
         sentAt = MonotonicClock.now()
@@ -210,6 +225,20 @@ final class Call: @unchecked Sendable {
         }
         attemptOptions = options
         send(request, number: number, offset: elapsed, context: context)
+    }
+
+    /// A fresh stored response is the call's: nothing goes on the wire, so no attempt is
+    /// recorded and no plugin's `willSend` or `didReceive` runs; it is mapped, processed and
+    /// observed as a response that had just arrived. A breaker trial it held is given back.
+    private func serveFresh(_ response: HTTPResponse) {
+        if holdsTrial {
+            breaker?.record(failed: nil, trial: true, now: MonotonicClock.now())
+            holdsTrial = false
+        }
+        guard machine.handle(.requestReady) == .send, machine.handle(.transferFinished(.succeeded)) == .mapResponse
+        else { return }
+        cacheUse = (true, false)
+        finish(TransferResult(stored: response))
     }
 
     /// Runs `plugin`'s `prepare` on `request`; returns why the call fails, or nil. A plugin's
@@ -293,6 +322,14 @@ final class Call: @unchecked Sendable {
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
                                record: attempt))
         recordForResilience(attempt)
+        if let cache, error == nil, let final = response, let request = sentRequest {
+            // A 304 to the cache's revalidation becomes the stored response (the attempt
+            // keeps the 304 it was); a new response may be kept.
+            let outcome = cache.received(final, to: request, lookup: cacheLookup, requestTime: cacheRequestTime,
+                                         direct: hops.isEmpty)
+            result.response = outcome.response
+            cacheUse = (outcome.revalidated, outcome.revalidated)
+        }
         let end: CallStateMachine.TransferEnd
         if attempt.status == 401, core.credential != nil, !leftOrigin {
             end = .unauthorized
@@ -485,7 +522,8 @@ final class Call: @unchecked Sendable {
         }
         complete(.success(Response(method: prepared.method, path: reportedPath, http: response,
                                    mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                   attempts: attempts, json: outcome.json, metadata: outcome.metadata)))
+                                   attempts: attempts, json: outcome.json, metadata: outcome.metadata,
+                                   fromCache: cacheUse.fromCache, revalidated: cacheUse.revalidated)))
     }
 
     /// Fails the call as the machine's `failure` says; `response` is the attempt's (for a

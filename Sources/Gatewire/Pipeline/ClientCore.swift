@@ -14,6 +14,8 @@ final class ClientCore: Sendable {
     let redactor: Redactor
     /// Retry budgets and circuit breakers per host (event-loop thread only).
     let resilience = ResilienceState()
+    /// The HTTP cache (event-loop thread only), when the config or a route asks for one.
+    let cache: HTTPCache?
     private let randomSeed: UInt64?
     private let callCounter = Lock<UInt64>(0)
     private let callIDs = Lock<UInt64>(0)
@@ -45,7 +47,9 @@ final class ClientCore: Sendable {
         urlPrefix = prefix
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
-        loop = EventLoop(limits: config.connectionLimits)
+        loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies)
+        cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
+            ? HTTPCache(settings: config.cache ?? HTTPCacheSettings()) : nil
         if let warning = config.insecureTLSWarning {
             // Each log plugin says it once, when its client is made.
             for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }

@@ -21,6 +21,14 @@ public struct Response: Sendable {
     /// The response metadata the mappings saw as `@metadata` (see ``MappingContext``), nil
     /// when no descriptor matched.
     public let metadata: JSONValue?
+    /// Whether the response came from the client's HTTP cache (config `cache`): a fresh
+    /// stored one (no request was sent: ``attempts`` is empty) or one a 304 confirmed
+    /// (``revalidated``). Mapped as when it first arrived.
+    public var fromCache = false
+    /// Whether the server confirmed the stored response with a 304 to the cache's
+    /// conditional request (the last attempt's status is 304; ``http`` is the stored
+    /// response with the 304's header fields).
+    public var revalidated = false
 
     /// The status code.
     public var status: Int { http.status }

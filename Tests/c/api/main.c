@@ -65,6 +65,8 @@ static const named_test tests[] = {
     {"httpbin_concurrent_calls_share_one_refresh", test_httpbin_concurrent_calls_share_one_refresh, 1},
     {"httpbin_bodies_and_list_params", test_httpbin_bodies_and_list_params, 1},
     {"multipart_uploads", test_multipart_uploads, 0},
+    {"httpbin_cookie_jar", test_httpbin_cookie_jar, 1},
+    {"http_cache", test_http_cache, 0},
     {"destroy_without_out_id", test_destroy_without_out_id, 0},
     {"completion_queue", test_completion_queue, 0},
     {"queue_wait_on_the_loop_thread", test_queue_wait_on_the_loop_thread, 0},

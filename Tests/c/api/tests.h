@@ -42,6 +42,8 @@ void test_httpbin_wrong_password_observers(void);
 void test_httpbin_concurrent_calls_share_one_refresh(void);
 void test_httpbin_bodies_and_list_params(void);
 void test_multipart_uploads(void);
+void test_httpbin_cookie_jar(void);
+void test_http_cache(void);
 void test_completion_queue(void);
 void test_queue_wait_on_the_loop_thread(void);
 void test_queue_notify(void);

@@ -66,14 +66,14 @@ def use_result(result: Result) -> None:
     first: gatewire.Attempt = attempts[0]
     print(result.status, result.body, result.method, result.path, result.mapped, result.metadata, text, headers,
           first.status, first.timings, first.redirects, result.header("ETag"), result.all("items"),
-          result.first("items"), result.count(), result.ok)
+          result.first("items"), result.count(), result.ok, result.from_cache, result.revalidated)
     print(describe(result.json()), result.raise_for_status().status)
 
 
 def sync_calls(base_url: str) -> None:
     credential = gatewire.RefreshingCredential(refresh, token="t0")
     with Client(base_url, plugins=[Tracing()], random_seed=7, credential=credential,
-                timeout=Timeouts(connect=2, attempt=5, deadline=30)) as client:
+                timeout=Timeouts(connect=2, attempt=5, deadline=30), cookies="jar.txt", cache=True) as client:
         observer_id = client.add_failure_observer(observe, status=[401, "5xx"], kinds=[gatewire.ErrorKind.auth])
         monitor_id = client.add_event_monitor(lambda event: print(event["event"]))
         use_result(client.call("GET", "/users/:id", params={"id": 7}, headers={"Accept": "application/json"},
@@ -101,6 +101,8 @@ def sync_calls(base_url: str) -> None:
             print(pages.page_count)
         metrics: dict[str, Any] = client.metrics()
         print(metrics, client.closed)
+        cookies: list[dict[str, Any]] = client.cookies
+        print(cookies)
         client.remove_event_monitor(monitor_id)
         client.remove_failure_observer(observer_id)
     print(credential.refresh_count)
@@ -110,7 +112,7 @@ def sync_calls(base_url: str) -> None:
 
 
 async def async_calls(base_url: str) -> None:
-    async with AsyncClient(base_url, timeout=10) as client:
+    async with AsyncClient(base_url, timeout=10, cookies=True, cache={"maxBytes": 1 << 20}) as client:
         observer_id = client.add_failure_observer(observe, no_response=True, path="/users/:id")
         monitor_id = client.add_event_monitor(lambda event: None)
         use_result(await client.call("GET", "/a", accept_any_status=True))

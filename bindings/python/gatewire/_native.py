@@ -90,6 +90,11 @@ GW_ERROR_WOULD_DEADLOCK = 4
 GW_ERROR_VERSION = 5
 GW_DONE = 100  # gw_paginator_next: the walk has ended
 
+# ---- Where a response came from (gw_result_cache) --------------------------------------
+GW_CACHE_NETWORK = 0
+GW_CACHE_HIT = 1
+GW_CACHE_REVALIDATED = 2
+
 # ---- Why a call failed (gw_result_error_kind) ------------------------------------------
 GW_KIND_NONE = 0
 GW_KIND_CONNECT = 1
@@ -361,6 +366,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_event_json": (c_char_p, [_P]),
     "gw_set_log_sink": (c_int32, [LOG_FN, c_void_p]),
     "gw_client_metrics_json": (c_int32, [_P, POINTER(c_void_p)]),
+    "gw_client_cookies_json": (c_int32, [_P, POINTER(c_void_p)]),
+    "gw_result_cache": (c_int32, [_P]),
     "gw_client_check_blocking": (c_int32, [_P]),
     "gw_credential_options_init": (c_int32, [POINTER(gw_credential_options), c_uint32]),
     "gw_credential_new": (c_int32, [POINTER(gw_credential_options), POINTER(c_void_p)]),

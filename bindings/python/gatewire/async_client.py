@@ -29,6 +29,7 @@ from .errors import ErrorKind, GatewireError
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
 from .timeouts import TimeoutArgument
+from ._overlay import CacheArgument, CookiesArgument
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -122,7 +123,7 @@ class AsyncClient:
     result = await client.get("/users/7")``.
 
     The arguments are those of :class:`Client` (the same config, plugins, credential,
-    ``timeout``); so are the calls' keyword arguments (:class:`CallOptions`), results and
+    ``timeout``, ``cookies``, ``cache``); so are the calls' keyword arguments (:class:`CallOptions`), results and
     errors. A call is started by the coroutine that awaits it and runs on the library's own
     event-loop thread, so the asyncio loop never blocks on the network; its outcome comes
     back with others in one ``loop.call_soon_threadsafe`` per batch (module docs).
@@ -154,9 +155,12 @@ class AsyncClient:
         random_seed: int | None = None,
         credential: RefreshingCredential | None = None,
         timeout: TimeoutArgument = None,
+        cookies: CookiesArgument = None,
+        cache: CacheArgument = None,
     ) -> None:
         self._client = Client(base_url, config=config, config_path=config_path, plugins=plugins,
-                              random_seed=random_seed, credential=credential, timeout=timeout)
+                              random_seed=random_seed, credential=credential, timeout=timeout, cookies=cookies,
+                              cache=cache)
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
         self._queues_lock = threading.Lock()
 
@@ -353,6 +357,11 @@ class AsyncClient:
     def remove_event_monitor(self, monitor_id: int) -> None:
         """Unregister an event monitor: see :meth:`Client.remove_event_monitor`."""
         self._client.remove_event_monitor(monitor_id)
+
+    @property
+    def cookies(self) -> list[dict[str, Any]]:
+        """The cookies in the jar: :attr:`Client.cookies` (a short wait on the library's loop)."""
+        return self._client.cookies
 
     def metrics(self) -> dict[str, Any]:
         """The metrics plugin's counters: see :meth:`Client.metrics`."""

@@ -54,6 +54,7 @@ from .hooks import RetryTest
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
 from .timeouts import TimeoutArgument
+from ._overlay import CacheArgument, CookiesArgument, cache_key, cookies_key, with_keys
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11 (PEP 692: 3.12)
@@ -257,6 +258,17 @@ class Client:
             attempt (a number) or a :class:`Timeouts` (``connect``, ``attempt``,
             ``deadline``); None keeps the config's. Not with ``config_path`` (put them in
             the file).
+        cookies: a cookie jar, the config's ``cookies``: True keeps cookies in memory, a
+            path (str or PathLike) also loads them from that file when the client is made
+            and writes them there when it closes (Netscape format, as curl's ``-b``/``-c``);
+            None or False keeps the config's. libcurl's rules decide which cookie goes
+            where (host, domain, path, Secure, expiry); :attr:`cookies` lists the jar. Not
+            with ``config_path``.
+        cache: an HTTP cache (RFC 9111), the config's ``cache``: True for one in memory
+            (10 MiB), or a dict ``{"maxBytes": int, "directory": str}``; None or False keeps
+            the config's. GET responses the server lets a private cache keep are served
+            fresh without a request or revalidated (``Result.from_cache``,
+            ``Result.revalidated``). Not with ``config_path``.
 
     Hooks (plugin methods, observers, event monitors, retry tests) are plain callables run on
     the client's event-loop thread; a coroutine function (``async def``) is refused with
@@ -291,8 +303,11 @@ class Client:
         random_seed: int | None = None,
         credential: RefreshingCredential | None = None,
         timeout: TimeoutArgument = None,
+        cookies: CookiesArgument = None,
+        cache: CacheArgument = None,
     ) -> None:
         config = _with_timeouts(config, config_path, timeout, base_url)
+        config = with_keys(config, config_path, base_url, {"cookies": cookies_key(cookies), "cache": cache_key(cache)})
 
         native = _native.lib
         _install_log_sink()
@@ -855,6 +870,27 @@ class Client:
             with self._native.lock:
                 key = self._native.monitor_keys.pop(monitor_id, None)
             _registry.pop(key)
+        finally:
+            self._native.release()
+
+    @property
+    def cookies(self) -> list[dict[str, Any]]:
+        """The cookies in the client's jar (``cookies=`` or the config's ``cookies``), as
+        libcurl holds them: dicts with ``domain`` (str), ``include_subdomains`` (bool),
+        ``path`` (str), ``secure`` (bool), ``http_only`` (bool), ``expires`` (int, seconds
+        since the Unix epoch; 0 for a session cookie), ``name`` and ``value`` (str). Empty
+        without a jar. Read on the loop thread (a short wait; none from a hook). Values are
+        secrets: the library never logs them. See the C ``gw_client_cookies_json``.
+
+        Raises:
+            GatewireError: the client is closed.
+        """
+        handle = self._native.acquire()
+        try:
+            out = ctypes.c_void_p()
+            _native.check(_native.lib.gw_client_cookies_json(handle, ctypes.byref(out)))
+            cookies: list[dict[str, Any]] = _json.loads(_native.take_string(out.value) or "[]")
+            return cookies
         finally:
             self._native.release()
 

@@ -111,10 +111,15 @@ class Result:
             "path", "status", "headers", "pathParameters", "query"}``), redacted as ``path``
             is (the url without userinfo, secret header values masked too), or None when no
             descriptor matched.
+        from_cache: whether the response came from the client's HTTP cache (``cache=`` or
+            the config's ``cache``): a fresh stored one (no request was sent: ``attempts`` is
+            empty) or one a 304 confirmed (:attr:`revalidated`); mapped as when it arrived.
+        revalidated: whether the server confirmed the stored response with a 304 (the last
+            attempt's status is 304; ``status`` and ``body`` are the stored response's).
     """
 
     __slots__ = ("_status", "_body", "_method", "_path", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
-                 "_error", "__weakref__")
+                 "_error", "_cache", "__weakref__")
 
     def __init__(
         self,
@@ -129,6 +134,7 @@ class Result:
     ) -> None:
         self._raw: dict[str, bytes | None] = {}
         self._error: HTTPStatusError | None = None
+        self._cache = _native.GW_CACHE_NETWORK
         self._status = status
         self._body = body
         self._method = method
@@ -144,6 +150,7 @@ class Result:
         native = _native.lib
         self = object.__new__(cls)
         self._error = None
+        self._cache = int(native.gw_result_cache(pointer))
         self._status = int(native.gw_result_status(pointer))
         self._body = _body(pointer)
         self._raw = {
@@ -172,6 +179,14 @@ class Result:
     @property
     def body(self) -> bytes:
         return self._body
+
+    @property
+    def from_cache(self) -> bool:
+        return self._cache != _native.GW_CACHE_NETWORK
+
+    @property
+    def revalidated(self) -> bool:
+        return self._cache == _native.GW_CACHE_REVALIDATED
 
     @property
     def method(self) -> str:
@@ -381,6 +396,7 @@ def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | 
         setter = object.__setattr__
         setter(self, "_error", None)
         setter(self, "_status", fields.status)
+        setter(self, "_cache", int(native.gw_result_cache(pointer)))
         length = fields.body_length
         setter(self, "_body", _native.copy_bytes(fields.body, length) if length else b"")
         setter(self, "_raw", _NativeTexts(pointer))

@@ -1,0 +1,19 @@
+/// A client's HTTP cache (RFC 9111, a private cache; config key `cache`): which calls use it
+/// and where it keeps responses. Off unless the config says so.
+public struct HTTPCacheSettings: Sendable, Equatable {
+    /// The most bytes of responses kept (bodies and header fields); the least recently used
+    /// go first. Default 10 MiB, as OkHttp's typical configuration.
+    public var maxBytes = 10 * 1024 * 1024
+    /// A folder that keeps the responses across clients (one file each; ``DiskCacheStore``),
+    /// or nil (default) for memory only.
+    public var directory: String?
+
+    /// A memory cache of `maxBytes`.
+    public init(maxBytes: Int = 10 * 1024 * 1024, directory: String? = nil) {
+        self.maxBytes = maxBytes
+        self.directory = directory
+    }
+
+    /// The range of `maxBytes`: 1 byte to 2^62.
+    public static let maxBytesRange: ClosedRange<Int64> = 1...(1 << 62)
+}

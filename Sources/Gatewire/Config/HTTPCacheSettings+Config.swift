@@ -1,0 +1,26 @@
+import Glibc
+
+extension HTTPCacheSettings {
+    /// Reads the config's `cache`: `true` (memory, the defaults), `false` (none: nil), or
+    /// `{"maxBytes": 10485760, "directory": "cache"}` (a relative directory is resolved
+    /// against the config file's, as `caFile` is, see `ConfigPath`).
+    /// - Throws: ``ConfigError`` at the node for another type, an unknown key, a `maxBytes`
+    ///   outside ``maxBytesRange``, a `directory` that cannot be written (nor, when it does not
+    ///   exist yet, created: its parent cannot be written).
+    static func from(config node: ConfigNode, directory: String?) throws(ConfigError) -> HTTPCacheSettings? {
+        if node.json.bool != nil { return try node.bool() ? HTTPCacheSettings() : nil }
+        guard node.json.kind == .object else { throw node.error("expected true, false or an object, got \(node.json.kind.name)") }
+        try node.rejectUnknownKeys(["maxBytes", "directory"])
+        var settings = HTTPCacheSettings()
+        if let bytes = try node.optional("maxBytes") { settings.maxBytes = Int(try bytes.integer(in: maxBytesRange)) }
+        if let folder = try node.optional("directory") {
+            let path = ConfigPath.absolute(try folder.string(), relativeTo: directory)
+            let writable = access(path, F_OK) == 0 ? path : ConfigPath.directory(of: path)
+            guard access(writable, W_OK) == 0 else {
+                throw folder.error("cannot write to \"\(writable)\": \(String(cString: strerror(errno)))")
+            }
+            settings.directory = path
+        }
+        return settings
+    }
+}

@@ -1,0 +1,97 @@
+"""The cookie jar from Python and the CLI against a real httpbin (``/cookies/set``,
+``/cookies``, ``/redirect-to``) and the scripted server's ``/echo`` on 127.0.0.1 and
+127.0.0.2: what each server received, what the jar holds, what reached the logs."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+import gatewire
+from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+
+
+def seen(client: gatewire.Client) -> dict[str, str]:
+    """The cookies httpbin's /cookies received."""
+    cookies: dict[str, str] = client.call("GET", "/cookies").json()["cookies"]
+    return cookies
+
+
+def test_a_jar_sends_back_what_it_kept_and_lists_it(httpbin: str) -> None:
+    with gatewire.Client(httpbin) as jarless:
+        jarless.call("GET", "/cookies/set", params={"k": "v"})
+        assert seen(jarless) == {}
+        assert jarless.cookies == []
+    with gatewire.Client(httpbin, cookies=True) as client:
+        result = client.call("GET", "/cookies/set", params={"k": "v"})
+        assert result.status == 200  # the 302 to /cookies, followed with the cookie
+        assert result.json() == {"cookies": {"k": "v"}}
+        assert seen(client) == {"k": "v"}
+        assert client.cookies == [{"domain": "127.0.0.1", "include_subdomains": False, "path": "/",
+                                   "secure": False, "http_only": False, "expires": 0,
+                                   "name": "k", "value": "v"}]
+
+
+def test_a_cookie_of_127_0_0_1_is_not_sent_to_127_0_0_2(httpbin: str, server: str) -> None:
+    port = urlsplit(server).port
+    with gatewire.Client(httpbin, cookies=True) as client:
+        client.call("GET", "/cookies/set", params={"k": "v"})
+        same_host = client.call("GET", "/redirect-to", params={"url": f"http://127.0.0.1:{port}/echo"})
+        other_host = client.call("GET", "/redirect-to", params={"url": f"http://127.0.0.2:{port}/echo"})
+    assert same_host.json()["headers"].get("cookie") == "k=v"  # another port, the same host
+    assert "cookie" not in other_host.json()["headers"]
+
+
+def test_a_set_cookie_for_another_domain_is_refused(httpbin: str) -> None:
+    with gatewire.Client(httpbin, cookies=True) as client:
+        client.call("GET", "/response-headers", params={"Set-Cookie": "evil=1; Domain=example.com"})
+        client.call("GET", "/response-headers", params={"Set-Cookie": "good=1"})
+        assert [cookie["name"] for cookie in client.cookies] == ["good"]
+        assert seen(client) == {"good": "1"}
+
+
+def test_a_jar_file_persists_across_clients_and_values_never_reach_the_logs(
+        httpbin: str, tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    jar = tmp_path / "jar.txt"
+    with gatewire.Client(httpbin, cookies=jar) as first:
+        first.call("GET", "/cookies/set", params={"session": "PY-C00KIE"})
+        assert jar.read_text() == ""  # made empty at once, written when the client closes
+    assert "\tsession\tPY-C00KIE" in jar.read_text()
+    assert jar.stat().st_mode & 0o777 == 0o600  # cookie values are credentials
+    caplog.set_level(logging.DEBUG, logger="gatewire")
+    with gatewire.Client(httpbin, cookies=str(jar)) as second:
+        assert [cookie["value"] for cookie in second.cookies] == ["PY-C00KIE"]
+        result = second.call("GET", "/cookies")
+        assert result.json() == {"cookies": {"session": "PY-C00KIE"}}
+        assert "PY-C00KIE" not in repr(result)
+    assert any(record.name == "gatewire" for record in caplog.records)
+    assert "PY-C00KIE" not in caplog.text
+
+
+def test_cookies_with_config_path_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps({"baseURL": "http://127.0.0.1:1"}))
+    with pytest.raises(gatewire.InvalidArgument, match="pass cookies with config or base_url"):
+        gatewire.Client(config_path=str(path), cookies=True)
+    with pytest.raises(TypeError, match="cookies must be"):
+        gatewire.Client("http://127.0.0.1:1", cookies=1)  # type: ignore[arg-type]
+
+
+def test_the_cli_cookie_jar_keeps_cookies_between_runs(cli: str, httpbin: str, tmp_path: Path) -> None:  # noqa: F811
+    jar = tmp_path / "cli-jar.txt"
+    done = run(cli, "call", "--base-url", httpbin, "--cookie-jar", str(jar), "--verbose",
+               "GET", "/cookies/set", "--param", "k=CLI-C00KIE")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"cookies": {"k": "CLI-C00KIE"}}
+    assert "CLI-C00KIE" not in done.stderr  # --verbose shows attempts, never a cookie
+    assert "\tk\tCLI-C00KIE" in jar.read_text()
+    again = run(cli, "call", "--base-url", httpbin, "--cookie-jar", str(jar), "GET", "/cookies")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout) == {"cookies": {"k": "CLI-C00KIE"}}
+    refused = run(cli, "call", "--base-url", httpbin, "--cookie-jar", "/nonexistent/dir/jar", "GET", "/cookies")
+    assert refused.returncode == 2
+    assert "--cookie-jar: cannot write to the directory of \"/nonexistent/dir/jar\"" in refused.stderr
