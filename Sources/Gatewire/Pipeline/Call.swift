@@ -64,6 +64,11 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var attemptOptions = TransferOptions()
     @exclusivity(unchecked) private var earlierHops = (timings: TransferTimings(), bytesSent: Int64(0))
     @exclusivity(unchecked) private var refusedRedirect: String?
+    // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``), and the
+    // final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
+    let onEvent: EventMonitor?
+    let onProgress: ProgressHandler?
+    @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
@@ -75,6 +80,8 @@ final class Call: @unchecked Sendable {
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         self.completion = completion
+        onEvent = options.onEvent
+        onProgress = options.onProgress
         generator = core.makeGenerator()
         callID = core.nextCallID()
         reportedPath = core.redactor.url(prepared.path)
@@ -104,7 +111,7 @@ final class Call: @unchecked Sendable {
     func start() {
         guard machine.phase == .idle else { return }  // stopped before it started
         startTime = MonotonicClock.now()
-        core.events.emit(event(.callStarted, attempt: 0))
+        core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
         if let deadline = timeouts.deadline {
             deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
                 deadlineTimer = nil
@@ -191,7 +198,7 @@ final class Call: @unchecked Sendable {
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         guard machine.handle(.requestReady) == .send else { return }
         sentAt = MonotonicClock.now()
-        core.events.emit(event(.attemptStarted, attempt: number))
+        core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
         hops = []
         earlierHops = (TransferTimings(), 0)
         refusedRedirect = nil
@@ -240,6 +247,7 @@ final class Call: @unchecked Sendable {
             transferFinished(result, number: number, offset: offset, context: context)
         }
         self.transfer = transfer
+        if onProgress != nil { transfer.progress = progressReporter(attempt: number) }
         core.loop.start(transfer)
     }
 
@@ -269,8 +277,10 @@ final class Call: @unchecked Sendable {
             earlierHops.timings.add(hop.timings)
             earlierHops.bytesSent += hop.bytesSent
             for plugin in core.plugins { plugin.willSend(next, context: context) }
+            endedHopProgress = nil  // the attempt goes on: its next hop counts from 0
             return send(next, number: number, offset: offset, context: context)
         }
+        reportAttemptProgress()
         var result = hop  // the whole chain: the last hop's outcome, with every hop's time and bytes
         if !hops.isEmpty {
             result.timings.add(earlierHops.timings)
@@ -290,7 +300,7 @@ final class Call: @unchecked Sendable {
             plugin.didReceive(attempt, response: response, context: context)
         }
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
-                               record: attempt))
+                               record: attempt), to: onEvent)
         recordForResilience(attempt)
         let end: CallStateMachine.TransferEnd
         if attempt.status == 401, core.credential != nil, !leftOrigin {
@@ -331,7 +341,7 @@ final class Call: @unchecked Sendable {
             attempts[last].decision = reason
             lastResponse = result.response
             core.events.emit(event(.retryScheduled, attempt: attempts[last].number, status: attempts[last].status,
-                                   errorKind: attempts[last].errorKind, delay: delay))
+                                   errorKind: attempts[last].errorKind, delay: delay), to: onEvent)
         case .stop(let reason), .failDeadline(let reason):
             attempts[last].decision = reason
         }
@@ -525,7 +535,7 @@ final class Call: @unchecked Sendable {
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
-        core.events.emit(finishedEvent(result))
+        core.events.emit(finishedEvent(result), to: onEvent)
         if case .failure(let failure) = result { core.observers.notify(failure) }
         completion(result)
     }

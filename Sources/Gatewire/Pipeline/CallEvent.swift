@@ -76,16 +76,21 @@ final class EventMonitors: Sendable {
 
     var isEmpty: Bool { registry.snapshot.isEmpty }
 
-    func emit(_ event: @autoclosure () -> CallEvent) {
+    /// Gives `event` to every monitor of the client, then to `callMonitor` (the call's own,
+    /// ``CallOptions/onEvent``); builds it only when one listens.
+    func emit(_ event: @autoclosure () -> CallEvent, to callMonitor: EventMonitor? = nil) {
         let monitors = registry.snapshot
-        guard !monitors.isEmpty else { return }
+        guard !monitors.isEmpty || callMonitor != nil else { return }
         let value = event()
-        for monitor in monitors {
-            do {
-                try monitor(value)
-            } catch {
-                Diagnostics.report("an event monitor threw \(error) (contained) on \(value.kind.rawValue)")
-            }
+        for monitor in monitors { Self.run(monitor, value) }
+        if let callMonitor { Self.run(callMonitor, value) }
+    }
+
+    private static func run(_ monitor: EventMonitor, _ value: CallEvent) {
+        do {
+            try monitor(value)
+        } catch {
+            Diagnostics.report("an event monitor threw \(error) (contained) on \(value.kind.rawValue)")
         }
     }
 }
