@@ -20,9 +20,13 @@ enum CallOptionsReader {
     /// The size of a version 2 `gw_call_options` (it ends before `body`).
     static let version2Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.body)!
 
-    /// Whether this library reads `version` (1, 2 or 3).
+    /// The size of a version 3 `gw_call_options` (it ends before `on_progress`).
+    static let version3Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.on_progress)!
+
+    /// Whether this library reads `version` (1 to 4).
     static func supports(_ version: UInt32) -> Bool {
-        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_2 || version == GW_CALL_OPTIONS_VERSION_1
+        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_3 || version == GW_CALL_OPTIONS_VERSION_2
+            || version == GW_CALL_OPTIONS_VERSION_1
     }
 
     /// The bytes of a `gw_call_options` of `version` (a supported one).
@@ -30,6 +34,7 @@ enum CallOptionsReader {
         switch version {
         case GW_CALL_OPTIONS_VERSION_1: version1Size
         case GW_CALL_OPTIONS_VERSION_2: version2Size
+        case GW_CALL_OPTIONS_VERSION_3: version3Size
         default: MemoryLayout<gw_call_options>.size
         }
     }
@@ -82,6 +87,9 @@ enum CallOptionsReader {
         }
         if let test = options.retry_test {
             request.options.retryTest = retryTest(test, userData: options.retry_test_user_data)
+        }
+        if let report = options.on_progress {
+            request.options.onProgress = progressHandler(report, userData: options.on_progress_user_data)
         }
         return request
     }
