@@ -48,6 +48,7 @@ from ctypes import (
     c_char_p,
     c_double,
     c_int32,
+    c_int64,
     c_size_t,
     c_uint32,
     c_uint64,
@@ -78,6 +79,8 @@ __all__ = [
     "DESTROY_FN",
     "FAILURE_OBSERVER_FN",
     "RETRY_TEST_FN",
+    "PROGRESS_FN",
+    "gw_progress",
     "COMPLETION_FN",
 ]
 
@@ -118,7 +121,7 @@ GW_RETRY_STOP = 2
 GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
-GW_CALL_OPTIONS_VERSION = 3
+GW_CALL_OPTIONS_VERSION = 4
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -209,6 +212,23 @@ class gw_credential_options(Structure):  # noqa: N801 - the C name
     ]
 
 
+class gw_progress(Structure):  # noqa: N801 - the C name
+    """``struct gw_progress``: one progress report, borrowed during the callback."""
+
+    _fields_ = [
+        ("bytes_sent", c_int64),
+        ("bytes_to_send", c_int64),
+        ("bytes_received", c_int64),
+        ("bytes_to_receive", c_int64),
+        ("attempt", c_int32),
+        ("is_final", c_int32),
+    ]
+
+
+#: void (*gw_progress_fn)(const gw_progress *progress, void *user_data)
+PROGRESS_FN = CFUNCTYPE(None, POINTER(gw_progress), c_void_p)
+
+
 class gw_call_options(Structure):  # noqa: N801 - the C name
     """``struct gw_call_options``; fill with ``gw_call_options_init`` before use."""
 
@@ -233,6 +253,9 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("body_length", c_size_t),
         ("content_type", c_char_p),
         ("form_json", c_char_p),
+        # version 4: progress
+        ("on_progress", PROGRESS_FN),
+        ("on_progress_user_data", c_void_p),
     ]
 
 
