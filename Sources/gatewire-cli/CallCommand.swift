@@ -16,9 +16,11 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     } catch {
         fail("\(options.configName): \(error)", code: 1)
     }
-    let report = AttemptReport(client: client, verbose: options.verbose)
-    let status = options.allPages ? printPages(request, client: client, report: report)
-                                  : printResult(request, client: client, report: report)
+    let report = AttemptReport(client: client, verbose: options.verbose, console: LiveConsole(showsWaits: options.verbose))
+    report.console.start()
+    let status = options.allPages ? printPages(report.watching(request), client: client, report: report)
+                                  : printResult(report.watching(request), client: client, report: report)
+    report.console.stop()
     client.close()
     exit(status)
 }
@@ -29,6 +31,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
     do {
         let response = try client.sendAndWait(request)
         report.print(response.attempts)
+        report.console.clearStatus()
         if let mapped = response.mapped {
             printLine(mapped.serialized(pretty: true))
         } else if let json = try? JSONValue.parse(response.http.text) {
@@ -39,6 +42,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
         return 0
     } catch {
         report.print(error.attempts)
+        report.console.clearStatus()
         printLine(summary(of: error).serialized(pretty: true))
         return 1
     }
@@ -49,13 +53,17 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
 private func printPages(_ request: Request, client: Client, report: AttemptReport) -> Int32 {
     do {
         let paginator = try client.paginator(request)
+        report.console.page(1)
         while let page = try paginator.next() {
             report.print(page.attempts)
+            report.console.clearStatus()
+            report.console.page(paginator.pageCount + 1)
             printLine((page.mapped ?? page.body ?? JSONValue.string(page.http.text)).serialized())
         }
         return 0
     } catch {
         report.print(error.attempts)
+        report.console.clearStatus()
         printLine(summary(of: error).serialized())
         return 1
     }

@@ -43,12 +43,16 @@ let help = usage + """
       --max-response-bytes N  the largest decoded response body accepted, in bytes (default:
                               the route's, else the config's maxResponseBytes, else 64 MiB);
                               a larger one aborts the transfer: kind response_too_large
-      --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
-                              retried or stopped, the redirects it followed) and what the
-                              global failure observer saw
+      --verbose, -v           on stderr: every attempt as it happens (status or error, time,
+                              delay, why it retried or stopped, the redirects it followed) and
+                              what the global failure observer saw; on a terminal, a backoff
+                              wait is counted down once a second
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
-                              Needs a ROUTE (a config route's "pagination"), not METHOD PATH
+                              Needs a ROUTE (a config route's "pagination"), not METHOD PATH.
+                              On a terminal, stderr shows the page being fetched
+      When stderr is a terminal, an attempt whose transfer takes longer than 0.5 s draws a
+      progress bar there (size, rate, ETA), which ends with the final size.
       Prints the mapped result as JSON (when no descriptor matched, the body: re-indented
       when it parses as JSON, else as received), exit 0;
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.

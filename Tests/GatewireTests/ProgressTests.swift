@@ -103,7 +103,10 @@ import Testing
             switch update {
             case .event(let event):
                 names.append(event.kind.rawValue)
-                if let delay = event.delay { delays.append(delay) }
+                if let delay = event.delay {
+                    delays.append(delay)
+                    #expect(event.reason?.contains("503") == true, "the retry decision: \(event.reason ?? "nil")")
+                }
             case .progress(let progress):
                 if progress.isFinal { names.append("final \(progress.attempt)") }
             }

@@ -101,9 +101,9 @@ final class Call: @unchecked Sendable {
     }
 
     private func event(_ kind: CallEvent.Kind, attempt: Int, status: Int = 0, errorKind: ErrorKind? = nil,
-                       delay: Double? = nil, record: Attempt? = nil) -> CallEvent {
+                       delay: Double? = nil, reason: String? = nil, record: Attempt? = nil) -> CallEvent {
         CallEvent(kind: kind, callID: callID, method: prepared.method, path: reportedPath, attempt: attempt,
-                  elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, record: record)
+                  elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, reason: reason, record: record)
     }
 
     // MARK: Driving the machine (loop thread)
@@ -341,7 +341,7 @@ final class Call: @unchecked Sendable {
             attempts[last].decision = reason
             lastResponse = result.response
             core.events.emit(event(.retryScheduled, attempt: attempts[last].number, status: attempts[last].status,
-                                   errorKind: attempts[last].errorKind, delay: delay), to: onEvent)
+                                   errorKind: attempts[last].errorKind, delay: delay, reason: reason), to: onEvent)
         case .stop(let reason), .failDeadline(let reason):
             attempts[last].decision = reason
         }

@@ -32,6 +32,9 @@ public struct CallEvent: Sendable {
     public var errorKind: ErrorKind?
     /// The delay before the next attempt in seconds (`retryScheduled`).
     public var delay: Double?
+    /// Why the call retries (`retryScheduled`): the retry decision, as the attempt's
+    /// ``Attempt/decision`` will say. Not part of ``json``.
+    public var reason: String?
     /// The finished attempt with its timings (`attemptFinished`).
     public var record: Attempt?
 
