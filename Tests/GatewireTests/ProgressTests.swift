@@ -76,6 +76,20 @@ import Testing
         #expect(reports.all.map(\.attempt) == reports.all.map(\.attempt).sorted())
     }
 
+    @Test func anAttemptThatFollowsRedirectsHasOneFinalReportItsLastHops() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try Client(baseURL: server.baseURL)
+        defer { client.close() }
+        let (request, reports) = watched(.get("/redirect/2"))
+        let response = try await client.send(request)
+        #expect(response.attempts.count == 1)
+        #expect(response.attempts.first?.redirects.count == 2)
+        let finals = reports.all.filter(\.isFinal)
+        #expect(finals.count == 1)
+        #expect(finals.first?.bytesReceived == Int64(response.http.body.count))
+    }
+
     @Test func aCallWithoutAHandlerReportsNothingToAnotherCallsHandler() async throws {
         let server = try TestServer()
         defer { server.stop() }
