@@ -6,6 +6,11 @@ import Testing
 /// AsyncSequence (``CallTask``), against httpbin's `/drip` (a slow download) and the scripted
 /// test server (an upload, a retried call). Counts are asserted with slack, never timings.
 @Suite(.serialized) struct ProgressTests {
+    /// The scripted test server, stopped with the suite's instance (``TestServer``).
+    let server: TestServer
+
+    init() throws { server = try TestServer() }
+
     /// The reports one handler saw, in order.
     final class Reports: Sendable {
         private let list = Mutex<[TransferProgress]>([])
@@ -42,8 +47,6 @@ import Testing
     }
 
     @Test func anUploadReportsMonotonicallyEndingAtTheBodysSize() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
         let client = try Client(baseURL: server.baseURL)
         defer { client.close() }
         let size = 4 * 1024 * 1024
@@ -61,8 +64,6 @@ import Testing
     }
 
     @Test func aRetriedCallReportsEachAttemptWithOneFinalReportEach() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
         let client = try Client(baseURL: server.baseURL)
         defer { client.close() }
         var (request, reports) = watched(.get("/fault/retried/503,503,200"))
@@ -77,8 +78,6 @@ import Testing
     }
 
     @Test func anAttemptThatFollowsRedirectsHasOneFinalReportItsLastHops() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
         let client = try Client(baseURL: server.baseURL)
         defer { client.close() }
         let (request, reports) = watched(.get("/redirect/2"))
@@ -91,8 +90,6 @@ import Testing
     }
 
     @Test func aCallWithoutAHandlerReportsNothingToAnotherCallsHandler() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
         let client = try Client(baseURL: server.baseURL)
         defer { client.close() }
         let (watchedRequest, reports) = watched(.get("/bytes/1000"))
@@ -104,8 +101,6 @@ import Testing
     }
 
     @Test func aCallTasksEventsComeInOrderWithProgressAndTheRetryDelay() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
         let client = try Client(baseURL: server.baseURL)
         defer { client.close() }
         var request = Request.get("/fault/task/503,200")
@@ -144,8 +139,6 @@ import Testing
     }
 
     @Test func cancellingACallTaskCancelsTheCall() async throws {
-        let server = try TestServer()
-        defer { server.stop() }
         let client = try Client(baseURL: server.baseURL)
         defer { client.close() }
         let call = client.start(.get("/delay/5000"))
