@@ -57,6 +57,7 @@ struct AttemptReport {
             switch event.kind {
             case .callStarted:
                 live.withLock { $0 = (nil, 0) }
+                console.callStarted()
             case .attemptStarted:
                 console.attemptStarted()
             case .attemptFinished:

@@ -16,7 +16,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     } catch {
         fail("\(options.configName): \(error)", code: 1)
     }
-    let report = AttemptReport(client: client, verbose: options.verbose, console: LiveConsole(showsWaits: options.verbose))
+    let console = LiveConsole(showsWaits: options.verbose, countsPages: options.allPages)
+    let report = AttemptReport(client: client, verbose: options.verbose, console: console)
     report.console.start()
     let status = options.allPages ? printPages(report.watching(request), client: client, report: report)
                                   : printResult(report.watching(request), client: client, report: report)
@@ -53,11 +54,9 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
 private func printPages(_ request: Request, client: Client, report: AttemptReport) -> Int32 {
     do {
         let paginator = try client.paginator(request)
-        report.console.page(1)
         while let page = try paginator.next() {
             report.print(page.attempts)
             report.console.clearStatus()
-            report.console.page(paginator.pageCount + 1)
             printLine((page.mapped ?? page.body ?? JSONValue.string(page.http.text)).serialized())
         }
         return 0

@@ -15,6 +15,8 @@ final class LiveConsole: Sendable {
     let isTerminal: Bool
     /// Whether the countdown of a backoff wait is shown (--verbose).
     let showsWaits: Bool
+    /// Whether each call is a page whose number is shown (--all-pages).
+    let countsPages: Bool
     /// How long an attempt's transfer runs before its progress bar appears, in seconds.
     static let barDelay = 0.5
 
@@ -33,9 +35,10 @@ final class LiveConsole: Sendable {
 
     private let state = Mutex(State())
 
-    init(showsWaits: Bool) {
+    init(showsWaits: Bool, countsPages: Bool) {
         isTerminal = isatty(STDERR_FILENO) == 1
         self.showsWaits = showsWaits
+        self.countsPages = countsPages
     }
 
     /// Writes `line` on stderr above the status line.
@@ -81,10 +84,11 @@ final class LiveConsole: Sendable {
         }
     }
 
-    /// --all-pages: page `number` (1, 2, ...) is being fetched.
-    func page(_ number: Int) {
+    /// A call starts: with --all-pages, the next page (1, 2, ...).
+    func callStarted() {
+        guard countsPages else { return }
         state.withLock { state in
-            state.page = number
+            state.page = (state.page ?? 0) + 1
             redraw(&state)
         }
     }
