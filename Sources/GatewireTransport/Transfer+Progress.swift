@@ -37,7 +37,9 @@ public struct TransferProgress: Sendable, Equatable {
 /// since the last one, and one final report when the transfer ends. Loop thread only.
 ///
 /// A transfer without a reporter never turns libcurl's progress meter on
-/// (`CURLOPT_NOPROGRESS` stays 1): a call nobody watches pays nothing.
+/// (`CURLOPT_NOPROGRESS` stays 1): a call nobody watches pays nothing (callgrind, the bench's
+/// C client on a 224-byte body, 8 in flight: 132.2-132.9K instructions a call, as before
+/// progress existed, 132.5-132.6K; with a reporter 136.1-136.5K).
 package final class TransferProgressReporter {
     /// What the reporter is handed (``TransferProgress/isFinal`` marks the last report).
     package typealias Handler = (TransferProgress) -> Void
