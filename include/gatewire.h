@@ -679,6 +679,37 @@ typedef struct gw_part {
 } gw_part;
 
 /**
+ * How far one attempt's transfer has got: a report to gw_call_options.on_progress.
+ *
+ * Bytes as libcurl counts them (CURLOPT_XFERINFOFUNCTION): the request body sent, and the
+ * response body received before any Content-Encoding is decoded. Each attempt (and each
+ * redirect hop within it) counts from 0.
+ */
+typedef struct gw_progress {
+    int64_t bytes_sent;       /**< request body bytes sent so far */
+    int64_t bytes_to_send;    /**< the request body's size, or -1 while unknown */
+    int64_t bytes_received;   /**< response body bytes received so far */
+    int64_t bytes_to_receive; /**< the response's Content-Length, or -1 while unknown (none yet,
+                                   or chunked) */
+    int32_t attempt;          /**< the attempt, 1, 2, ... */
+    int32_t is_final;         /**< 1 for the attempt's last report (exactly one per attempt, just
+                                   before its attempt_finished event): its counts are final,
+                                   and when the transfer completed each total equals its count;
+                                   else 0 */
+} gw_progress;
+
+/**
+ * Sees a call's progress: while bytes move, at most ten reports a second per attempt
+ * (throttled on the monotonic clock), then one final report per attempt.
+ *
+ * Runs on the client's event-loop thread and must not block (it holds up every call of the
+ * client). A call without it never turns libcurl's progress meter on.
+ * @param progress the report, borrowed: valid during the callback.
+ * @param user_data gw_call_options.on_progress_user_data.
+ */
+typedef void (*gw_progress_fn)(const gw_progress *progress, void *user_data);
+
+/**
  * One call. Either route (+ params_json) or path (+ method).
  *
  * Out-of-range numbers, an unknown method and invalid header fields are
@@ -758,6 +789,10 @@ typedef struct gw_call_options {
          boundary=..."): one of headers_json or of the config is not sent. */
     size_t part_count;         /**< version >= 4: the number of parts (more than 0 with parts
                                     NULL is GW_ERROR_INVALID_ARGUMENT) */
+    /* version >= 4: progress */
+    gw_progress_fn on_progress; /**< version >= 4: sees each attempt's upload and download
+                                     progress (gw_progress_fn), or NULL (the default) for none */
+    void *on_progress_user_data; /**< version >= 4: passed to on_progress */
 } gw_call_options;
 #define GW_CALL_OPTIONS_VERSION 4u   /**< the version of gw_call_options this header declares */
 #define GW_CALL_OPTIONS_VERSION_3 3u /**< still accepted: a v3 struct ends at form_json */
@@ -765,12 +800,12 @@ typedef struct gw_call_options {
 #define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a v1 struct ends at retry_test_user_data */
 /** gw_call_options with its defaults (max_retries -1), for an initialiser. */
 #define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, \
-                              NULL, NULL, 0, NULL, NULL, NULL, 0}
+                              NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL}
 
 /**
  * Fills *options with defaults (max_retries -1, everything else empty).
  * @param options the struct to fill.
- * @param version 1, 2, 3 or 4; a version 1, 2 or 3 struct is only written up to its last field.
+ * @param version 1, 2, 3 or 4; an older version's struct is only written up to its last field.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);

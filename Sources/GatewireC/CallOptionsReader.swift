@@ -90,6 +90,9 @@ enum CallOptionsReader {
         if let test = options.retry_test {
             request.options.retryTest = retryTest(test, userData: options.retry_test_user_data)
         }
+        if let report = options.on_progress {
+            request.options.onProgress = progressHandler(report, userData: options.on_progress_user_data)
+        }
         return request
     }
 

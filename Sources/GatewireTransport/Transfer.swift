@@ -37,6 +37,9 @@ package final class Transfer: @unchecked Sendable {
     /// its request (``MonotonicClock``; 0 until then), for ``TransferTimings/queued``.
     @exclusivity(unchecked) var addedAt = 0.0
     @exclusivity(unchecked) private var firstSendAt = 0.0
+    /// Receives the transfer's progress (``TransferProgressReporter``); nil (the default)
+    /// leaves libcurl's progress meter off. Set before the loop starts the transfer.
+    @exclusivity(unchecked) package var progress: TransferProgressReporter?
     /// Whether libcurl was ever about to send the request (it had a connection).
     var hasSent: Bool { sends > 0 }
 
@@ -98,6 +101,7 @@ package final class Transfer: @unchecked Sendable {
         if let failure = setMultipart(&setter) { return failure }
         setLimits(&setter)
         setHTTPVersion(&setter)
+        setProgress(&setter)
         guard setter.failed == CURLE_OK else { return Self.error(for: setter.failed, detail: nil) }
         return nil
     }
@@ -303,6 +307,7 @@ package final class Transfer: @unchecked Sendable {
                 result.error = Self.error(for: code, detail: detail, requestSent: requestSent)
             }
         }
+        reportFinalProgress(easy: easy, code: code)
         deliver(result)
     }
 
@@ -334,6 +339,7 @@ package final class Transfer: @unchecked Sendable {
     func complete(failure: TransportError) {
         var timings = TransferTimings()
         timings.queued = queuedTime()
+        reportFinalProgress(easy: nil, code: CURLE_ABORTED_BY_CALLBACK)
         deliver(TransferResult(response: nil, error: failure, timings: timings, bytesSent: 0, bytesReceived: 0,
                                requestSent: false))
     }

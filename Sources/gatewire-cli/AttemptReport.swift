@@ -27,27 +27,68 @@ func describe(_ attempt: Attempt) -> String {
     return line
 }
 
-/// What --verbose prints on stderr: each call's attempts, then what the client's global
-/// failure observer saw of the call (it runs on the loop thread, before the call's result
-/// reaches the main thread, so its lines are held until the attempts are printed).
+/// What `gatewire call` reports on stderr while a call runs (``LiveConsole``): with
+/// --verbose each attempt line as it happens (one that retries when its retry is scheduled,
+/// the last one when the call ends, with its decision), then what the client's global failure
+/// observer saw of the call (it runs on the loop thread, before the call's result reaches the
+/// main thread, so its lines are held until the last attempt is printed); on a terminal the
+/// status line's progress bar and countdown.
 struct AttemptReport {
     let verbose: Bool
+    let console: LiveConsole
     private let observed = ObserverLines()
+    /// The current call's finished attempt not printed yet, and how many of its attempts were.
+    private let live = Lock<(finished: Attempt?, printed: Int)>((nil, 0))
 
-    /// Registers the failure observer on `client` when `verbose`.
-    init(client: Client, verbose: Bool) {
+    /// Registers the failure observer (--verbose) and the event monitor that feeds `console`
+    /// (when it has anything to show) on `client`.
+    init(client: Client, verbose: Bool, console: LiveConsole) {
         self.verbose = verbose
-        guard verbose else { return }
+        self.console = console
+        guard verbose || console.isTerminal else { return }
         let observed = observed
-        client.addFailureObserver { error in
-            observed.add("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+        if verbose {
+            client.addFailureObserver { error in
+                observed.add("observer: call failed: kind=\(error.kind) status=\(error.status) \(error.method) \(error.path)")
+            }
+        }
+        let live = live
+        client.addEventMonitor { event in
+            switch event.kind {
+            case .callStarted:
+                live.withLock { $0 = (nil, 0) }
+                console.callStarted()
+            case .attemptStarted:
+                console.attemptStarted()
+            case .attemptFinished:
+                live.withLock { $0.finished = event.record }
+            case .retryScheduled:
+                console.retryScheduled(after: event.delay ?? 0)
+                guard verbose, var attempt = live.withLock({ $0.finished }) else { return }
+                attempt.delayAfter = event.delay
+                attempt.decision = event.reason ?? ""
+                console.print(describe(attempt))
+                live.withLock { $0.printed += 1 }
+            case .callFinished:
+                break
+            }
         }
     }
 
-    /// Prints `attempts` (one line each) and the observer's lines since the last call.
+    /// The request with the console's progress bar as its progress handler, on a terminal.
+    func watching(_ request: Request) -> Request {
+        guard console.isTerminal else { return request }
+        var request = request
+        let console = console
+        request.options.onProgress = { console.progress($0) }
+        return request
+    }
+
+    /// Prints the call's `attempts` not printed yet (one line each) and the observer's lines
+    /// since the last call.
     func print(_ attempts: [Attempt]) {
         guard verbose else { return }
-        for attempt in attempts { printError(describe(attempt)) }
-        for line in observed.take() { printError(line) }
+        for attempt in attempts.dropFirst(live.withLock { $0.printed }) { console.print(describe(attempt)) }
+        for line in observed.take() { console.print(line) }
     }
 }

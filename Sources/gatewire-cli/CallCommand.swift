@@ -16,9 +16,12 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     } catch {
         fail("\(options.configName): \(error)", code: 1)
     }
-    let report = AttemptReport(client: client, verbose: options.verbose)
-    let status = options.allPages ? printPages(request, client: client, report: report)
-                                  : printResult(request, client: client, report: report)
+    let console = LiveConsole(showsWaits: options.verbose, countsPages: options.allPages)
+    let report = AttemptReport(client: client, verbose: options.verbose, console: console)
+    report.console.start()
+    let status = options.allPages ? printPages(report.watching(request), client: client, report: report)
+                                  : printResult(report.watching(request), client: client, report: report)
+    report.console.stop()
     client.close()
     exit(status)
 }
@@ -29,6 +32,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
     do {
         let response = try client.sendAndWait(request)
         report.print(response.attempts)
+        report.console.clearStatus()
         report.printCache(of: response)
         if let mapped = response.mapped {
             printLine(mapped.serialized(pretty: true))
@@ -40,6 +44,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
         return 0
     } catch {
         report.print(error.attempts)
+        report.console.clearStatus()
         printLine(summary(of: error).serialized(pretty: true))
         return 1
     }
@@ -52,11 +57,13 @@ private func printPages(_ request: Request, client: Client, report: AttemptRepor
         let paginator = try client.paginator(request)
         while let page = try paginator.next() {
             report.print(page.attempts)
+            report.console.clearStatus()
             printLine((page.mapped ?? page.body ?? JSONValue.string(page.http.text)).serialized())
         }
         return 0
     } catch {
         report.print(error.attempts)
+        report.console.clearStatus()
         printLine(summary(of: error).serialized())
         return 1
     }

@@ -54,13 +54,18 @@ let help = usage + """
       --cookie-jar FILE       keep cookies in FILE (Netscape format, as curl's -b FILE -c FILE):
                               loaded before the call, written back after it; replaces the
                               config's "cookies". libcurl's rules decide which cookie goes where
-      --verbose, -v           on stderr: every attempt (status or error, time, delay, why it
-                              retried or stopped, the redirects it followed), what the
-                              global failure observer saw, and "cache: hit" or "cache:
-                              revalidated" when the config's HTTP cache ("cache") answered
+      --verbose, -v           on stderr: every attempt as it happens (status or error, time,
+                              delay, why it retried or stopped, the redirects it followed),
+                              what the global failure observer saw, and "cache: hit" or
+                              "cache: revalidated" when the config's HTTP cache ("cache")
+                              answered; on a terminal, a backoff wait is counted down once a
+                              second
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
-                              Needs a ROUTE (a config route's "pagination"), not METHOD PATH
+                              Needs a ROUTE (a config route's "pagination"), not METHOD PATH.
+                              On a terminal, stderr shows the page being fetched
+      When stderr is a terminal, an attempt whose transfer takes longer than 0.5 s draws a
+      progress bar there (size, rate, ETA), which ends with the final size.
       Prints the mapped result as JSON (when no descriptor matched, the body: re-indented
       when it parses as JSON, else as received), exit 0;
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.

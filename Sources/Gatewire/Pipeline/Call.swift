@@ -71,6 +71,11 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var cacheLookup = HTTPCache.Lookup.bypass
     @exclusivity(unchecked) private var cacheRequestTime = 0.0
     @exclusivity(unchecked) private var cacheUse = (fromCache: false, revalidated: false)
+    // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``), and the
+    // final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
+    let onEvent: EventMonitor?
+    let onProgress: ProgressHandler?
+    @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
         self.core = core
@@ -83,6 +88,8 @@ final class Call: @unchecked Sendable {
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         self.completion = completion
         cache = (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
+        onEvent = options.onEvent
+        onProgress = options.onProgress
         generator = core.makeGenerator()
         callID = core.nextCallID()
         reportedPath = core.redactor.url(prepared.path)
@@ -102,9 +109,9 @@ final class Call: @unchecked Sendable {
     }
 
     private func event(_ kind: CallEvent.Kind, attempt: Int, status: Int = 0, errorKind: ErrorKind? = nil,
-                       delay: Double? = nil, record: Attempt? = nil) -> CallEvent {
+                       delay: Double? = nil, reason: String? = nil, record: Attempt? = nil) -> CallEvent {
         CallEvent(kind: kind, callID: callID, method: prepared.method, path: reportedPath, attempt: attempt,
-                  elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, record: record)
+                  elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, reason: reason, record: record)
     }
 
     // MARK: Driving the machine (loop thread)
@@ -112,7 +119,7 @@ final class Call: @unchecked Sendable {
     func start() {
         guard machine.phase == .idle else { return }  // stopped before it started
         startTime = MonotonicClock.now()
-        core.events.emit(event(.callStarted, attempt: 0))
+        core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
         if let deadline = timeouts.deadline {
             deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
                 deadlineTimer = nil
@@ -207,7 +214,7 @@ final class Call: @unchecked Sendable {
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         guard machine.handle(.requestReady) == .send else { return }
         sentAt = MonotonicClock.now()
-        core.events.emit(event(.attemptStarted, attempt: number))
+        core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
         hops = []
         earlierHops = (TransferTimings(), 0)
         refusedRedirect = nil
@@ -270,6 +277,7 @@ final class Call: @unchecked Sendable {
             transferFinished(result, number: number, offset: offset, context: context)
         }
         self.transfer = transfer
+        if onProgress != nil { transfer.progress = progressReporter(attempt: number) }
         core.loop.start(transfer)
     }
 
@@ -299,8 +307,10 @@ final class Call: @unchecked Sendable {
             earlierHops.timings.add(hop.timings)
             earlierHops.bytesSent += hop.bytesSent
             for plugin in core.plugins { plugin.willSend(next, context: context) }
+            endedHopProgress = nil  // the attempt goes on: its next hop counts from 0
             return send(next, number: number, offset: offset, context: context)
         }
+        reportAttemptProgress()
         var result = hop  // the whole chain: the last hop's outcome, with every hop's time and bytes
         if !hops.isEmpty {
             result.timings.add(earlierHops.timings)
@@ -320,7 +330,7 @@ final class Call: @unchecked Sendable {
             plugin.didReceive(attempt, response: response, context: context)
         }
         core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
-                               record: attempt))
+                               record: attempt), to: onEvent)
         recordForResilience(attempt)
         if let cache, error == nil, let final = response, let request = sentRequest {
             // A 304 to the cache's revalidation becomes the stored response (the attempt
@@ -369,7 +379,7 @@ final class Call: @unchecked Sendable {
             attempts[last].decision = reason
             lastResponse = result.response
             core.events.emit(event(.retryScheduled, attempt: attempts[last].number, status: attempts[last].status,
-                                   errorKind: attempts[last].errorKind, delay: delay))
+                                   errorKind: attempts[last].errorKind, delay: delay, reason: reason), to: onEvent)
         case .stop(let reason), .failDeadline(let reason):
             attempts[last].decision = reason
         }
@@ -564,7 +574,7 @@ final class Call: @unchecked Sendable {
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
-        core.events.emit(finishedEvent(result))
+        core.events.emit(finishedEvent(result), to: onEvent)
         if case .failure(let failure) = result { core.observers.notify(failure) }
         completion(result)
     }

@@ -32,6 +32,9 @@ public struct CallEvent: Sendable {
     public var errorKind: ErrorKind?
     /// The delay before the next attempt in seconds (`retryScheduled`).
     public var delay: Double?
+    /// Why the call retries (`retryScheduled`): the retry decision, as the attempt's
+    /// ``Attempt/decision`` will say. Not part of ``json``.
+    public var reason: String?
     /// The finished attempt with its timings (`attemptFinished`).
     public var record: Attempt?
 
@@ -76,16 +79,21 @@ final class EventMonitors: Sendable {
 
     var isEmpty: Bool { registry.snapshot.isEmpty }
 
-    func emit(_ event: @autoclosure () -> CallEvent) {
+    /// Gives `event` to every monitor of the client, then to `callMonitor` (the call's own,
+    /// ``CallOptions/onEvent``); builds it only when one listens.
+    func emit(_ event: @autoclosure () -> CallEvent, to callMonitor: EventMonitor? = nil) {
         let monitors = registry.snapshot
-        guard !monitors.isEmpty else { return }
+        guard !monitors.isEmpty || callMonitor != nil else { return }
         let value = event()
-        for monitor in monitors {
-            do {
-                try monitor(value)
-            } catch {
-                Diagnostics.report("an event monitor threw \(error) (contained) on \(value.kind.rawValue)")
-            }
+        for monitor in monitors { Self.run(monitor, value) }
+        if let callMonitor { Self.run(callMonitor, value) }
+    }
+
+    private static func run(_ monitor: EventMonitor, _ value: CallEvent) {
+        do {
+            try monitor(value)
+        } catch {
+            Diagnostics.report("an event monitor threw \(error) (contained) on \(value.kind.rawValue)")
         }
     }
 }

@@ -126,6 +126,11 @@ public struct CallOptions: Sendable {
     /// How ``Request/listParameters`` are written for this call; nil keeps the config's
     /// `arrayParameters` (default ``ArrayParameterStyle/repeat``).
     public var arrayParameters: ArrayParameterStyle?
+    /// Sees each attempt's upload and download progress (``ProgressHandler``); nil (the
+    /// default) leaves libcurl's progress meter off.
+    public var onProgress: ProgressHandler?
+    /// Sees this call's ``CallEvent``s, after the client's event monitors; nil for none.
+    public var onEvent: EventMonitor?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,

@@ -72,6 +72,8 @@ static const named_test tests[] = {
     {"queue_wait_on_the_loop_thread", test_queue_wait_on_the_loop_thread, 0},
     {"queue_notify", test_queue_notify, 0},
     {"validation", test_validation, 0},
+    {"progress_download", test_progress_download, 1},
+    {"progress_upload_and_retries", test_progress_upload_and_retries, 0},
 };
 
 #define TEST_COUNT (sizeof tests / sizeof tests[0])

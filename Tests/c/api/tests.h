@@ -48,5 +48,7 @@ void test_completion_queue(void);
 void test_queue_wait_on_the_loop_thread(void);
 void test_queue_notify(void);
 void test_validation(void);
+void test_progress_download(void);
+void test_progress_upload_and_retries(void);
 
 #endif

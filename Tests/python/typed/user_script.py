@@ -39,6 +39,11 @@ def retry_test(attempt: gatewire.AttemptInfo) -> gatewire.RetryAnswer:
     return gatewire.RetryVerdict.RETRY if attempt.status == 503 else None
 
 
+def show_progress(progress: gatewire.Progress) -> None:
+    total: int | None = progress.bytes_to_receive
+    print(progress.attempt, progress.bytes_sent, progress.bytes_to_send, progress.bytes_received, total, progress.final)
+
+
 def observe(error: CallError) -> None:
     response = error.response
     if response is not None:
@@ -79,7 +84,7 @@ def sync_calls(base_url: str) -> None:
         use_result(client.call("GET", "/users/:id", params={"id": 7}, headers={"Accept": "application/json"},
                                timeout=2.5, retry_test=retry_test, accept_any_status=True))
         use_result(client.call_route("user", params={"id": 7}, max_retries=1, policy={"retry": {}}))
-        use_result(client.get("/a", attempt_timeout=1.0, deadline=5.0, redirects="sameOrigin"))
+        use_result(client.get("/a", attempt_timeout=1.0, deadline=5.0, redirects="sameOrigin", progress=show_progress))
         use_result(client.post("/a", json={"name": "Ann"}, object_type="User", max_response_bytes=1 << 20))
         use_result(client.put("/a", json=[1, 2]))
         use_result(client.post("/a", data={"name": "Ann", "ids": [1, 2]}, params={"ids": (1, 2), "open": True}))
@@ -116,7 +121,7 @@ async def async_calls(base_url: str) -> None:
         observer_id = client.add_failure_observer(observe, no_response=True, path="/users/:id")
         monitor_id = client.add_event_monitor(lambda event: None)
         use_result(await client.call("GET", "/a", accept_any_status=True))
-        use_result(await client.call_route("user", params={"id": 7}))
+        use_result(await client.call_route("user", params={"id": 7}, progress=show_progress))
         for shortcut in (client.get, client.post, client.put, client.patch, client.delete, client.head):
             use_result(await shortcut("/a", timeout=Timeouts(attempt=1)))
         async for page in client.pages("issues", max_retries=0):

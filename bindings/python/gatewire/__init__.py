@@ -50,6 +50,7 @@ from .response import Response
 from .timeouts import Timeouts
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
 from .pagination import Pages
+from .progress import Progress, ProgressCallback
 from .result import Attempt, Result
 
 __all__ = [
@@ -63,6 +64,8 @@ __all__ = [
     "Result",
     "Attempt",
     "Pages",
+    "Progress",
+    "ProgressCallback",
     "check_config",
     "version",
     "FailureObserver",

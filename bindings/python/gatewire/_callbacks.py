@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from . import _native
 from .errors import GatewireError
 from .futures import CallFuture
+from .progress import Progress, ProgressCallback
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
 from .result import Result, accepted, call_error_from_borrowed, result_from_native
 
@@ -78,6 +79,8 @@ def _on_completion(result: int | None, user_data: int | None) -> None:
     try:
         if pending.retry_key:
             _registry.pop(pending.retry_key)
+        if pending.progress_key:
+            _registry.pop(pending.progress_key)
         if outcome is None:
             outcome = GatewireError("the library completed a call without a result")
         pending.future._resolve(accepted(outcome, pending.accept_any_status))
@@ -102,6 +105,16 @@ def _on_retry_test(attempt: int | None, delay: Any, user_data: int | None) -> in
     finally:
         if info is not None:
             info._invalidate()
+
+
+def _on_progress(progress: Any, user_data: int | None) -> None:
+    callback: ProgressCallback | None = _registry.get(user_data)
+    if callback is None or not progress:
+        return  # the call completed meanwhile (a cancelled AsyncClient call)
+    try:
+        callback(Progress._from_native(progress.contents))
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("progress callback")
 
 
 def _on_failure(failure: int | None, user_data: int | None) -> None:
@@ -215,6 +228,7 @@ def _install_log_sink() -> None:
 
 _COMPLETION = _native.COMPLETION_FN(_on_completion)
 _RETRY_TEST = _native.RETRY_TEST_FN(_on_retry_test)
+_PROGRESS = _native.PROGRESS_FN(_on_progress)
 _FAILURE_OBSERVER = _native.FAILURE_OBSERVER_FN(_on_failure)
 _DESTROY = _native.DESTROY_FN(_on_destroy)
 _PREPARE = _native.PREPARE_FN(_on_prepare)
@@ -247,12 +261,15 @@ def _overrides(plugin: Any, method: str) -> bool:
 # ---- Registry entries of a client's callbacks ---------------------------------------
 class _PendingCall:
     """The registry entry of a started call: the future its completion resolves, the
-    registry key of its retry test (0 for none), dropped with it, and whether a status the
-    core did not accept resolves it as a Result (``accept_any_status``)."""
+    registry keys of its retry test and its progress callable (0 for none), dropped with it,
+    and whether a status the core did not accept resolves it as a Result
+    (``accept_any_status``)."""
 
-    __slots__ = ("future", "retry_key", "accept_any_status")
+    __slots__ = ("future", "retry_key", "accept_any_status", "progress_key")
 
-    def __init__(self, future: CallFuture, retry_key: int, accept_any_status: bool = False) -> None:
+    def __init__(self, future: CallFuture, retry_key: int, accept_any_status: bool = False,
+                 progress_key: int = 0) -> None:
         self.future = future
         self.retry_key = retry_key
         self.accept_any_status = accept_any_status
+        self.progress_key = progress_key

@@ -48,6 +48,7 @@ from ctypes import (
     c_char_p,
     c_double,
     c_int32,
+    c_int64,
     c_size_t,
     c_uint32,
     c_uint64,
@@ -78,6 +79,8 @@ __all__ = [
     "DESTROY_FN",
     "FAILURE_OBSERVER_FN",
     "RETRY_TEST_FN",
+    "PROGRESS_FN",
+    "gw_progress",
     "COMPLETION_FN",
 ]
 
@@ -234,6 +237,23 @@ class gw_part(Structure):  # noqa: N801 - the C name
     ]
 
 
+class gw_progress(Structure):  # noqa: N801 - the C name
+    """``struct gw_progress``: one progress report, borrowed during the callback."""
+
+    _fields_ = [
+        ("bytes_sent", c_int64),
+        ("bytes_to_send", c_int64),
+        ("bytes_received", c_int64),
+        ("bytes_to_receive", c_int64),
+        ("attempt", c_int32),
+        ("is_final", c_int32),
+    ]
+
+
+#: void (*gw_progress_fn)(const gw_progress *progress, void *user_data)
+PROGRESS_FN = CFUNCTYPE(None, POINTER(gw_progress), c_void_p)
+
+
 class gw_call_options(Structure):  # noqa: N801 - the C name
     """``struct gw_call_options``; fill with ``gw_call_options_init`` before use."""
 
@@ -261,6 +281,9 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         # version 4: multipart
         ("parts", POINTER(gw_part)),
         ("part_count", c_size_t),
+        # version 4: progress
+        ("on_progress", PROGRESS_FN),
+        ("on_progress_user_data", c_void_p),
     ]
 
 

@@ -27,6 +27,7 @@ from .auth import RefreshingCredential
 from .client import CallOptions, Client, FailureObserver
 from .errors import ErrorKind, GatewireError
 from .pagination import Pages
+from .progress import Progress, ProgressCallback
 from .result import Result, accepted, outcome_from_queued
 from .timeouts import TimeoutArgument
 from ._overlay import CacheArgument, CookiesArgument
@@ -53,6 +54,24 @@ _QUEUE_NOTIFY = _native.QUEUE_NOTIFY_FN(_on_queue_notify)
 def _free_queue(handle: int, key: int) -> None:
     _registry.pop(key)
     _native.lib.gw_queue_free(handle)  # results still to come are freed by the library
+
+
+def _progress_key(progress: ProgressCallback | None, loop: asyncio.AbstractEventLoop) -> int:
+    """The registry key of a call's ``progress`` callable (0 for none), wrapped so that each
+    report is handed to ``loop`` (``call_soon_threadsafe``: at most ten a second per attempt
+    plus the finals, so one hand-over each costs little) instead of running on the library's
+    loop thread."""
+    if progress is None:
+        return 0
+    check_plain_callable(progress, "progress")
+
+    def hand_over(report: Progress) -> None:
+        try:
+            loop.call_soon_threadsafe(progress, report)
+        except RuntimeError:
+            pass  # the loop is closed: nobody awaits the call any more
+
+    return _registry.add(hand_over)
 
 
 class _LoopQueue:
@@ -214,11 +233,13 @@ class AsyncClient:
             check_plain_callable(retry_test, "retry_test")
         client._log.sync()
         retry_key = _registry.add(retry_test) if retry_test is not None else 0
+        progress_key = _progress_key(options.get("progress"), loop)
         try:
-            native_options = client._options(method, path, route, options, retry_key)
+            native_options = client._options(method, path, route, options, retry_key, progress_key)
             handle = client._native.acquire()
         except BaseException:
             _registry.pop(retry_key)
+            _registry.pop(progress_key)
             raise
         tag = next(loop_queue.tags)
         future: asyncio.Future[Result | GatewireError] = loop.create_future()
@@ -233,6 +254,7 @@ class AsyncClient:
         if status != _native.GW_OK:
             loop_queue.pending.pop(tag, None)
             _registry.pop(retry_key)
+            _registry.pop(progress_key)
             _native.raise_status(status, message)
         try:
             outcome = await future
@@ -241,6 +263,7 @@ class AsyncClient:
             raise
         finally:
             _native.lib.gw_call_handle_free(call.value)
+            _registry.pop(progress_key)  # a cancelled call's last reports find nothing
         outcome = accepted(outcome, bool(options.get("accept_any_status")))
         if isinstance(outcome, BaseException):
             raise outcome

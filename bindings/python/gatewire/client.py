@@ -25,6 +25,7 @@ from ._callbacks import (
     _FAILURE_OBSERVER,
     _PREPARE,
     _PROCESS,
+    _PROGRESS,
     _RETRY_TEST,
     _WILL_SEND,
     _install_log_sink,
@@ -51,6 +52,7 @@ from .errors import CallError, ErrorKind, GatewireError, InvalidArgument
 from .auth import RefreshingCredential
 from .futures import CallFuture
 from .hooks import RetryTest
+from .progress import ProgressCallback
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
 from .timeouts import TimeoutArgument
@@ -202,6 +204,12 @@ class CallOptions(TypedDict, total=False):
             would have raised (``requests``' and ``httpx``' way); retries still follow the
             policy, and failure observers still see the call as failed (the core's rule is
             unchanged). Other failures raise as always. Default False.
+        progress: a callable that sees each attempt's upload and download
+            :class:`~gatewire.Progress`: at most ten reports a second while bytes move, then
+            one final report per attempt; :class:`Client` calls it on the client's loop
+            thread (it must return at once), :class:`AsyncClient` on the asyncio loop
+            (:mod:`gatewire.progress`). None (the default) leaves libcurl's progress meter off.
+            Not accepted by :meth:`Client.call_many`.
     """
 
     params: Mapping[str, Any] | None
@@ -221,6 +229,7 @@ class CallOptions(TypedDict, total=False):
     max_response_bytes: int | None
     timeout: TimeoutArgument
     accept_any_status: bool
+    progress: ProgressCallback | None
 
 
 _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
@@ -390,12 +399,14 @@ class Client:
         route: str | None,
         options: Mapping[str, Any],
         retry_key: int = 0,
+        progress_key: int = 0,
     ) -> _native.gw_call_options:
         """The one converter of :class:`CallOptions` to the library's ``gw_call_options``.
 
         Values go through as they are: their ranges are the library's, whose
         :class:`InvalidArgument` names the field (``"max_retries: 101 is out of range ..."``).
-        ``retry_test`` is registered by the caller (``retry_key``)."""
+        ``retry_test`` and ``progress`` are registered by the caller (``retry_key``,
+        ``progress_key``)."""
         unknown = set(options) - _CALL_OPTION_NAMES
         if unknown:
             raise TypeError(f"unknown call argument(s) {sorted(unknown)}")
@@ -447,6 +458,9 @@ class Client:
         if retry_key:
             native.retry_test = _RETRY_TEST
             native.retry_test_user_data = retry_key
+        if progress_key:
+            native.on_progress = _PROGRESS
+            native.on_progress_user_data = progress_key
         return native
 
     def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Result:
@@ -577,16 +591,22 @@ class Client:
         retry_test = options.get("retry_test")
         if retry_test is not None:
             check_plain_callable(retry_test, "retry_test")
+        progress = options.get("progress")
+        if progress is not None:
+            check_plain_callable(progress, "progress")
         self._log.sync()
         retry_key = _registry.add(retry_test) if retry_test is not None else 0
+        progress_key = _registry.add(progress) if progress is not None else 0
         future = CallFuture()
         pending_key = 0
         try:
-            native_options = self._options(method, path, route, options, retry_key)
-            pending_key = _registry.add(_PendingCall(future, retry_key, bool(options.get("accept_any_status"))))
+            native_options = self._options(method, path, route, options, retry_key, progress_key)
+            pending_key = _registry.add(_PendingCall(future, retry_key, bool(options.get("accept_any_status")),
+                                                     progress_key))
             handle = self._native.acquire()
         except BaseException:
             _registry.pop(retry_key)
+            _registry.pop(progress_key)
             _registry.pop(pending_key)
             raise
         out = ctypes.c_void_p()
@@ -604,6 +624,7 @@ class Client:
             # The completion never runs when gw_call_async fails: drop what it would have.
             _registry.pop(pending_key)
             _registry.pop(retry_key)
+            _registry.pop(progress_key)
             _native.raise_status(status, message)
         return future
 
@@ -664,7 +685,8 @@ class Client:
 
         Raises:
             InvalidArgument: ``in_flight`` < 1 (at once); an item with neither route nor
-                method and path, malformed options or a ``retry_test`` (when it is reached).
+                method and path, malformed options, a ``retry_test`` or a ``progress`` (when it is
+                reached).
             TypeError: an item with an unknown keyword, or as for :meth:`call`.
             WouldDeadlock: iterated on the client's event-loop thread.
             GatewireError: the client is closed (when a call is to be started; after the
@@ -679,6 +701,8 @@ class Client:
         method, path, route = options.pop("method", None), options.pop("path", None), options.pop("route", None)
         if options.pop("retry_test", None) is not None:
             raise InvalidArgument("call_many does not take retry_test; use call_async")
+        if options.pop("progress", None) is not None:
+            raise InvalidArgument("call_many does not take progress; use call_async")
         if route is None and (method is None or path is None):
             raise InvalidArgument("call_many: each call needs method and path, or route")
         return self._options(method, path, route, options)
