@@ -51,7 +51,7 @@ extension ClientCore {
             return Target(method: entry.route.method, pattern: entry.route.pathPattern,
                           objectType: entry.route.objectType, resolved: entry)
         }
-        if request.path.isEmpty, case .object(_, let type?) = request.body {
+        if request.path.isEmpty, let type = request.body?.objectType {
             guard let route = config.routes.values.sorted(by: { $0.name < $1.name })
                 .first(where: { $0.objectType == type && $0.method == request.method }) else {
                 throw GatewireError(kind: .invalidArgument,
@@ -96,6 +96,19 @@ extension ClientCore {
         case .form(let fields):
             if !headers.contains("Content-Type") { headers.set("Content-Type", RequestDescriptor.BodyFormat.form.contentType) }
             return EncodedBody(bytes: Array(FormEncoding.body(fields: fields).utf8))
+        case .encodable(let value):
+            return try encode(.json(tree(of: value, invalid: invalid)), for: target, headers: &headers, invalid: invalid)
+        case .encodableObject(let value, let type):
+            return try encodeObject(tree(of: value, invalid: invalid), type: type ?? target.objectType, method: target.method,
+                                    headers: &headers, invalid: invalid)
+        }
+    }
+
+    private func tree(of value: any Encodable, invalid: (String) -> GatewireError) throws(GatewireError) -> JSONValue {
+        do {
+            return try Request.Body.tree(of: value)
+        } catch {
+            throw invalid(error.message)
         }
     }
 

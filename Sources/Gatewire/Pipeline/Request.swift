@@ -46,6 +46,12 @@ public struct Request: Sendable {
         /// as the WHATWG URL standard's form serializer (space `+`, every byte outside RFC
         /// 3986's unreserved set `%XX`); repeat a name for a list, as requests' `data=` does.
         case form([(name: String, value: String)])
+        /// An `Encodable` value sent as JSON (`Content-Type: application/json`), written by
+        /// ``JSONNodeEncoder`` when the call is prepared; `.json(value)` makes one too.
+        case encodable(any Encodable & Sendable)
+        /// An `Encodable` object of a configured type, written by ``JSONNodeEncoder`` and
+        /// then sent as ``object(_:type:)`` is; `.object(value, type:)` makes one too.
+        case encodableObject(any Encodable & Sendable, type: String? = nil)
     }
 
     /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from
