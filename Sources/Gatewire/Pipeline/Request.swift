@@ -11,7 +11,8 @@ public struct Request: Sendable {
     /// A route name from the gateway config (e.g. `"user"`), or nil.
     public var route: String?
     /// Values for `:name` path parameters; the rest become query parameters (RFC 3986
-    /// percent-encoded), in key order. Numbers and booleans: ``setParameter(_:_:)-(_,ParameterValue)``.
+    /// percent-encoded), in key order. Numbers, booleans and lists: the initialisers'
+    /// `parameters` (`["page": 2, "ids": [1, 2], "q": "x"]`) or ``setParameter(_:_:)-(_,ParameterValue)``.
     public var parameters: [String: String]
     /// Query parameters of several values, e.g. `["ids": ["1", "2"]]`, written after
     /// ``parameters`` in key order, in the style of ``CallOptions/arrayParameters``, else the
@@ -56,26 +57,31 @@ public struct Request: Sendable {
 
     /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from
     /// `parameters`, the other parameters become the query).
-    public init(_ method: HTTPMethod, _ path: String, parameters: [String: String] = [:],
+    /// - Parameter parameters: each value's ``ParameterValue/parameterText`` (a string, any
+    ///   number, a boolean, any `LosslessStringConvertible` that declares ``ParameterValue``)
+    ///   goes to ``parameters``; an array goes to ``listParameters``
+    ///   (`["page": 2, "ids": [1, 2], "q": "x"]`). A `[String: String]` passes as it is.
+    public init(_ method: HTTPMethod, _ path: String, parameters: [String: any ParameterValue] = [:],
                 headers: HTTPHeaders = HTTPHeaders(), body: Body? = nil, options: CallOptions = CallOptions()) {
         self.method = method
         self.path = path
         self.route = nil
-        self.parameters = parameters
+        self.parameters = [:]
         self.headers = headers
         self.body = body
         self.options = options
+        for (name, value) in parameters { setParameter(name, value) }
     }
 
     /// A call of the configured route `name` (its method and path pattern come from the config).
-    public init(route name: String, parameters: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
+    public init(route name: String, parameters: [String: any ParameterValue] = [:], headers: HTTPHeaders = HTTPHeaders(),
                 body: Body? = nil, options: CallOptions = CallOptions()) {
         self.init(.get, "", parameters: parameters, headers: headers, body: body, options: options)
         route = name
     }
 
     /// `GET path`.
-    public static func get(_ path: String, parameters: [String: String] = [:]) -> Request {
+    public static func get(_ path: String, parameters: [String: any ParameterValue] = [:]) -> Request {
         Request(.get, path, parameters: parameters)
     }
 
@@ -120,6 +126,13 @@ public struct CallOptions: Sendable {
     /// How ``Request/listParameters`` are written for this call; nil keeps the config's
     /// `arrayParameters` (default ``ArrayParameterStyle/repeat``).
     public var arrayParameters: ArrayParameterStyle?
+    /// The statuses this call accepts, within those the status gate accepts (any 2xx, a
+    /// 1xx or 3xx a matching response descriptor lists: ``ResponseMapper``): a response the
+    /// gate accepts whose status is not in the set fails with kind `httpStatus`, as
+    /// Alamofire's `validate(statusCode:)` fails a request. It only narrows the gate: a 4xx
+    /// or 5xx fails whether listed or not (read it from the error's `response`). A refused
+    /// status is final, not retried. nil (default): the gate alone. ``Request/validate(statusCode:)`` sets it.
+    public var acceptableStatusCodes: StatusCodeSet?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,
