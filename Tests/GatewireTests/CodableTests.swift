@@ -232,4 +232,26 @@ import Testing
         }
         #expect(observed.withLock { $0 } == 3)
     }
+
+    // MARK: The README
+
+    /// The README's "First call from Swift", as written there, with httpbin's port.
+    @Test func theREADMEQuickstartRunsAsWritten() async throws {
+        var config = try GatewayConfig(contentsOfFile: TestServer.repoRoot + "/examples/httpbin.json")
+        config.baseURL = httpbin.baseURL
+        let client = try Client(config: config)
+        defer { client.close() }
+        struct Signup: Codable { let name: String; let email: String?; let joined: GatewireDate }
+        struct Echo: Decodable { let json: Signup }
+        let signup = Signup(name: "Ann", email: nil, joined: GatewireDate(iso8601: "2026-03-01T09:30:00Z")!)
+        let echo = try await client.send(.post("/anything", body: .json(signup)), decoding: Echo.self)
+        #expect("\(echo.json.name) \(echo.json.joined)" == "Ann 2026-03-01T09:30:00.000Z")
+        #expect(echo.json.email == nil)
+        let search = Request.get("/anything/search", parameters: ["q": "gate wire", "page": 2, "ids": [1, 2]])
+        #expect(try await client.send(search.validate(statusCode: [200])).path == "/anything/search?page=2&q=gate%20wire&ids=1&ids=2")
+        struct Slide: Decodable { let kind: String; let title: String }
+        struct Slideshow: Decodable { let title: String; let author: String; let slides: [Slide] }
+        let show = try await client.send(Request(route: "slideshow"), decoding: Slideshow.self, at: "slideshow")
+        #expect("\(show.title) \(show.author) \(show.slides.count)" == "Sample Slide Show Yours Truly 2")
+    }
 }
