@@ -51,16 +51,16 @@ public struct Request: Sendable {
         /// ``JSONNodeEncoder`` when the call is prepared; `.json(value)` makes one too.
         case encodable(any Encodable & Sendable)
         /// An `Encodable` object of a configured type, written by ``JSONNodeEncoder`` and
-        /// then sent as ``object(_:type:)`` is; `.object(value, type:)` makes one too.
+        /// then sent as an object body of a ``JSONValue`` is; `.object(value, type:)` makes one too.
         case encodableObject(any Encodable & Sendable, type: String? = nil)
     }
 
     /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from
-    /// `parameters`, the other parameters become the query).
-    /// - Parameter parameters: each value's ``ParameterValue/parameterText`` (a string, any
-    ///   number, a boolean, any `LosslessStringConvertible` that declares ``ParameterValue``)
-    ///   goes to ``parameters``; an array goes to ``listParameters``
-    ///   (`["page": 2, "ids": [1, 2], "q": "x"]`). A `[String: String]` passes as it is.
+    /// `parameters`, the other parameters become the query). Each parameter's
+    /// ``ParameterValue/parameterText`` (a string, any number, a boolean, any
+    /// `LosslessStringConvertible` that declares ``ParameterValue``) goes to ``parameters``,
+    /// an array to ``listParameters``: `["page": 2, "ids": [1, 2], "q": "x"]`. A
+    /// `[String: String]` passes as it is.
     public init(_ method: HTTPMethod, _ path: String, parameters: [String: any ParameterValue] = [:],
                 headers: HTTPHeaders = HTTPHeaders(), body: Body? = nil, options: CallOptions = CallOptions()) {
         self.method = method
