@@ -215,13 +215,13 @@ import Testing
             #expect(error.kind == .mapping)
             #expect(error.status == 200)
             #expect(error.message.hasPrefix(
-                "no descriptor mapped this response and its body is not JSON (status 200, Content-Type text/html; charset=utf-8, "))
+                "nothing was mapped and the body is not JSON (status 200, Content-Type text/html; charset=utf-8, "))
         }
         do {
             _ = try await client.send(Request.get("/json"), decoding: Slideshow.self, at: "show")
             Issue.record("decoded a missing key path")
         } catch {
-            #expect(error.message == "no descriptor mapped this response and its body has nothing at key path \"show\"")
+            #expect(error.message == "nothing was mapped and the body has nothing at key path \"show\"")
         }
         do {
             _ = try await client.send(Request.get("/json"), decoding: Slideshow.self)

@@ -80,7 +80,7 @@ public struct Response: Sendable {
     private func decodeBody<T: Decodable>(_ type: T.Type, at keyPath: String) throws(GatewireError) -> T {
         guard let body = try jsonBody() else {
             let contentType = http.headers["Content-Type"].map { "Content-Type \($0)" } ?? "no Content-Type"
-            throw mappingError("no descriptor mapped this response and its body is not JSON "
+            throw mappingError("nothing was mapped and the body is not JSON "
                 + "(status \(status), \(contentType), \(http.body.count) bytes)")
         }
         let value: JSONValue?
@@ -90,7 +90,7 @@ public struct Response: Sendable {
             throw mappingError(error.description)
         }
         guard let value else {
-            throw mappingError("no descriptor mapped this response and its body has nothing at key path \"\(keyPath)\"")
+            throw mappingError("nothing was mapped and the body has nothing at key path \"\(keyPath)\"")
         }
         do {
             return try JSONNodeDecoder().decode(type, from: value)
