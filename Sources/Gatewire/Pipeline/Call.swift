@@ -31,6 +31,7 @@ final class Call: @unchecked Sendable {
     private let timeouts: Timeouts
     private let redirects: RedirectPolicy
     private let maxResponseBytes: Int
+    private let acceptableStatusCodes: StatusCodeSet?
     private let completion: Completion
     /// The retry jitter source; nil until the first retry decision when the client has no seed.
     @exclusivity(unchecked) private var generator: SeededGenerator?
@@ -86,6 +87,7 @@ final class Call: @unchecked Sendable {
         timeouts = options.timeouts ?? core.timeouts
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
+        acceptableStatusCodes = options.acceptableStatusCodes
         self.completion = completion
         cache = (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
         onEvent = options.onEvent
@@ -515,6 +517,11 @@ final class Call: @unchecked Sendable {
 
     private func finish(_ response: HTTPResponse, outcome: MappingOutcome) {
         guard machine.handle(.mappingFinished) == .complete else { return }
+        if outcome.accepted, let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status) {
+            return fail(kind: .httpStatus, status: response.status,
+                        message: "status \(response.status) is not accepted by the call (it accepts \(acceptableStatusCodes))",
+                        response: response)
+        }
         if let mappingError = outcome.error {
             return fail(kind: .mapping, status: response.status, message: mappingError.description,
                         errorObjects: outcome.errorObjects, response: response)

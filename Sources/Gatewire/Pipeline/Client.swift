@@ -176,7 +176,9 @@ public final class Client: Sendable {
         return try result.get()
     }
 
-    /// Sends a call and decodes the mapped object at `keyPath` into `T`.
+    /// Sends a call and decodes the mapped object at `keyPath` into `T`; when no response
+    /// descriptor matched, the body itself (at `keyPath`, `""` for all of it), as Alamofire's
+    /// `responseDecodable`: ``Response/decode(_:at:)``.
     ///
     /// Decoding is part of the call here: when it fails, the call fails with kind `mapping`
     /// (with the response's status and attempts) and the failure observers see it, once.

@@ -53,7 +53,7 @@ extension ClientCore {
             return Target(method: entry.route.method, pattern: entry.route.pathPattern,
                           objectType: entry.route.objectType, resolved: entry)
         }
-        if request.path.isEmpty, case .object(_, let type?) = request.body {
+        if request.path.isEmpty, let type = request.body?.objectType {
             guard let route = config.routes.values.sorted(by: { $0.name < $1.name })
                 .first(where: { $0.objectType == type && $0.method == request.method }) else {
                 throw GatewireError(kind: .invalidArgument,
@@ -102,6 +102,19 @@ extension ClientCore {
         case .multipart(let parts, let object, let type):
             return try encodeMultipart(parts, object: object, type: type ?? target.objectType, method: target.method,
                                        headers: &headers, invalid: invalid)
+        case .encodable(let value):
+            return try encode(.json(tree(of: value, invalid: invalid)), for: target, headers: &headers, invalid: invalid)
+        case .encodableObject(let value, let type):
+            return try encodeObject(tree(of: value, invalid: invalid), type: type ?? target.objectType, method: target.method,
+                                    headers: &headers, invalid: invalid)
+        }
+    }
+
+    private func tree(of value: any Encodable, invalid: (String) -> GatewireError) throws(GatewireError) -> JSONValue {
+        do {
+            return try Request.Body.tree(of: value)
+        } catch {
+            throw invalid(error.message)
         }
     }
 

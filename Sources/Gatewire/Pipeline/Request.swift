@@ -11,7 +11,8 @@ public struct Request: Sendable {
     /// A route name from the gateway config (e.g. `"user"`), or nil.
     public var route: String?
     /// Values for `:name` path parameters; the rest become query parameters (RFC 3986
-    /// percent-encoded), in key order. Numbers and booleans: ``setParameter(_:_:)-(_,ParameterValue)``.
+    /// percent-encoded), in key order. Numbers, booleans and lists: the initialisers'
+    /// `parameters` (`["page": 2, "ids": [1, 2], "q": "x"]`) or ``setParameter(_:_:)-(_,ParameterValue)``.
     public var parameters: [String: String]
     /// Query parameters of several values, e.g. `["ids": ["1", "2"]]`, written after
     /// ``parameters`` in key order, in the style of ``CallOptions/arrayParameters``, else the
@@ -58,30 +59,41 @@ public struct Request: Sendable {
         /// every attempt. libcurl writes the `Content-Type` (`multipart/form-data;
         /// boundary=...`); one from the call or the config is not sent.
         case multipart([MultipartPart], object: JSONValue? = nil, type: String? = nil)
+        /// An `Encodable` value sent as JSON (`Content-Type: application/json`), written by
+        /// ``JSONNodeEncoder`` when the call is prepared; `.json(value)` makes one too.
+        case encodable(any Encodable & Sendable)
+        /// An `Encodable` object of a configured type, written by ``JSONNodeEncoder`` and
+        /// then sent as an object body of a ``JSONValue`` is; `.object(value, type:)` makes one too.
+        case encodableObject(any Encodable & Sendable, type: String? = nil)
     }
 
     /// A call of `method` on `path` (relative to the base URL; `:name` segments are filled from
-    /// `parameters`, the other parameters become the query).
-    public init(_ method: HTTPMethod, _ path: String, parameters: [String: String] = [:],
+    /// `parameters`, the other parameters become the query). Each parameter's
+    /// ``ParameterValue/parameterText`` (a string, any number, a boolean, any
+    /// `LosslessStringConvertible` that declares ``ParameterValue``) goes to ``parameters``,
+    /// an array to ``listParameters``: `["page": 2, "ids": [1, 2], "q": "x"]`. A
+    /// `[String: String]` passes as it is.
+    public init(_ method: HTTPMethod, _ path: String, parameters: [String: any ParameterValue] = [:],
                 headers: HTTPHeaders = HTTPHeaders(), body: Body? = nil, options: CallOptions = CallOptions()) {
         self.method = method
         self.path = path
         self.route = nil
-        self.parameters = parameters
+        self.parameters = [:]
         self.headers = headers
         self.body = body
         self.options = options
+        for (name, value) in parameters { setParameter(name, value) }
     }
 
     /// A call of the configured route `name` (its method and path pattern come from the config).
-    public init(route name: String, parameters: [String: String] = [:], headers: HTTPHeaders = HTTPHeaders(),
+    public init(route name: String, parameters: [String: any ParameterValue] = [:], headers: HTTPHeaders = HTTPHeaders(),
                 body: Body? = nil, options: CallOptions = CallOptions()) {
         self.init(.get, "", parameters: parameters, headers: headers, body: body, options: options)
         route = name
     }
 
     /// `GET path`.
-    public static func get(_ path: String, parameters: [String: String] = [:]) -> Request {
+    public static func get(_ path: String, parameters: [String: any ParameterValue] = [:]) -> Request {
         Request(.get, path, parameters: parameters)
     }
 
@@ -131,6 +143,13 @@ public struct CallOptions: Sendable {
     public var onProgress: ProgressHandler?
     /// Sees this call's ``CallEvent``s, after the client's event monitors; nil for none.
     public var onEvent: EventMonitor?
+    /// The statuses this call accepts, within those the status gate accepts (any 2xx, a
+    /// 1xx or 3xx a matching response descriptor lists: ``ResponseMapper``): a response the
+    /// gate accepts whose status is not in the set fails with kind `httpStatus`, as
+    /// Alamofire's `validate(statusCode:)` fails a request. It only narrows the gate: a 4xx
+    /// or 5xx fails whether listed or not (read it from the error's `response`). A refused
+    /// status is final, not retried. nil (default): the gate alone. ``Request/validate(statusCode:)`` sets it.
+    public var acceptableStatusCodes: StatusCodeSet?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,

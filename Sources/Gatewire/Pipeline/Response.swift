@@ -68,14 +68,42 @@ public struct Response: Sendable {
     public var result: MappingResult { mappingResult }
 
     /// Decodes the mapped object at `keyPath` (a descriptor's key path; `""` for the root)
-    /// into `T`, straight from Jansson's tree: ``mappingResult``'s `decode`.
+    /// into `T`, straight from Jansson's tree: ``mappingResult``'s `decode`. When no response
+    /// descriptor matched (``mapped`` is nil), it decodes the body itself instead, at
+    /// `keyPath` read as a ``JSONKeyPath`` (`""`: the whole body), as Alamofire's
+    /// `responseDecodable` decodes the body (``jsonBody()`` says which bodies are JSON).
     /// - Throws: ``GatewireError`` of kind `mapping`, with this response, when nothing was
-    ///   mapped at `keyPath` or the shape does not fit `T`.
+    ///   mapped at `keyPath` (with no descriptor: the body is not JSON or has nothing at
+    ///   `keyPath`), or the shape does not fit `T`.
     public func decode<T: Decodable>(_ type: T.Type, at keyPath: String = "") throws(GatewireError) -> T {
+        guard mapped != nil else { return try decodeBody(type, at: keyPath) }
         do {
             return try mappingResult.decode(type, at: keyPath)
         } catch {
             throw error as? GatewireError ?? mappingError("\(error)")  // mappingResult throws GatewireErrors
+        }
+    }
+
+    /// ``decode(_:at:)`` of a response no descriptor mapped: `T` from the body at `keyPath`.
+    private func decodeBody<T: Decodable>(_ type: T.Type, at keyPath: String) throws(GatewireError) -> T {
+        guard let body = try jsonBody() else {
+            let contentType = http.headers["Content-Type"].map { "Content-Type \($0)" } ?? "no Content-Type"
+            throw mappingError("nothing was mapped and the body is not JSON "
+                + "(status \(status), \(contentType), \(http.body.count) bytes)")
+        }
+        let value: JSONValue?
+        do {
+            value = try JSONKeyPath(keyPath).value(in: body.node)
+        } catch {
+            throw mappingError(error.description)
+        }
+        guard let value else {
+            throw mappingError("nothing was mapped and the body has nothing at key path \"\(keyPath)\"")
+        }
+        do {
+            return try JSONNodeDecoder().decode(type, from: value)
+        } catch {
+            throw mappingError(MappingError("does not decode as \(T.self): \(error)", keyPath: keyPath).description)
         }
     }
 
