@@ -31,6 +31,8 @@ final class Call: @unchecked Sendable {
     private let timeouts: Timeouts
     private let redirects: RedirectPolicy
     private let maxResponseBytes: Int
+    /// Where a `2xx` body goes instead of memory (``BodySink``), or nil.
+    private let sink: BodySinkSession?
     private let completion: Completion
     /// The retry jitter source; nil until the first retry decision when the client has no seed.
     @exclusivity(unchecked) private var generator: SeededGenerator?
@@ -65,7 +67,8 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var earlierHops = (timings: TransferTimings(), bytesSent: Int64(0))
     @exclusivity(unchecked) private var refusedRedirect: String?
 
-    init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
+    init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, sink: BodySinkSession? = nil,
+         completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
         let route = prepared.resolved  // the shared route, not a copy of its `Route`
@@ -74,6 +77,7 @@ final class Call: @unchecked Sendable {
         timeouts = options.timeouts ?? core.timeouts
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
+        self.sink = sink
         self.completion = completion
         generator = core.makeGenerator()
         callID = core.nextCallID()
@@ -120,6 +124,10 @@ final class Call: @unchecked Sendable {
     func stop(_ kind: ErrorKind) {
         perform(machine.handle(.stop(kind)))
     }
+
+    /// Lets the transfer in flight take body bytes again after its chunk consumer paused it
+    /// (``ChunkVerdict/pause``); nothing when none is in flight.
+    func resumeBody() { transfer?.resumeBody() }
 
     /// Performs an action that needs no more than `response` (the attempt's, for a failure
     /// that reports it). The others need the request or the result their event's handler
@@ -188,6 +196,7 @@ final class Call: @unchecked Sendable {
                 return perform(machine.handle(.pluginRefused(message: message)))
             }
         }
+        sink?.prepare(&request)
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         guard machine.handle(.requestReady) == .send else { return }
         sentAt = MonotonicClock.now()
@@ -236,7 +245,7 @@ final class Call: @unchecked Sendable {
         var options = attemptOptions
         if !hops.isEmpty, let timeout = options.timeout { options.timeout = max(0.001, timeout - (elapsed - offset)) }
         sentRequest = request
-        let transfer = Transfer(request: request, options: options) { [self] result in
+        let transfer = Transfer(request: request, options: options, writer: sink?.writer) { [self] result in
             transferFinished(result, number: number, offset: offset, context: context)
         }
         self.transfer = transfer
@@ -319,12 +328,13 @@ final class Call: @unchecked Sendable {
                                      headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         var jitter = generator ?? SeededGenerator()
-        let verdict = policy.decideForCall(
+        var verdict = policy.decideForCall(
             method: prepared.method, outcome: outcome, test: retryTest,
             hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining,
             previousDelay: last > 0 ? attempts[last - 1].delayAfter : nil, budget: budget, url: prepared.url,
             using: &jitter)
         generator = jitter
+        if case .retry = verdict, let refusal = sink?.refusesRetry { verdict = .stop(reason: refusal) }
         switch verdict {
         case .retry(let delay, let reason):
             attempts[last].delayAfter = delay
@@ -525,6 +535,7 @@ final class Call: @unchecked Sendable {
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
+        sink?.complete(&result)
         core.events.emit(finishedEvent(result))
         if case .failure(let failure) = result { core.observers.notify(failure) }
         completion(result)

@@ -114,6 +114,9 @@ public struct CallOptions: Sendable {
     /// How ``Request/listParameters`` are written for this call; nil keeps the config's
     /// `arrayParameters` (default ``ArrayParameterStyle/repeat``).
     public var arrayParameters: ArrayParameterStyle?
+    /// Where a `2xx` body goes instead of memory: a file or a chunk consumer (``BodySink``);
+    /// nil (the default) keeps it in ``HTTPResponse/body``.
+    public var bodySink: BodySink?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,
