@@ -17,10 +17,13 @@ public final class BodyStream: AsyncSequence, Sendable {
 
     private let queue: ChunkQueue
     private let handle: CallHandle
+    /// Kept alive while the stream is: releasing the last reference would close it.
+    private let client: Client
 
-    init(queue: ChunkQueue, handle: CallHandle) {
+    init(queue: ChunkQueue, handle: CallHandle, client: Client) {
         self.queue = queue
         self.handle = handle
+        self.client = client
     }
 
     deinit { handle.cancel() }  // a no-op once the call has completed

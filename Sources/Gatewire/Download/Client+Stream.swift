@@ -16,6 +16,6 @@ extension Client {
         if case .chunks(let maxBytes, _) = request.options.bodySink { cap = maxBytes }
         request.options.bodySink = .chunks(maxBytes: cap) { queue.offer($0) }
         let handle = start(request) { queue.finish($0) }
-        return BodyStream(queue: queue, handle: handle)
+        return BodyStream(queue: queue, handle: handle, client: self)
     }
 }
