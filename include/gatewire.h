@@ -619,6 +619,29 @@ void gw_client_free(gw_client *client);
 typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
 
 /**
+ * @name What a chunk consumer answers
+ * The return value of a gw_chunk_fn.
+ * @{
+ */
+#define GW_CHUNK_CONTINUE 0 /**< the chunk was taken */
+#define GW_CHUNK_PAUSE 1    /**< not taken: the transfer pauses (the loop does not block) until
+                                 gw_call_resume_body(), which hands the same chunk again */
+#define GW_CHUNK_STOP 2     /**< not taken: the call fails with GW_KIND_CANCELLED */
+/** @} */
+
+/**
+ * Takes the next chunk of a streamed body (gw_call_options.on_chunk).
+ *
+ * Runs on the client's event-loop thread, in order, once per chunk libcurl decodes (at most
+ * 16 KiB, CURL_MAX_WRITE_SIZE); must not block (return GW_CHUNK_PAUSE instead).
+ * @param data the chunk, borrowed: valid during the callback only (copy what you keep).
+ * @param length its bytes (more than 0).
+ * @param user_data gw_call_options.on_chunk_user_data.
+ * @return a GW_CHUNK_* answer.
+ */
+typedef int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_data);
+
+/**
  * One call. Either route (+ params_json) or path (+ method).
  *
  * Out-of-range numbers, an unknown method and invalid header fields are
@@ -687,18 +710,44 @@ typedef struct gw_call_options {
          requests' data= send a list). Encoded as the WHATWG URL standard's form serializer:
          a space is "+", every byte outside RFC 3986's unreserved set "%XX". Another value is
          GW_ERROR_INVALID_ARGUMENT naming the field ("form_json.ids: ..."). */
+    /* version >= 4: streaming downloads */
+    const char *download_path;
+    /**< version >= 4: the body of a 2xx response goes to this file instead of the result
+         (copied during the call), or NULL. Written to a temporary file in the same folder
+         (".NAME.PID-RANDOM.part"), fsync'd and renamed onto the path when the call succeeds,
+         removed when it fails: the path appears (or is replaced) only then, whole. A folder
+         that takes no new file fails the call before anything is sent
+         (GW_KIND_INVALID_ARGUMENT naming the path). A retry after a partial 2xx body resumes
+         it with Range and If-Range when that response had a strong ETag or Last-Modified (a
+         206 is appended, a 200 starts again), else starts the file again. Bodies of other
+         statuses (a 5xx that is retried, a 4xx) are kept in the result as without it,
+         within maxResponseBytes, and mapped; a streamed body is not mapped
+         (gw_result_body is empty; "bytes_received" of gw_result_attempts_json counts it).
+         maxResponseBytes does not limit it: download_max_bytes does. */
+    gw_chunk_fn on_chunk;
+    /**< version >= 4: the body of a 2xx response goes to this consumer in chunks, or NULL;
+         at most one of download_path and on_chunk (else GW_ERROR_INVALID_ARGUMENT). Which
+         bodies stream, mapping and limits: as download_path. A call whose consumer took
+         a chunk is never retried (its chunks cannot be taken back): the attempt's failure
+         ends it. Back-pressure: return GW_CHUNK_PAUSE and call gw_call_resume_body() (a
+         call started with gw_call_async) when ready. */
+    void *on_chunk_user_data;  /**< version >= 4: passed to on_chunk */
+    int64_t download_max_bytes; /**< version >= 4: the largest streamed body accepted, in bytes
+                                     (past it: GW_KIND_RESPONSE_TOO_LARGE); 0 = no limit;
+                                     negative is GW_ERROR_INVALID_ARGUMENT */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 3u   /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION 4u   /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION_3 3u /**< still accepted: a v3 struct ends at form_json */
 #define GW_CALL_OPTIONS_VERSION_2 2u /**< still accepted: a v2 struct ends at policy_json */
 #define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a v1 struct ends at retry_test_user_data */
 /** gw_call_options with its defaults (max_retries -1), for an initialiser. */
 #define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, \
-                              NULL, NULL, 0, NULL, NULL}
+                              NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}
 
 /**
  * Fills *options with defaults (max_retries -1, everything else empty).
  * @param options the struct to fill.
- * @param version 1, 2 or 3; a version 1 or 2 struct is only written up to its last field.
+ * @param version 1, 2, 3 or 4; an older version's struct is only written up to its last field.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);
@@ -760,6 +809,17 @@ int32_t gw_call_async(gw_client *client, const gw_call_options *options, gw_comp
  * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_cancel(gw_call_handle *call);
+
+/**
+ * Lets a call whose on_chunk consumer answered GW_CHUNK_PAUSE take bytes again: the
+ * consumer gets the chunk it refused, then the rest, on the event-loop thread. Returns at
+ * once; nothing when the call is not paused or has finished.
+ *
+ * Any thread.
+ * @param call the handle from gw_call_async or gw_call_async_queued.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_call_resume_body(gw_call_handle *call);
 
 /**
  * Frees a call handle (does not cancel the call).

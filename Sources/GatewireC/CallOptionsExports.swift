@@ -10,7 +10,8 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
     var defaults = gw_call_options(version: version, method: nil, path: nil, route: nil, params_json: nil,
                                    headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
                                    attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
-                                   policy_json: nil, body: nil, body_length: 0, content_type: nil, form_json: nil)
+                                   policy_json: nil, body: nil, body_length: 0, content_type: nil, form_json: nil,
+                                   download_path: nil, on_chunk: nil, on_chunk_user_data: nil, download_max_bytes: 0)
     // An older version's struct is shorter: write only its fields.
     let size = CallOptionsReader.size(of: version)
     withUnsafeBytes(of: &defaults) { source in

@@ -19,10 +19,12 @@ enum CallOptionsReader {
     static let version1Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
     /// The size of a version 2 `gw_call_options` (it ends before `body`).
     static let version2Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.body)!
+    /// The size of a version 3 `gw_call_options` (it ends before `download_path`).
+    static let version3Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.download_path)!
 
-    /// Whether this library reads `version` (1, 2 or 3).
+    /// Whether this library reads `version` (1 to 4).
     static func supports(_ version: UInt32) -> Bool {
-        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_2 || version == GW_CALL_OPTIONS_VERSION_1
+        (GW_CALL_OPTIONS_VERSION_1...GW_CALL_OPTIONS_VERSION).contains(version)
     }
 
     /// The bytes of a `gw_call_options` of `version` (a supported one).
@@ -30,6 +32,7 @@ enum CallOptionsReader {
         switch version {
         case GW_CALL_OPTIONS_VERSION_1: version1Size
         case GW_CALL_OPTIONS_VERSION_2: version2Size
+        case GW_CALL_OPTIONS_VERSION_3: version3Size
         default: MemoryLayout<gw_call_options>.size
         }
     }
@@ -83,6 +86,7 @@ enum CallOptionsReader {
         if let test = options.retry_test {
             request.options.retryTest = retryTest(test, userData: options.retry_test_user_data)
         }
+        request.options.bodySink = try BodySinkReader.sink(options)
         return request
     }
 

@@ -68,6 +68,8 @@ static const named_test tests[] = {
     {"queue_wait_on_the_loop_thread", test_queue_wait_on_the_loop_thread, 0},
     {"queue_notify", test_queue_notify, 0},
     {"validation", test_validation, 0},
+    {"download_to_file", test_download_to_file, 0},
+    {"httpbin_chunks", test_httpbin_chunks, 1},
 };
 
 #define TEST_COUNT (sizeof tests / sizeof tests[0])

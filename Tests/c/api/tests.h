@@ -44,5 +44,7 @@ void test_completion_queue(void);
 void test_queue_wait_on_the_loop_thread(void);
 void test_queue_notify(void);
 void test_validation(void);
+void test_download_to_file(void);
+void test_httpbin_chunks(void);
 
 #endif
