@@ -51,6 +51,7 @@ from .timeouts import Timeouts
 from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
 from .pagination import Pages
 from .result import Attempt, Result
+from .streaming import BodyStream
 
 __all__ = [
     "Client",
@@ -63,6 +64,7 @@ __all__ = [
     "Result",
     "Attempt",
     "Pages",
+    "BodyStream",
     "check_config",
     "version",
     "FailureObserver",

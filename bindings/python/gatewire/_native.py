@@ -118,7 +118,7 @@ GW_RETRY_STOP = 2
 GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
-GW_CALL_OPTIONS_VERSION = 3
+GW_CALL_OPTIONS_VERSION = 4
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -145,6 +145,9 @@ LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
 QUEUE_NOTIFY_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, void *user_data)
 REFRESH_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
+# gw_chunk_fn(data, length, user_data) -> GW_CHUNK_*
+CHUNK_FN = CFUNCTYPE(c_int32, c_void_p, c_size_t, c_void_p)
+GW_CHUNK_CONTINUE, GW_CHUNK_PAUSE, GW_CHUNK_STOP = 0, 1, 2
 
 
 # ---- Structs ----------------------------------------------------------------------------
@@ -233,6 +236,11 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("body_length", c_size_t),
         ("content_type", c_char_p),
         ("form_json", c_char_p),
+        # version 4 (streaming downloads)
+        ("download_path", c_char_p),
+        ("on_chunk", CHUNK_FN),
+        ("on_chunk_user_data", c_void_p),
+        ("download_max_bytes", ctypes.c_int64),
     ]
 
 
@@ -282,6 +290,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
         [_P, POINTER(gw_call_options), COMPLETION_FN, c_void_p, POINTER(c_void_p)],
     ),
     "gw_call_cancel": (c_int32, [_P]),
+    "gw_call_resume_body": (c_int32, [_P]),
     "gw_call_handle_free": (None, [_P]),
     # Results
     "gw_result_ok": (c_int32, [_P]),
