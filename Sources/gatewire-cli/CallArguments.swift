@@ -27,6 +27,8 @@ struct CallArguments {
     var maxResponseBytes: Int?
     var verbose = false
     var allPages = false
+    /// `--output FILE`: the 2xx body goes to FILE (``BodySink/file(_:resume:maxBytes:)``).
+    var output: String?
 
     /// Reads `arguments` (what follows `call`); `--help` prints the help and exits 0.
     init(parsing arguments: ArraySlice<String>) {
@@ -84,6 +86,7 @@ struct CallArguments {
                 maxResponseBytes = Int(limit)
             case "--verbose", "-v": verbose = true
             case "--all-pages": allPages = true
+            case "--output", "-o": output = value(argument)
             case "--help", "-h": printLine(help); exit(0)
             default:
                 if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
@@ -180,6 +183,10 @@ struct CallArguments {
             request.options.redirectPolicy = policy
         }
         request.options.maxResponseBytes = maxResponseBytes
+        if let output {
+            if allPages { fail("--output writes one body: not with --all-pages") }
+            request.options.bodySink = .file(output)
+        }
         if let deadline {
             var timeouts = config.timeouts
             timeouts.deadline = deadline

@@ -6,6 +6,7 @@ faults and httpbin's streamed bodies."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -17,6 +18,7 @@ from typing import Iterator
 import pytest
 
 import gatewire
+from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 SIZE = 3_000_000
@@ -158,3 +160,22 @@ def test_stream_is_not_retried_once_chunks_arrived(server: str, library: str) ->
     assert b"".join(got) == b"0123456789"
     assert len(caught.value.attempts) == 1
     assert "already reached the chunk consumer" in caught.value.attempts[0].decision
+
+
+def test_cli_output_writes_the_file_and_the_summary_to_stderr(cli: str, nginx: Nginx, tmp_path: Path) -> None:  # noqa: F811
+    target = tmp_path / "out.bin"
+    done = run(cli, "call", "--base-url", nginx.url, "GET", "/files/big.bin", "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == ""
+    assert json.loads(done.stderr) == {"status": 200, "path": str(target), "bytes": SIZE}
+    assert target.read_bytes() == nginx.served
+
+
+def test_cli_output_failure_leaves_no_file(cli: str, server: str, tmp_path: Path) -> None:  # noqa: F811
+    target = tmp_path / "out.json"
+    done = run(cli, "call", "--base-url", server, "GET", "/status/404", "--output", str(target))
+    assert done.returncode == 1
+    assert done.stdout == ""
+    error = json.loads(done.stderr)
+    assert (error["kind"], error["status"]) == ("http_status", 404)
+    assert list(tmp_path.iterdir()) == []
