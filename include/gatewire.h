@@ -633,7 +633,7 @@ typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, vo
  * Takes the next chunk of a streamed body (gw_call_options.on_chunk).
  *
  * Runs on the client's event-loop thread, in order, once per chunk libcurl decodes (at most
- * 16 KiB, CURL_MAX_WRITE_SIZE); must not block (return GW_CHUNK_PAUSE instead).
+ * 100 KiB, the transfer's receive buffer); must not block (return GW_CHUNK_PAUSE instead).
  * @param data the chunk, borrowed: valid during the callback only (copy what you keep).
  * @param length its bytes (more than 0).
  * @param user_data gw_call_options.on_chunk_user_data.
@@ -714,7 +714,7 @@ typedef struct gw_call_options {
     const char *download_path;
     /**< version >= 4: the body of a 2xx response goes to this file instead of the result
          (copied during the call), or NULL. Written to a temporary file in the same folder
-         (".NAME.PID-RANDOM.part"), fsync'd and renamed onto the path when the call succeeds,
+         (".NAME.PID-RANDOM.part") and renamed onto the path when the call succeeds (not fsync'd),
          removed when it fails: the path appears (or is replaced) only then, whole. A folder
          that takes no new file fails the call before anything is sent
          (GW_KIND_INVALID_ARGUMENT naming the path). A retry after a partial 2xx body resumes

@@ -204,6 +204,7 @@ package final class Transfer: @unchecked Sendable {
         // With a writer, a streamed body has the writer's cap instead, and a body kept in
         // memory is still stopped at the limit as it arrives.
         let refusedLength = writer.map { $0.maxBytes ?? 0 } ?? options.maxResponseBytes
+        if writer != nil { setter.check(gw_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, streamedBufferSize)) }
         setter.check(gw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE,
                                         request.method == .head ? 0 : curl_off_t(refusedLength)))
     }

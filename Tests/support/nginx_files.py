@@ -17,24 +17,11 @@ The access log has one line per request:
 from __future__ import annotations
 
 import argparse
-import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from private_nginx import command, free_port, write_config
-
-
-def accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
+from private_nginx import free_port, serve, write_config
 
 
 def main() -> int:
@@ -55,33 +42,7 @@ def main() -> int:
         location /files/ {{ alias {folder}/; }}
         location /slow/ {{ alias {folder}/; limit_rate {args.rate}; }}
     }}""")
-    nginx = subprocess.Popen(command(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    # As nginx_h2.py: signals are taken with sigwait, blocked only after nginx started.
-    stops = {signal.SIGTERM, signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
-    deadline = time.monotonic() + 20
-    while not accepts(port):
-        if nginx.poll() is not None or time.monotonic() > deadline:
-            why = nginx.stderr.read().decode(errors="replace") if nginx.poll() is not None else "timed out"
-            print(f"nginx did not start: {why}", flush=True)
-            return finish(nginx, root, 1)
-        if signal.sigtimedwait(stops, 0.05) is not None:
-            return finish(nginx, root, 0)
-    print(f"PORT {port} LOG {log}", flush=True)
-    signal.sigwait(stops)
-    return finish(nginx, root, 0)
-
-
-def finish(nginx: subprocess.Popen, root: Path, status: int) -> int:
-    """Stops nginx (SIGTERM, SIGKILL after 5 s), removes its temp dir, returns `status`."""
-    nginx.terminate()
-    try:
-        nginx.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        nginx.kill()
-        nginx.wait()
-    shutil.rmtree(root, ignore_errors=True)
-    return status
+    return serve(root, [port], f"PORT {port} LOG {log}")
 
 
 if __name__ == "__main__":

@@ -16,9 +16,9 @@
 /// attempt timeout (default 30 s) covers the whole body: set a longer one for large bodies.
 public enum BodySink: Sendable {
     /// The body goes to the file at `path`: written to a temporary file in the same folder
-    /// (`.NAME.PID-RANDOM.part`), flushed (`fsync`) and renamed onto `path` when the call
-    /// succeeds, so `path` appears (or is replaced) only then, whole; removed when the call
-    /// fails. A folder that does not take a new file fails the call before anything is
+    /// (`.NAME.PID-RANDOM.part`) and renamed onto `path` when the call succeeds, so `path`
+    /// appears (or is replaced) only then, whole; removed when the call fails. Not `fsync`'d
+    /// (as curl and Alamofire): sync the file yourself if it must survive a power loss. A folder that does not take a new file fails the call before anything is
     /// sent, with kind `invalidArgument` naming the path, as does a failed write later.
     ///
     /// A retry after an attempt that wrote part of a `2xx` body resumes it when that

@@ -1,6 +1,10 @@
 /// One call's ``BodySink`` over its attempts: the writer each transfer gets, the header
 /// fields an attempt adds to resume a file, whether a retry may still be sent, and the
 /// file's fate when the call completes. Loop thread only (owned by ``Call``).
+///
+/// Every `2xx` body reaches the sink through a transfer's writer: whatever answers a call
+/// without a transfer (a response cache) must hand its body to ``writer`` too, or the file
+/// and the chunk consumer would miss it.
 final class BodySinkSession {
     let writer: ResponseBodyWriter
     private let file: FileBodyWriter?
@@ -39,11 +43,13 @@ final class BodySinkSession {
         return "not retried: \(chunks.delivered) body bytes already reached the chunk consumer"
     }
 
-    /// At the call's end, after the plugins' `process`: a success puts the file in place
-    /// (a failure to do so fails the call, kind `invalidArgument`), a failure removes it.
+    /// At the call's end, after the plugins' `process`: a `2xx` success puts the file in
+    /// place (a failure to do so fails the call, kind `invalidArgument`); a failure, or a
+    /// success of another status (a descriptor accepted it; its body is in the response),
+    /// removes it.
     func complete(_ result: inout Result<Response, GatewireError>) {
         guard let file else { return }
-        guard case .success(let response) = result else { return file.discard() }
+        guard case .success(let response) = result, (200...299).contains(response.status) else { return file.discard() }
         do throws(TransportError) {
             try file.commit()
         } catch {

@@ -6,7 +6,7 @@
 /// about `bufferBytes` are queued; then the transfer pauses (libcurl's
 /// `CURL_WRITEFUNC_PAUSE`, the server's TCP window closes) and resumes once the consumer
 /// has taken the queue down to a quarter of that. So memory stays near `bufferBytes` plus
-/// one chunk (libcurl's are at most 16 KiB, `CURL_MAX_WRITE_SIZE`) whatever the body's size.
+/// one chunk (at most 100 KiB, the transfer's receive buffer) whatever the body's size.
 ///
 /// A failed call throws its ``GatewireError`` from the iteration (after the chunks that
 /// arrived before it); a `4xx` or `5xx` body never appears as chunks. Cancelling the

@@ -145,7 +145,7 @@ LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
 QUEUE_NOTIFY_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, void *user_data)
 REFRESH_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
-# gw_chunk_fn(data, length, user_data) -> GW_CHUNK_*
+#: int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_data): a GW_CHUNK_* answer
 CHUNK_FN = CFUNCTYPE(c_int32, c_void_p, c_size_t, c_void_p)
 GW_CHUNK_CONTINUE, GW_CHUNK_PAUSE, GW_CHUNK_STOP = 0, 1, 2
 

@@ -184,7 +184,7 @@ class CallOptions(TypedDict, total=False):
             unchanged). Other failures raise as always. Default False.
         download: a file path: the body of a 2xx response goes there instead of the result
             (whose ``body`` is then empty; a streamed body is not mapped), through a
-            temporary file in the same folder that is fsync'd and renamed onto the path when
+            temporary file in the same folder that is renamed onto the path (not fsync'd) when
             the call succeeds and removed when it fails; a retry after a partial body resumes
             it with ``Range`` and ``If-Range`` when the response had a strong ETag or
             Last-Modified. Other statuses are kept for the error as usual, within

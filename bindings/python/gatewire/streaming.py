@@ -82,7 +82,7 @@ class BodyStream:
 
     # -- the caller's side -----------------------------------------------------------
     def iter_bytes(self) -> Iterator[bytes]:
-        """The body's chunks, in order (each as libcurl decoded it, at most 16 KiB).
+        """The body's chunks, in order (each as libcurl decoded it, at most 100 KiB).
 
         Raises:
             CallError: after the last chunk, when the call failed (e.g.
