@@ -6,9 +6,12 @@ extension Client {
     /// for try await chunk in body { hash.update(chunk) }
     /// let response = try await body.response()
     /// ```
-    /// - Parameter bufferBytes: how many bytes may wait for the consumer before the transfer
-    ///   pauses (default 1 MiB; at least 64 KiB).
     /// The request's own ``CallOptions/bodySink`` is replaced; its `maxBytes` cap is kept.
+    /// - Parameters:
+    ///   - request: the call; its `2xx` body streams (see ``BodySink``).
+    ///   - bufferBytes: how many bytes may wait for the consumer before the transfer pauses
+    ///     (default 1 MiB; at least 64 KiB).
+    /// - Returns: the stream; the call has started. Its failure is thrown by the iteration.
     public func stream(_ request: Request, bufferBytes: Int = 1 << 20) -> BodyStream {
         let queue = ChunkQueue(bufferBytes: bufferBytes)
         var request = request
