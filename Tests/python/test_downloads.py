@@ -5,6 +5,7 @@ faults and httpbin's streamed bodies."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import os
@@ -179,3 +180,14 @@ def test_cli_output_failure_leaves_no_file(cli: str, server: str, tmp_path: Path
     error = json.loads(done.stderr)
     assert (error["kind"], error["status"]) == ("http_status", 404)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_async_stream_from_asyncio(nginx: Nginx, library: str) -> None:
+    async def main() -> bytes:
+        async with gatewire.AsyncClient(nginx.url) as client:
+            async with client.stream("GET", "/files/big.bin", buffer_bytes=64 << 10) as body:
+                chunks = [chunk async for chunk in body.aiter_bytes()]
+                assert body.result.status == 200
+        return b"".join(chunks)
+
+    assert asyncio.run(main()) == nginx.served

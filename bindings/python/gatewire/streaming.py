@@ -7,10 +7,11 @@ resumes it (``gw_call_resume_body``) once it has taken the queue down to a quart
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import threading
 from collections import deque
-from typing import Any, Callable, Iterator
+from typing import Any, AsyncIterator, Callable, Iterator
 
 from . import _native
 from ._callbacks import _log_hook_error, _registry
@@ -36,7 +37,9 @@ class BodyStream:
     """The body of one call, streamed: use it as a context manager and iterate
     :meth:`iter_bytes`; :attr:`result` is the call's :class:`Result` after the last chunk.
 
-    ``with client.stream("GET", "/big") as body: for chunk in body.iter_bytes(): ...``
+    ``with client.stream("GET", "/big") as body: for chunk in body.iter_bytes(): ...``, or
+    from asyncio (:meth:`AsyncClient.stream`): ``async with ... as body: async for chunk in
+    body.aiter_bytes(): ...``
 
     Only a 2xx body streams; a 4xx or 5xx body is kept for the error, which
     :meth:`iter_bytes` raises after the chunks (none for such a call). A streamed body is
@@ -103,6 +106,18 @@ class BodyStream:
             yield chunk
         self._future.result()  # raises the call's error
 
+    async def aiter_bytes(self) -> AsyncIterator[bytes]:
+        """:meth:`iter_bytes` for asyncio: each wait for the next chunk runs in the event
+        loop's default executor, so the loop never blocks.
+
+        Raises:
+            CallError: as :meth:`iter_bytes`.
+        """
+        loop = asyncio.get_running_loop()
+        chunks = self.iter_bytes()
+        while (chunk := await loop.run_in_executor(None, next, chunks, None)) is not None:
+            yield chunk
+
     @property
     def result(self) -> Result:
         """The call's :class:`Result` (waits for the call; its body is empty).
@@ -120,4 +135,10 @@ class BodyStream:
         return self
 
     def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+    async def __aenter__(self) -> BodyStream:
+        return self
+
+    async def __aexit__(self, *exc_info: Any) -> None:
         self.close()
