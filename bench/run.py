@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from upload import upload_rows, upload_table, upload_targets
+import downloads as bench_downloads  # bench/downloads.py, beside this file
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -484,7 +485,7 @@ def main() -> int:
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
-                        "\"10k\", \"latency\", \"upload\" and \"cache\" select those runs")
+                        "\"10k\", \"latency\", \"upload\", \"cache\" and \"download\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -507,6 +508,8 @@ def main() -> int:
     latency: list[dict] = []
     upload = None
     cache = None
+    downloads: list[dict] = []
+    download_goals: list[dict] = []
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -548,12 +551,14 @@ def main() -> int:
             upload = upload_rows(paths["upload"], workdir, runs, args.smoke, run_once, log, SERVER_CPUS)
         if not args.only or "cache" in args.only.lower():  # in smoke mode too: gatewire_c checks every hit
             cache = cache_run(paths, workdir, nginx.url, sizes, runs, counts["a"])
+        if not args.smoke and (not args.only or "download" in args.only.lower()):
+            downloads, download_goals = download_rows(paths, nginx, workdir, runs)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
 
     rank(rows)
-    goals = targets(rows, memory) + h2_targets(h2) + latency_targets(latency) if not args.smoke else []
+    goals = targets(rows, memory) + h2_targets(h2) + latency_targets(latency) + download_goals if not args.smoke else []
     if upload and not args.smoke:
         goals += upload_targets(upload)
     if crowd:
@@ -565,7 +570,8 @@ def main() -> int:
     machine = {"cores": os.cpu_count(), "server_cpus": sorted(SERVER_CPUS or []), "client_cpus": sorted(CLIENT_CPUS or []), "nginx": nginx_version(), "runs": runs, "requests": counts,
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
-              "in_flight_10k": crowd, "latency": latency, "upload": upload, "cache": cache, "targets": goals,
+              "in_flight_10k": crowd, "latency": latency, "upload": upload, "cache": cache, "downloads": downloads,
+              "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
     if h2:
@@ -574,6 +580,8 @@ def main() -> int:
         text += "\n\n" + latency_table(latency)
     if upload:
         text += "\n\n" + upload_table(upload)
+    if downloads:
+        text += "\n\n" + bench_downloads.table(downloads)
     if goals:
         text += "\n\n" + targets_table(goals)
     if memory:
@@ -598,6 +606,19 @@ def main() -> int:
     else:
         log(f"smoke: {len(rows)} rows, every client completed its requests with correct bodies")
     return 0
+
+
+def download_rows(paths: dict[str, Path], nginx: Nginx, workdir: Path, runs: int) -> tuple[list[dict], list[dict]]:
+    """The 1 GiB download rows (bench/downloads.py) on the bench's nginx."""
+    log("writing the 1 GiB file for the download rows")
+    expected = bench_downloads.make_file(nginx.dir / "www")
+    python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
+    env = {"PYTHONPATH": str(ROOT / "bindings" / "python"), "GATEWIRE_LIB": str(paths["lib"] / "libGatewire.so")}
+    try:
+        return bench_downloads.run_rows(nginx.url, workdir, expected, paths["lib"].parent / "bin" / "gatewire", python, env,
+                                        runs, lambda: setup_child(CLIENT_CPUS), log)
+    finally:
+        (nginx.dir / "www" / bench_downloads.NAME).unlink()
 
 
 def memory_run(paths: dict[str, Path], config: Path, sizes: dict[str, int]) -> dict:

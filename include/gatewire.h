@@ -710,6 +710,29 @@ typedef struct gw_progress {
 typedef void (*gw_progress_fn)(const gw_progress *progress, void *user_data);
 
 /**
+ * @name What a chunk consumer answers
+ * The return value of a gw_chunk_fn.
+ * @{
+ */
+#define GW_CHUNK_CONTINUE 0 /**< the chunk was taken */
+#define GW_CHUNK_PAUSE 1    /**< not taken: the transfer pauses (the loop does not block) until
+                                 gw_call_resume_body(), which hands the same chunk again */
+#define GW_CHUNK_STOP 2     /**< not taken: the call fails with GW_KIND_CANCELLED */
+/** @} */
+
+/**
+ * Takes the next chunk of a streamed body (gw_call_options.on_chunk).
+ *
+ * Runs on the client's event-loop thread, in order, once per chunk libcurl decodes (at most
+ * 100 KiB, the transfer's receive buffer); must not block (return GW_CHUNK_PAUSE instead).
+ * @param data the chunk, borrowed: valid during the callback only (copy what you keep).
+ * @param length its bytes (more than 0).
+ * @param user_data gw_call_options.on_chunk_user_data.
+ * @return a GW_CHUNK_* answer.
+ */
+typedef int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_data);
+
+/**
  * One call. Either route (+ params_json) or path (+ method).
  *
  * Out-of-range numbers, an unknown method and invalid header fields are
@@ -793,6 +816,31 @@ typedef struct gw_call_options {
     gw_progress_fn on_progress; /**< version >= 4: sees each attempt's upload and download
                                      progress (gw_progress_fn), or NULL (the default) for none */
     void *on_progress_user_data; /**< version >= 4: passed to on_progress */
+    /* version >= 4: streaming downloads */
+    const char *download_path;
+    /**< version >= 4: the body of a 2xx response goes to this file instead of the result
+         (copied during the call), or NULL. Written to a temporary file in the same folder
+         (".NAME.PID-RANDOM.part") and renamed onto the path when the call succeeds (not fsync'd),
+         removed when it fails: the path appears (or is replaced) only then, whole. A folder
+         that takes no new file fails the call before anything is sent
+         (GW_KIND_INVALID_ARGUMENT naming the path). A retry after a partial 2xx body resumes
+         it with Range and If-Range when that response had a strong ETag or Last-Modified (a
+         206 is appended, a 200 starts again), else starts the file again. Bodies of other
+         statuses (a 5xx that is retried, a 4xx) are kept in the result as without it,
+         within maxResponseBytes, and mapped; a streamed body is not mapped
+         (gw_result_body is empty; "bytes_received" of gw_result_attempts_json counts it).
+         maxResponseBytes does not limit it: download_max_bytes does. */
+    gw_chunk_fn on_chunk;
+    /**< version >= 4: the body of a 2xx response goes to this consumer in chunks, or NULL;
+         at most one of download_path and on_chunk (else GW_ERROR_INVALID_ARGUMENT). Which
+         bodies stream, mapping and limits: as download_path. A call whose consumer took
+         a chunk is never retried (its chunks cannot be taken back): the attempt's failure
+         ends it. Back-pressure: return GW_CHUNK_PAUSE and call gw_call_resume_body() (a
+         call started with gw_call_async) when ready. */
+    void *on_chunk_user_data;  /**< version >= 4: passed to on_chunk */
+    int64_t download_max_bytes; /**< version >= 4: the largest streamed body accepted, in bytes
+                                     (past it: GW_KIND_RESPONSE_TOO_LARGE); 0 = no limit;
+                                     negative is GW_ERROR_INVALID_ARGUMENT */
 } gw_call_options;
 #define GW_CALL_OPTIONS_VERSION 4u   /**< the version of gw_call_options this header declares */
 #define GW_CALL_OPTIONS_VERSION_3 3u /**< still accepted: a v3 struct ends at form_json */
@@ -800,7 +848,7 @@ typedef struct gw_call_options {
 #define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a v1 struct ends at retry_test_user_data */
 /** gw_call_options with its defaults (max_retries -1), for an initialiser. */
 #define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, \
-                              NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL}
+                              NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}
 
 /**
  * Fills *options with defaults (max_retries -1, everything else empty).
@@ -867,6 +915,17 @@ int32_t gw_call_async(gw_client *client, const gw_call_options *options, gw_comp
  * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_cancel(gw_call_handle *call);
+
+/**
+ * Lets a call whose on_chunk consumer answered GW_CHUNK_PAUSE take bytes again: the
+ * consumer gets the chunk it refused, then the rest, on the event-loop thread. Returns at
+ * once; nothing when the call is not paused or has finished.
+ *
+ * Any thread.
+ * @param call the handle from gw_call_async or gw_call_async_queued.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_call_resume_body(gw_call_handle *call);
 
 /**
  * Frees a call handle (does not cancel the call).

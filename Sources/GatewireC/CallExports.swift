@@ -69,6 +69,13 @@ public func gw_call_cancel(_ call: OpaquePointer?) -> Int32 {
     return GW_OK
 }
 
+@_cdecl("gw_call_resume_body")
+public func gw_call_resume_body(_ call: OpaquePointer?) -> Int32 {
+    guard let call else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_call_resume_body: call is NULL") }
+    unbox(call, as: CallHandle.self).resumeBody()
+    return GW_OK
+}
+
 @_cdecl("gw_call_handle_free")
 public func gw_call_handle_free(_ call: OpaquePointer?) {
     guard let call else { return }

@@ -11,7 +11,8 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
                                    headers_json: nil, body_json: nil, object_type: nil, max_retries: -1,
                                    attempt_timeout: 0, deadline: 0, retry_test: nil, retry_test_user_data: nil,
                                    policy_json: nil, body: nil, body_length: 0, content_type: nil, form_json: nil,
-                                   parts: nil, part_count: 0, on_progress: nil, on_progress_user_data: nil)
+                                   parts: nil, part_count: 0, on_progress: nil, on_progress_user_data: nil,
+                                   download_path: nil, on_chunk: nil, on_chunk_user_data: nil, download_max_bytes: 0)
     // An older version's struct is shorter: write only its fields.
     let size = CallOptionsReader.size(of: version)
     withUnsafeBytes(of: &defaults) { source in

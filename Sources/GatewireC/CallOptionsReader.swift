@@ -24,8 +24,7 @@ enum CallOptionsReader {
 
     /// Whether this library reads `version` (1 to 4).
     static func supports(_ version: UInt32) -> Bool {
-        version == GW_CALL_OPTIONS_VERSION || version == GW_CALL_OPTIONS_VERSION_3 || version == GW_CALL_OPTIONS_VERSION_2
-            || version == GW_CALL_OPTIONS_VERSION_1
+        (GW_CALL_OPTIONS_VERSION_1...GW_CALL_OPTIONS_VERSION).contains(version)
     }
 
     /// The bytes of a `gw_call_options` of `version` (a supported one).
@@ -93,6 +92,7 @@ enum CallOptionsReader {
         if let report = options.on_progress {
             request.options.onProgress = progressHandler(report, userData: options.on_progress_user_data)
         }
+        request.options.bodySink = try BodySinkReader.sink(options)
         return request
     }
 

@@ -15,6 +15,9 @@ package final class Transfer: @unchecked Sendable {
     let options: TransferOptions
     private let completion: (TransferResult) -> Void
     @exclusivity(unchecked) private var body: [UInt8] = []
+    /// Where a body the writer takes goes instead of ``body`` (``Transfer+BodyWriter.swift``).
+    let writer: ResponseBodyWriter?
+    @exclusivity(unchecked) var stream = StreamState()
     /// The length of the chunk that would have taken the body past
     /// ``TransferOptions/maxResponseBytes`` (not kept; the transfer was aborted), else 0.
     @exclusivity(unchecked) private var refusedChunk = 0
@@ -43,9 +46,13 @@ package final class Transfer: @unchecked Sendable {
     /// Whether libcurl was ever about to send the request (it had a connection).
     var hasSent: Bool { sends > 0 }
 
-    package init(request: HTTPRequest, options: TransferOptions, completion: @escaping (TransferResult) -> Void) {
+    /// A transfer of `request`; `writer` (nil: none) takes the bodies it accepts instead of
+    /// the response (``ResponseBodyWriter``).
+    package init(request: HTTPRequest, options: TransferOptions, writer: ResponseBodyWriter? = nil,
+                 completion: @escaping (TransferResult) -> Void) {
         self.request = request
         self.options = options
+        self.writer = writer
         self.completion = completion
     }
 
@@ -130,6 +137,7 @@ package final class Transfer: @unchecked Sendable {
         setter.check(gw_easy_setopt_datacb(easy, CURLOPT_WRITEFUNCTION, { data, size, count, context in
             let transfer = Unmanaged<Transfer>.fromOpaque(context!).takeUnretainedValue()
             let length = size * count
+            if transfer.writer != nil, transfer.streams() { return transfer.stream(data, length) }
             // Decoded bytes, as they arrive: one past the limit aborts the transfer at once
             // (a short count is CURLE_WRITE_ERROR), so a body never grows beyond the limit.
             guard length <= transfer.options.maxResponseBytes - transfer.body.count else {
@@ -203,8 +211,12 @@ package final class Transfer: @unchecked Sendable {
         if options.freshConnection { setter.check(gw_easy_setopt_long(easy, CURLOPT_FRESH_CONNECT, 1)) }
         // A Content-Length above the limit is refused before the body (CURLE_FILESIZE_EXCEEDED);
         // not a HEAD's, which describes a body never sent (libcurl 7.88 would refuse it too).
+        // With a writer, a streamed body has the writer's cap instead, and a body kept in
+        // memory is still stopped at the limit as it arrives.
+        let refusedLength = writer.map { $0.maxBytes ?? 0 } ?? options.maxResponseBytes
+        if writer != nil { setter.check(gw_easy_setopt_long(easy, CURLOPT_BUFFERSIZE, streamedBufferSize)) }
         setter.check(gw_easy_setopt_off(easy, CURLOPT_MAXFILESIZE_LARGE,
-                                        request.method == .head ? 0 : curl_off_t(options.maxResponseBytes)))
+                                        request.method == .head ? 0 : curl_off_t(refusedLength)))
     }
 
     /// Where HTTP/2 is possible (TLS, or h2c with prior knowledge), wait for a connection
@@ -272,7 +284,7 @@ package final class Transfer: @unchecked Sendable {
         let requestSent = refusedResend || sent > 0 || Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T) > 0
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
-                                    bytesReceived: Int64(body.count + refusedChunk), requestSent: requestSent)
+                                    bytesReceived: Int64(body.count + refusedChunk + stream.bytes), requestSent: requestSent)
         if code == CURLE_OK {
             var status = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
@@ -290,7 +302,9 @@ package final class Transfer: @unchecked Sendable {
                                            redirectURL: location.map { String(cString: $0) })
         } else {
             let detail = buffers.errorBuffer[0] == 0 ? nil : String(cString: buffers.errorBuffer)
-            if refusedResend, code == CURLE_ABORTED_BY_CALLBACK {
+            if let failure = stream.failure {
+                result.error = failure  // the writer's, or its cap's
+            } else if refusedResend, code == CURLE_ABORTED_BY_CALLBACK {
                 // Not a cancellation: the connection died under the request (willSendRequest).
                 result.error = TransportError(kind: .network, curlCode: Int32(code.rawValue),
                                               message: "connection reset on a reused connection; the request may have "
@@ -298,7 +312,9 @@ package final class Transfer: @unchecked Sendable {
             } else if code == CURLE_FILESIZE_EXCEEDED || (code == CURLE_WRITE_ERROR && refusedChunk > 0) {
                 result.error = TransportError(
                     kind: .responseTooLarge, curlCode: Int32(code.rawValue),
-                    message: code == CURLE_FILESIZE_EXCEEDED
+                    message: code == CURLE_FILESIZE_EXCEEDED && writer != nil
+                        ? "the response's Content-Length exceeds the streamed body's cap (\(writer?.maxBytes ?? 0) bytes); its body was not read"
+                        : code == CURLE_FILESIZE_EXCEEDED
                         ? "the response's Content-Length exceeds maxResponseBytes (\(options.maxResponseBytes) bytes); its body was not read"
                         : "the decoded response body passed maxResponseBytes (\(options.maxResponseBytes) bytes); the transfer was aborted there")
             } else if let failure = multipartReadFailure(code, detail: detail) {

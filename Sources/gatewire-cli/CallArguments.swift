@@ -31,6 +31,8 @@ struct CallArguments {
     var allPages = false
     /// --cookie-jar's file: the jar is loaded from it and written back when the call ends.
     var cookieJar: String?
+    /// `--output FILE`: the 2xx body goes to FILE (``BodySink/file(_:resume:maxBytes:)``).
+    var output: String?
 
     /// Reads `arguments` (what follows `call`); `--help` prints the help and exits 0.
     init(parsing arguments: ArraySlice<String>) {
@@ -91,6 +93,7 @@ struct CallArguments {
             case "--verbose", "-v": verbose = true
             case "--all-pages": allPages = true
             case "--cookie-jar": cookieJar = value(argument)
+            case "--output", "-o": output = value(argument)
             case "--help", "-h": printLine(help); exit(0)
             default:
                 if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
@@ -202,6 +205,10 @@ struct CallArguments {
             request.options.redirectPolicy = policy
         }
         request.options.maxResponseBytes = maxResponseBytes
+        if let output {
+            if allPages { fail("--output writes one body: not with --all-pages") }
+            request.options.bodySink = .file(output)
+        }
         if let deadline {
             var timeouts = config.timeouts
             timeouts.deadline = deadline

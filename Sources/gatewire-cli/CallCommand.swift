@@ -20,7 +20,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     let report = AttemptReport(client: client, verbose: options.verbose, console: console)
     report.console.start()
     let status = options.allPages ? printPages(report.watching(request), client: client, report: report)
-                                  : printResult(report.watching(request), client: client, report: report)
+        : options.output.map { reportDownload(report.watching(request), to: $0, client: client, report: report) }
+        ?? printResult(report.watching(request), client: client, report: report)
     report.console.stop()
     client.close()
     exit(status)
@@ -71,7 +72,7 @@ private func printPages(_ request: Request, client: Client, report: AttemptRepor
 
 /// The error as JSON without its attempt history, which --verbose shows one line an attempt:
 /// only their count.
-private func summary(of error: GatewireError) -> JSONValue {
+func summary(of error: GatewireError) -> JSONValue {
     let summary = error.json
     summary.set("attempts", .integer(Int64(error.attempts.count)))
     return summary

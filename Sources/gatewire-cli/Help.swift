@@ -60,6 +60,9 @@ let help = usage + """
                               "cache: revalidated" when the config's HTTP cache ("cache")
                               answered; on a terminal, a backoff wait is counted down once a
                               second
+      --output FILE, -o FILE  write a 2xx body to FILE (through a temporary file renamed on
+                              success; a retry resumes a partial body with Range when the
+                              server gave a validator); the summary or error goes to stderr
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
                               Needs a ROUTE (a config route's "pagination"), not METHOD PATH.

@@ -28,25 +28,12 @@ Endpoints:
 from __future__ import annotations
 
 import argparse
-import shutil
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from private_nginx import command, free_port, write_config
+from private_nginx import free_port, serve, write_config
 from testserver import self_signed_files
-
-
-def accepts(port: int) -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return True
-    except OSError:
-        return False
 
 
 ENDPOINTS = """
@@ -93,39 +80,9 @@ def main() -> int:
         {common}
     }}"""
     write_config(root, worker_connections=1024, http=servers)
-    nginx = subprocess.Popen(command(root), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-
-    # SIGTERM/SIGINT are taken with sigwait, not a handler: a handler that waits for nginx
-    # while the main thread is itself inside Popen.wait would deadlock on Popen's wait lock.
-    # Blocked only after nginx started, so nginx does not inherit the blocked mask.
-    stops = {signal.SIGTERM, signal.SIGINT}
-    signal.pthread_sigmask(signal.SIG_BLOCK, stops)
-    deadline = time.monotonic() + 20
-    while not all(accepts(p) for p in ports):
-        if nginx.poll() is not None or time.monotonic() > deadline:
-            why = nginx.stderr.read().decode(errors="replace") if nginx.poll() is not None else "timed out"
-            print(f"nginx did not start: {why}", flush=True)
-            return finish(nginx, root, 1)
-        if signal.sigtimedwait(stops, 0.05) is not None:
-            return finish(nginx, root, 0)
     if args.counted:
-        print(f"PORT {port} CERT {cert} H2C {ports[1]} HTTP1 {ports[2]} LOG {log}", flush=True)
-    else:
-        print(f"PORT {port} CERT {cert}", flush=True)
-    signal.sigwait(stops)
-    return finish(nginx, root, 0)
-
-
-def finish(nginx: subprocess.Popen, root: Path, status: int) -> int:
-    """Stops nginx (SIGTERM, SIGKILL after 5 s), removes its temp dir, returns `status`."""
-    nginx.terminate()
-    try:
-        nginx.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        nginx.kill()
-        nginx.wait()
-    shutil.rmtree(root, ignore_errors=True)
-    return status
+        return serve(root, ports, f"PORT {port} CERT {cert} H2C {ports[1]} HTTP1 {ports[2]} LOG {log}")
+    return serve(root, ports, f"PORT {port} CERT {cert}")
 
 
 if __name__ == "__main__":

@@ -32,6 +32,8 @@ final class Call: @unchecked Sendable {
     private let redirects: RedirectPolicy
     private let maxResponseBytes: Int
     private let acceptableStatusCodes: StatusCodeSet?
+    /// Where a `2xx` body goes instead of memory (``BodySink``), or nil.
+    private let sink: BodySinkSession?
     private let completion: Completion
     /// The retry jitter source; nil until the first retry decision when the client has no seed.
     @exclusivity(unchecked) private var generator: SeededGenerator?
@@ -78,7 +80,8 @@ final class Call: @unchecked Sendable {
     let onProgress: ProgressHandler?
     @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
-    init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, completion: @escaping Completion) {
+    init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, sink: BodySinkSession? = nil,
+         completion: @escaping Completion) {
         self.core = core
         self.prepared = prepared
         let route = prepared.resolved  // the shared route, not a copy of its `Route`
@@ -88,8 +91,10 @@ final class Call: @unchecked Sendable {
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
         maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
         acceptableStatusCodes = options.acceptableStatusCodes
+        self.sink = sink
         self.completion = completion
-        cache = (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
+        // A streamed body is neither stored nor served by the cache (docs/http-cache.md).
+        cache = sink == nil && (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
         onEvent = options.onEvent
         onProgress = options.onProgress
         generator = core.makeGenerator()
@@ -137,6 +142,10 @@ final class Call: @unchecked Sendable {
     func stop(_ kind: ErrorKind) {
         perform(machine.handle(.stop(kind)))
     }
+
+    /// Lets the transfer in flight take body bytes again after its chunk consumer paused it
+    /// (``ChunkVerdict/pause``); nothing when none is in flight.
+    func resumeBody() { transfer?.resumeBody() }
 
     /// Performs an action that needs no more than `response` (the attempt's, for a failure
     /// that reports it). The others need the request or the result their event's handler
@@ -213,6 +222,7 @@ final class Call: @unchecked Sendable {
             cacheLookup = cache.lookup(&request, now: cacheRequestTime)
             if case .fresh(let response) = cacheLookup { return serveFresh(response) }
         }
+        sink?.prepare(&request)
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         guard machine.handle(.requestReady) == .send else { return }
         sentAt = MonotonicClock.now()
@@ -275,7 +285,7 @@ final class Call: @unchecked Sendable {
         var options = attemptOptions
         if !hops.isEmpty, let timeout = options.timeout { options.timeout = max(0.001, timeout - (elapsed - offset)) }
         sentRequest = request
-        let transfer = Transfer(request: request, options: options) { [self] result in
+        let transfer = Transfer(request: request, options: options, writer: sink?.writer) { [self] result in
             transferFinished(result, number: number, offset: offset, context: context)
         }
         self.transfer = transfer
@@ -369,12 +379,13 @@ final class Call: @unchecked Sendable {
                                      headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         var jitter = generator ?? SeededGenerator()
-        let verdict = policy.decideForCall(
+        var verdict = policy.decideForCall(
             method: prepared.method, outcome: outcome, test: retryTest,
             hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining,
             previousDelay: last > 0 ? attempts[last - 1].delayAfter : nil, budget: budget, url: prepared.url,
             using: &jitter)
         generator = jitter
+        if case .retry = verdict, let refusal = sink?.refusesRetry { verdict = .stop(reason: refusal) }
         switch verdict {
         case .retry(let delay, let reason):
             attempts[last].delayAfter = delay
@@ -581,6 +592,7 @@ final class Call: @unchecked Sendable {
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
                                     attempt: attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
+        sink?.complete(&result)
         core.events.emit(finishedEvent(result), to: onEvent)
         if case .failure(let failure) = result { core.observers.notify(failure) }
         completion(result)

@@ -18,4 +18,11 @@ public final class CallHandle: @unchecked Sendable {
     public func cancel() {
         loop.execute { [self] in call?.stop(.cancelled) }
     }
+
+    /// Lets a call whose chunk consumer paused its body (``ChunkVerdict/pause``) take bytes
+    /// again: the consumer gets the chunk it refused, then the rest. Returns at once; the
+    /// consumer runs on the event-loop thread. Nothing when the call is not paused.
+    public func resumeBody() {
+        loop.execute { [self] in call?.resumeBody() }
+    }
 }

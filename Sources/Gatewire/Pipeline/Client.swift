@@ -134,7 +134,11 @@ public final class Client: Sendable {
         let handle = CallHandle(loop: core.loop)
         let accepted = core.loop.execute {
             do throws(GatewireError) {
-                let call = Call(core: core, prepared: try core.prepare(request), options: request.options,
+                let prepared = try core.prepare(request)
+                let sink = try request.options.bodySink.map { sink throws(GatewireError) in
+                    try BodySinkSession(sink, method: request.method, path: core.redactor.url(prepared.path))
+                }
+                let call = Call(core: core, prepared: prepared, options: request.options, sink: sink,
                                 completion: completion)
                 handle.attach(call)
                 call.start()

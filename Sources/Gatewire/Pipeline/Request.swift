@@ -150,6 +150,9 @@ public struct CallOptions: Sendable {
     /// or 5xx fails whether listed or not (read it from the error's `response`). A refused
     /// status is final, not retried. nil (default): the gate alone. ``Request/validate(statusCode:)`` sets it.
     public var acceptableStatusCodes: StatusCodeSet?
+    /// Where a `2xx` body goes instead of memory: a file or a chunk consumer (``BodySink``);
+    /// nil (the default) keeps it in ``HTTPResponse/body``.
+    public var bodySink: BodySink?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,

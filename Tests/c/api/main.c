@@ -74,6 +74,8 @@ static const named_test tests[] = {
     {"validation", test_validation, 0},
     {"progress_download", test_progress_download, 1},
     {"progress_upload_and_retries", test_progress_upload_and_retries, 0},
+    {"download_to_file", test_download_to_file, 0},
+    {"httpbin_chunks", test_httpbin_chunks, 1},
 };
 
 #define TEST_COUNT (sizeof tests / sizeof tests[0])

@@ -50,5 +50,7 @@ void test_queue_notify(void);
 void test_validation(void);
 void test_progress_download(void);
 void test_progress_upload_and_retries(void);
+void test_download_to_file(void);
+void test_httpbin_chunks(void);
 
 #endif

@@ -52,6 +52,7 @@ from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswe
 from .pagination import Pages
 from .progress import Progress, ProgressCallback
 from .result import Attempt, Result
+from .streaming import BodyStream
 
 __all__ = [
     "Client",
@@ -66,6 +67,7 @@ __all__ = [
     "Pages",
     "Progress",
     "ProgressCallback",
+    "BodyStream",
     "check_config",
     "version",
     "FailureObserver",

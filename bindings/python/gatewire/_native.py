@@ -158,6 +158,9 @@ LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
 QUEUE_NOTIFY_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*gw_refresh_fn)(gw_refresh *refresh, const char *current_token, void *user_data)
 REFRESH_FN = CFUNCTYPE(None, c_void_p, c_char_p, c_void_p)
+#: int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_data): a GW_CHUNK_* answer
+CHUNK_FN = CFUNCTYPE(c_int32, c_void_p, c_size_t, c_void_p)
+GW_CHUNK_CONTINUE, GW_CHUNK_PAUSE, GW_CHUNK_STOP = 0, 1, 2
 
 
 # ---- Structs ----------------------------------------------------------------------------
@@ -284,6 +287,11 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         # version 4: progress
         ("on_progress", PROGRESS_FN),
         ("on_progress_user_data", c_void_p),
+        # version 4 (streaming downloads)
+        ("download_path", c_char_p),
+        ("on_chunk", CHUNK_FN),
+        ("on_chunk_user_data", c_void_p),
+        ("download_max_bytes", ctypes.c_int64),
     ]
 
 
@@ -333,6 +341,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
         [_P, POINTER(gw_call_options), COMPLETION_FN, c_void_p, POINTER(c_void_p)],
     ),
     "gw_call_cancel": (c_int32, [_P]),
+    "gw_call_resume_body": (c_int32, [_P]),
     "gw_call_handle_free": (None, [_P]),
     # Results
     "gw_result_ok": (c_int32, [_P]),

@@ -29,6 +29,7 @@ from .errors import ErrorKind, GatewireError
 from .pagination import Pages
 from .progress import Progress, ProgressCallback
 from .result import Result, accepted, outcome_from_queued
+from .streaming import BodyStream
 from .timeouts import TimeoutArgument
 from ._overlay import CacheArgument, CookiesArgument
 
@@ -354,6 +355,14 @@ class AsyncClient:
                 threading.Thread(target=_close_when_idle, args=(walk, busy), name="gatewire-pages-close").start()
 
     # -- observers, events, metrics (the same as the Client's) ----------------------------
+    def stream(
+        self, method: str, path: str, *, buffer_bytes: int = 1 << 20, **options: Unpack[CallOptions]
+    ) -> BodyStream:
+        """Start a call whose 2xx body arrives as chunks, httpx's ``AsyncClient.stream``:
+        ``async with client.stream("GET", "/big") as body: async for chunk in
+        body.aiter_bytes(): ...``. Arguments, result and errors: :meth:`Client.stream`."""
+        return self._client.stream(method, path, buffer_bytes=buffer_bytes, **options)
+
     def add_failure_observer(
         self,
         observer: FailureObserver,

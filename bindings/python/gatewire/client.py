@@ -55,6 +55,7 @@ from .hooks import RetryTest
 from .progress import ProgressCallback
 from .pagination import Pages
 from .result import Result, accepted, outcome_from_queued
+from .streaming import _CHUNK, BodyStream
 from .timeouts import TimeoutArgument
 from ._overlay import CacheArgument, CookiesArgument, cache_key, cookies_key, with_keys
 
@@ -210,6 +211,18 @@ class CallOptions(TypedDict, total=False):
             thread (it must return at once), :class:`AsyncClient` on the asyncio loop
             (:mod:`gatewire.progress`). None (the default) leaves libcurl's progress meter off.
             Not accepted by :meth:`Client.call_many`.
+        download: a file path: the body of a 2xx response goes there instead of the result
+            (whose ``body`` is then empty; a streamed body is not mapped), through a
+            temporary file in the same folder that is renamed onto the path (not fsync'd) when
+            the call succeeds and removed when it fails; a retry after a partial body resumes
+            it with ``Range`` and ``If-Range`` when the response had a strong ETag or
+            Last-Modified. Other statuses are kept for the error as usual, within
+            ``max_response_bytes``, which does not limit the file (``gatewire.h``,
+            ``gw_call_options.download_path``). A folder that takes no new file raises
+            :class:`InvalidArgument` naming the path, before anything is sent.
+        download_max_bytes: the largest streamed body accepted (``download`` or
+            :meth:`Client.stream`), in bytes; past it :class:`ResponseTooLarge`. None or 0:
+            no limit.
     """
 
     params: Mapping[str, Any] | None
@@ -230,6 +243,8 @@ class CallOptions(TypedDict, total=False):
     timeout: TimeoutArgument
     accept_any_status: bool
     progress: ProgressCallback | None
+    download: str | os.PathLike[str] | None
+    download_max_bytes: int | None
 
 
 _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
@@ -400,13 +415,14 @@ class Client:
         options: Mapping[str, Any],
         retry_key: int = 0,
         progress_key: int = 0,
+        chunk_key: int = 0,
     ) -> _native.gw_call_options:
         """The one converter of :class:`CallOptions` to the library's ``gw_call_options``.
 
         Values go through as they are: their ranges are the library's, whose
         :class:`InvalidArgument` names the field (``"max_retries: 101 is out of range ..."``).
         ``retry_test`` and ``progress`` are registered by the caller (``retry_key``,
-        ``progress_key``)."""
+        ``progress_key``), and so is a :class:`BodyStream` (``chunk_key``)."""
         unknown = set(options) - _CALL_OPTION_NAMES
         if unknown:
             raise TypeError(f"unknown call argument(s) {sorted(unknown)}")
@@ -461,6 +477,13 @@ class Client:
         if progress_key:
             native.on_progress = _PROGRESS
             native.on_progress_user_data = progress_key
+        if options.get("download") is not None:
+            native.download_path = os.fsencode(options["download"])
+        if options.get("download_max_bytes") is not None:
+            native.download_max_bytes = options["download_max_bytes"]
+        if chunk_key:
+            native.on_chunk = _CHUNK
+            native.on_chunk_user_data = chunk_key
         return native
 
     def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Result:
@@ -581,7 +604,8 @@ class Client:
                 future.cancel()
 
     def _start(
-        self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any], *, blocking: bool
+        self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any], *, blocking: bool,
+        chunk_key: int = 0,
     ) -> CallFuture:
         """Start a call with gw_call_async; its completion resolves the returned future.
 
@@ -600,7 +624,7 @@ class Client:
         future = CallFuture()
         pending_key = 0
         try:
-            native_options = self._options(method, path, route, options, retry_key, progress_key)
+            native_options = self._options(method, path, route, options, retry_key, progress_key, chunk_key)
             pending_key = _registry.add(_PendingCall(future, retry_key, bool(options.get("accept_any_status")),
                                                      progress_key))
             handle = self._native.acquire()
@@ -657,6 +681,33 @@ class Client:
         if route is None and (method is None or path is None):
             raise InvalidArgument("call_async needs method and path, or route")
         return self._start(method, path, route, options, blocking=False)
+
+    def stream(
+        self, method: str, path: str, *, buffer_bytes: int = 1 << 20, **options: Unpack[CallOptions]
+    ) -> BodyStream:
+        """Start a call whose 2xx body arrives as chunks, httpx's ``client.stream``:
+
+        ``with client.stream("GET", "/big") as body: for chunk in body.iter_bytes(): ...``
+
+        Args:
+            method: as for :meth:`call`.
+            path: as for :meth:`call`.
+            buffer_bytes: how many bytes may wait for the iterating thread before the
+                transfer pauses (default 1 MiB, at least 64 KiB); memory stays near it
+                whatever the body's size.
+            **options: as for :meth:`call` (:class:`CallOptions`), but not ``download``.
+
+        Returns:
+            A :class:`BodyStream`; the call has started. A call whose chunks began to arrive
+            is never retried (the library's rule: chunks cannot be taken back).
+
+        Raises:
+            InvalidArgument, TypeError, GatewireError: as for :meth:`call_async`.
+        """
+        if options.get("download") is not None:
+            raise InvalidArgument("download and stream: set at most one body sink")
+        return BodyStream(lambda key: self._start(method, path, None, options, blocking=False, chunk_key=key),
+                          buffer_bytes)
 
     # -- many calls through a completion queue ----------------------------------
     def call_many(self, calls: Iterable[Mapping[str, Any]], *, in_flight: int = 64) -> Iterator[Result | CallError]:

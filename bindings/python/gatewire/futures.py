@@ -65,6 +65,15 @@ class CallFuture(concurrent.futures.Future):  # type: ignore[type-arg]
         except concurrent.futures.InvalidStateError:
             pass  # resolved concurrently (e.g. by the binding after a failed start)
 
+    def _resume_body(self) -> bool:
+        """``gw_call_resume_body`` on the call's handle (a paused chunk stream takes bytes
+        again); False when there is no handle yet, or the call has completed."""
+        with self._native_lock:
+            if self._completed or not self._handle:
+                return False
+            _native.lib.gw_call_resume_body(self._handle)
+            return True
+
     def cancel(self) -> bool:
         """Cancel the call. Returns at once (does not wait for the completion).
 

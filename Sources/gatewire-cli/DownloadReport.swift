@@ -1,0 +1,24 @@
+import Gatewire
+
+/// `gatewire call ... --output FILE`: sends `request`, whose 2xx body the core writes to
+/// `path` (whole, on success only), and prints on stderr, as curl keeps stdout for the body:
+/// a JSON summary `{"status", "path", "bytes"}` (the bytes of the last attempt, which after
+/// a resumed download count only its part), or the error's. Returns the exit status.
+func reportDownload(_ request: Request, to path: String, client: Client, report: AttemptReport) -> Int32 {
+    do {
+        let response = try client.sendAndWait(request)
+        report.print(response.attempts)
+        report.console.clearStatus()
+        let summary = JSONValue.object()
+        summary.set("status", .integer(Int64(response.status)))
+        summary.set("path", .string(path))
+        summary.set("bytes", .integer(response.attempts.reduce(0) { $0 + $1.bytesReceived }))
+        printError(summary.serialized(pretty: true))
+        return 0
+    } catch {
+        report.print(error.attempts)
+        report.console.clearStatus()
+        printError(summary(of: error).serialized(pretty: true))
+        return 1
+    }
+}
