@@ -129,11 +129,13 @@ final class AdmissionQueue {
     func origin(of transfer: Transfer) -> Origin {
         var url = transfer.request.url
         return url.withUTF8 { bytes in
-            let end = Self.originEnd(bytes)
-            if let last, last.key.count == end,
-               last.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, end) == 0 }) {
+            // The last origin's key, then the end of the origin: no scan.
+            if let last, bytes.count >= last.key.count,
+               bytes.count == last.key.count || Self.endsOrigin(bytes[last.key.count]),
+               last.key.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress!, $0.count) == 0 }) {
                 return last
             }
+            let end = Self.originEnd(bytes)
             let key = Array(bytes[..<end])
             let found = origins[key] ?? {
                 let cleartext = end >= 5 && key[4] == UInt8(ascii: ":")  // "http:" (the scheme in any case)
@@ -155,11 +157,13 @@ final class AdmissionQueue {
             index += 1
         }
         index += 3
-        while index < url.count, url[index] != UInt8(ascii: "/"), url[index] != UInt8(ascii: "?"),
-              url[index] != UInt8(ascii: "#") {
-            index += 1
-        }
+        while index < url.count, !endsOrigin(url[index]) { index += 1 }
         return min(index, url.count)
+    }
+
+    /// Whether `byte` ends a URL's origin (`/`, `?` or `#`).
+    private static func endsOrigin(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 
     /// Whether `origin` may hand a transfer over now; marks it admitted (in flight) if so.
