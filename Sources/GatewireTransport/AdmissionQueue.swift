@@ -31,6 +31,9 @@ import Glibc
 /// HTTP/2 response (libcurl's `CURLINFO_NUM_CONNECTS` and `CURLINFO_LOCAL_PORT`) until libcurl
 /// closes its socket (`CURLOPT_CLOSESOCKETFUNCTION`), so a connection the server closed is
 /// no longer counted.
+///
+/// Its state is not checked for exclusive access at run time (`@exclusivity(unchecked)`, as
+/// ``EventLoop``'s): one thread touches it, and the checks cost more than the admission.
 final class AdmissionQueue {
     /// What an origin speaks, as far as the queue knows.
     enum Speaks {
@@ -41,19 +44,19 @@ final class AdmissionQueue {
     final class Origin {
         /// `scheme://host[:port]`, as the URLs spell it.
         let key: [UInt8]
-        fileprivate(set) var kind: Speaks
+        @exclusivity(unchecked) fileprivate(set) var kind: Speaks
         /// Transfers handed to libcurl and not ended.
-        fileprivate(set) var inFlight = 0
+        @exclusivity(unchecked) fileprivate(set) var inFlight = 0
         /// The transfer admitted alone to learn the protocol or open a connection, while in flight.
-        fileprivate var probe: Transfer?
+        @exclusivity(unchecked) fileprivate var probe: Transfer?
         /// The local ports of the origin's HTTP/2 connections (see the type's comment).
-        fileprivate var ports: Set<Int32> = []
+        @exclusivity(unchecked) fileprivate var ports: Set<Int32> = []
         /// The transfers waiting (those cancelled meanwhile are skipped when reached).
-        fileprivate var waiting = Waiting()
+        @exclusivity(unchecked) fileprivate var waiting = Waiting()
         /// The connections counted against `maxConnections` (``AdmissionQueue/held(_:)``).
-        fileprivate var held = 0
+        @exclusivity(unchecked) fileprivate var held = 0
         /// Whether it is in ``AdmissionQueue/backlogged``.
-        fileprivate var listed = false
+        @exclusivity(unchecked) fileprivate var listed = false
         fileprivate unowned let queue: AdmissionQueue
 
         fileprivate init(key: [UInt8], kind: Speaks, queue: AdmissionQueue) {
@@ -101,18 +104,18 @@ final class AdmissionQueue {
     private let total: Int
     private let streams: Int
     private let priorKnowledgeReuses: Bool
-    private var origins: [[UInt8]: Origin] = [:]
+    @exclusivity(unchecked) private var origins: [[UInt8]: Origin] = [:]
     /// The origin of the last transfer started: most clients talk to one, found with a byte compare.
-    private var last: Origin?
+    @exclusivity(unchecked) private var last: Origin?
     /// The connections in use, summed over the origins (``held(_:)``).
-    private var heldTotal = 0
+    @exclusivity(unchecked) private var heldTotal = 0
     /// The transfers waiting (not yet handed over, not cancelled), and their ids.
-    private var queued: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) private var queued: Set<ObjectIdentifier> = []
     /// The origins with transfers waiting, in the order they first had to wait.
-    private var backlogged: [Origin] = []
+    @exclusivity(unchecked) private var backlogged: [Origin] = []
     /// Ports whose sockets libcurl closed since the last ``endRound()``: a transfer that
     /// ended in the same round on such a connection does not count it as open.
-    private var closedThisRound: [(origin: Origin, port: Int32)] = []
+    @exclusivity(unchecked) private var closedThisRound: [(origin: Origin, port: Int32)] = []
 
     init(limits: ConnectionLimits, priorKnowledgeReuses: Bool = PriorKnowledgeReuse.works) {
         perHost = limits.maxConnectionsPerHost
