@@ -52,7 +52,7 @@ final class AdmissionQueue {
         /// The local ports of the origin's HTTP/2 connections (see the type's comment).
         @exclusivity(unchecked) fileprivate var ports: Set<Int32> = []
         /// The transfers waiting (those cancelled meanwhile are skipped when reached).
-        @exclusivity(unchecked) fileprivate var waiting = Waiting()
+        @exclusivity(unchecked) fileprivate var waiting = FIFO<Transfer>()
         /// The connections counted against `maxConnections` (``AdmissionQueue/held(_:)``).
         @exclusivity(unchecked) fileprivate var held = 0
         /// Whether it is in ``AdmissionQueue/backlogged``.
@@ -63,40 +63,6 @@ final class AdmissionQueue {
             self.key = key
             self.kind = kind
             self.queue = queue
-        }
-    }
-
-    /// A first-in first-out list of transfers: an array and the index of its head, compacted
-    /// as the head moves, so a push and a pop are O(1) amortised.
-    fileprivate struct Waiting {
-        private var items: [Transfer?] = []
-        private var head = 0
-
-        var isEmpty: Bool { head == items.count }
-
-        mutating func push(_ transfer: Transfer) { items.append(transfer) }
-
-        mutating func pop() -> Transfer? {
-            guard head < items.count else { return nil }
-            let transfer = items[head]
-            items[head] = nil
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 1024, head * 2 >= items.count {
-                items.removeFirst(head)
-                head = 0
-            }
-            return transfer
-        }
-
-        /// The transfers still in the list, oldest first.
-        var all: ArraySlice<Transfer?> { items[head...] }
-
-        mutating func removeAll() {
-            items.removeAll()
-            head = 0
         }
     }
 
@@ -195,8 +161,8 @@ final class AdmissionQueue {
     /// The transfers still waiting, oldest first per origin (for the timeout sweep).
     func forEachWaiting(_ body: (Transfer) -> Void) {
         for origin in backlogged {
-            for case let transfer? in origin.waiting.all where queued.contains(ObjectIdentifier(transfer)) {
-                body(transfer)
+            origin.waiting.forEach { transfer in
+                if queued.contains(ObjectIdentifier(transfer)) { body(transfer) }
             }
         }
     }
@@ -206,7 +172,7 @@ final class AdmissionQueue {
         var waiting: [Transfer] = []
         forEachWaiting { waiting.append($0) }
         for origin in backlogged {
-            origin.waiting.removeAll()
+            _ = origin.waiting.removeAll()
             origin.listed = false
         }
         backlogged.removeAll()
