@@ -53,7 +53,7 @@ final class AdmissionQueue {
         @exclusivity(unchecked) fileprivate var ports: Set<Int32> = []
         /// The transfers waiting (those cancelled meanwhile are skipped when reached).
         @exclusivity(unchecked) fileprivate var waiting = FIFO<Transfer>()
-        /// The connections counted against `maxConnections` (``AdmissionQueue/held(_:)``).
+        /// The connections counted against `maxConnections` (see `held(_:inFlight:probing:)`).
         @exclusivity(unchecked) fileprivate var held = 0
         /// Whether it is in ``AdmissionQueue/backlogged``.
         @exclusivity(unchecked) fileprivate var listed = false
@@ -69,11 +69,11 @@ final class AdmissionQueue {
     private let perHost: Int
     private let total: Int
     private let streams: Int
-    private let priorKnowledgeReuses: Bool
+    /// Every origin seen, kept for the loop's life (a client talks to a few).
     @exclusivity(unchecked) private var origins: [[UInt8]: Origin] = [:]
     /// The origin of the last transfer started: most clients talk to one, found with a byte compare.
     @exclusivity(unchecked) private var last: Origin?
-    /// The connections in use, summed over the origins (``held(_:)``).
+    /// The connections in use, summed over the origins.
     @exclusivity(unchecked) private var heldTotal = 0
     /// The transfers waiting (not yet handed over, not cancelled), and their ids.
     @exclusivity(unchecked) private var queued: Set<ObjectIdentifier> = []
@@ -83,18 +83,19 @@ final class AdmissionQueue {
     /// ended in the same round on such a connection does not count it as open.
     @exclusivity(unchecked) private var closedThisRound: [(origin: Origin, port: Int32)] = []
 
-    init(limits: ConnectionLimits, priorKnowledgeReuses: Bool = PriorKnowledgeReuse.works) {
+    /// A queue that keeps `limits`.
+    init(limits: ConnectionLimits) {
         perHost = limits.maxConnectionsPerHost
         total = limits.maxConnections
         streams = limits.maxConcurrentStreams
-        self.priorKnowledgeReuses = priorKnowledgeReuses
     }
 
     /// How many transfers wait.
     var backlog: Int { queued.count }
 
-    /// The origin of `transfer`'s URL. With `priorKnowledge`, a cleartext origin may speak
-    /// HTTP/2 (when libcurl can reuse such a connection).
+    /// The origin of `transfer`'s URL, made on its first transfer: `https` may speak HTTP/2;
+    /// `http` too with prior knowledge, where libcurl can reuse such a connection
+    /// (``PriorKnowledgeReuse``), else it is HTTP/1.1.
     func origin(of transfer: Transfer) -> Origin {
         var url = transfer.request.url
         return url.withUTF8 { bytes in
@@ -108,7 +109,7 @@ final class AdmissionQueue {
             let key = Array(bytes[..<end])
             let found = origins[key] ?? {
                 let cleartext = end >= 5 && key[4] == UInt8(ascii: ":")  // "http:" (the scheme in any case)
-                let mayMultiplex = !cleartext || (transfer.options.http2PriorKnowledge && priorKnowledgeReuses)
+                let mayMultiplex = !cleartext || (transfer.options.http2PriorKnowledge && PriorKnowledgeReuse.works)
                 let made = Origin(key: key, kind: mayMultiplex ? .unknown : .http1, queue: self)
                 origins[key] = made
                 return made
@@ -258,8 +259,7 @@ final class AdmissionQueue {
     /// may speak HTTP/2, in what protocol it was answered and on which connection.
     func finished(_ transfer: Transfer, _ origin: Origin, easy: UnsafeMutableRawPointer?, code: CURLcode) {
         origin.inFlight -= 1
-        let wasProbe = origin.probe === transfer
-        if wasProbe { origin.probe = nil }
+        if origin.probe === transfer { origin.probe = nil }
         if origin.kind != .http1, let easy, code == CURLE_OK { learn(origin, easy) }
         updateHeld(origin)
     }
@@ -309,8 +309,10 @@ final class AdmissionQueue {
         }
     }
 
+    /// libcurl closed `origin`'s socket on local `port` (a connection, or an attempt at one).
     private func closed(_ origin: Origin, port: Int32) {
-        guard port > 0, origin.ports.remove(port) != nil else { return }
+        guard port > 0 else { return }
+        origin.ports.remove(port)
         closedThisRound.append((origin, port))
     }
 

@@ -223,8 +223,8 @@ private final class PoolState: @unchecked Sendable {
                 continue
             }
             if closed { break }
-            if let next = jobs.pop() {
-                var job: Job? = next
+            if !jobs.isEmpty {
+                var job = jobs.pop()  // the one reference, dropped below before the lock
                 pthread_mutex_unlock(mutex)
                 job?(index)
                 // Dropped before the lock is taken again: the job may hold the last reference
