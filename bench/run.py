@@ -544,7 +544,7 @@ def main() -> int:
         if not args.smoke and (not args.only or "http/2" in args.only.lower()):
             h2 = h2_rows(paths, nginx, workdir, sizes, runs, counts["a"])
         if not args.smoke and (not args.only or "10k" in args.only.lower()):
-            crowd = crowd_run(paths, config, sizes)
+            crowd = crowd_run(paths, config, sizes, f"{nginx.url}/{WORKLOADS['a']}")
         if not args.smoke and (not args.only or "latency" in args.only.lower()):
             latency = latency_rows(paths, nginx.url, config, sizes, rows)
         if not args.only or "upload" in args.only.lower():
@@ -590,7 +590,9 @@ def main() -> int:
                  f"after {memory['requests']:,} {memory['rss_end_mib']:.1f} MiB.")
     if crowd:
         text += (f"\n\n10,000 in flight (Gatewire C ABI, (a), HTTP/1.1, {crowd['requests']:,} calls, default maxConnections 100): "
-                 f"peak RSS {crowd['peak_mib']:.1f} MiB, peak open descriptors {crowd['peak_fds']}, {crowd['rate']:,.0f} req/s.")
+                 f"peak RSS {crowd['peak_mib']:.1f} MiB, peak open descriptors {crowd['peak_fds']}, {crowd['rate']:,.0f} req/s; "
+                 f"raw libcurl (PIPEWAIT, 100 per host): peak RSS {crowd['raw_peak_mib']:.1f} MiB, peak open descriptors "
+                 f"{crowd['raw_peak_fds']}, {crowd['raw_rate']:,.0f} req/s ({crowd['rate'] / crowd['raw_rate']:.2f}x).")
     if cache:
         text += (f"\n\nHTTP cache (Gatewire C ABI, (a), 1 in flight, {cache['requests']:,} calls, median of {runs}): "
                  f"network {cache['network_cpu_ms']:.4f} CPU ms/call ({cache['network_rate']:,.0f} calls/s), "
@@ -707,15 +709,21 @@ def h2_targets(rows: list[dict]) -> list[dict]:
     return out
 
 
-def crowd_run(paths: dict[str, Path], config: Path, sizes: dict[str, int]) -> dict:
+def crowd_run(paths: dict[str, Path], config: Path, sizes: dict[str, int], url: str) -> dict:
     """Gatewire C ABI on (a), HTTP/1.1, with 10,000 calls in flight to one host under the default
-    connection limit (maxConnections 100): 50,000 calls; peak RSS and open descriptors."""
+    connection limit (maxConnections 100): 50,000 calls; peak RSS and open descriptors. Then
+    raw libcurl (`ceiling.c`, PIPEWAIT, 100 connections per host) the same way, its 9,900
+    waiting transfers in libcurl's own queue."""
     requests, inflight = 50_000, 10_000
     log(f"10,000 in flight: {requests:,} calls")
     report = run_once([str(paths["gatewire_c"]), str(config), "small", str(requests), str(inflight), str(sizes["a"]), "memory"],
                       {}, timeout=600)
+    raw = run_once([str(paths["ceiling"]), url, str(requests), str(inflight), str(sizes["a"]), "raw", "", "1", "100"],
+                   {}, timeout=600)
     return {"requests": requests, "inflight": inflight, "peak_mib": report["maxrss_kib"] / 1024,
-            "peak_fds": report["peak_fds"], "rate": report["requests"] / report["elapsed"]}
+            "peak_fds": report["peak_fds"], "rate": report["requests"] / report["elapsed"],
+            "raw_peak_mib": raw["maxrss_kib"] / 1024, "raw_peak_fds": raw["peak_fds"],
+            "raw_rate": raw["requests"] / raw["elapsed"]}
 
 
 LATENCY_LOADS = (0.25, 0.5, 0.75)

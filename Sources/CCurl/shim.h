@@ -16,6 +16,7 @@ static inline CURLcode gw_easy_setopt_slist(CURL *h, CURLoption o, struct curl_s
 static inline CURLcode gw_easy_setopt_datacb(CURL *h, CURLoption o, gw_curl_data_cb v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode gw_easy_setopt_xferinfocb(CURL *h, gw_curl_xferinfo_cb v) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
 static inline CURLcode gw_easy_setopt_prereqcb(CURL *h, curl_prereq_callback v) { return curl_easy_setopt(h, CURLOPT_PREREQFUNCTION, v); }
+static inline CURLcode gw_easy_setopt_closesocketcb(CURL *h, curl_closesocket_callback v) { return curl_easy_setopt(h, CURLOPT_CLOSESOCKETFUNCTION, v); }
 static inline CURLcode gw_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode gw_easy_getinfo_str(CURL *h, CURLINFO i, char **v) { return curl_easy_getinfo(h, i, v); }
 static inline CURLcode gw_easy_getinfo_off(CURL *h, CURLINFO i, curl_off_t *v) { return curl_easy_getinfo(h, i, v); }

@@ -1,13 +1,12 @@
 /// How many connections a client's event loop opens and how it shares them: the gateway
-/// config's `maxConnectionsPerHost`, `maxConnections` and `http2.maxConcurrentStreams`, set
-/// on the loop's libcurl multi handle once, when the client is made.
+/// config's `maxConnectionsPerHost`, `maxConnections` and `http2.maxConcurrentStreams`, kept
+/// by the loop's ``AdmissionQueue`` (which hands libcurl only the calls that can run) and set
+/// on its libcurl multi handle too, once, when the client is made.
 ///
-/// A call that would go beyond a limit waits in libcurl's queue (the multi handle's pending
-/// list) until a connection frees up or one can take another HTTP/2 stream; it is not
-/// refused. The wait counts against the call's deadline and its attempt timeout (libcurl
-/// starts the attempt's clock when the transfer is added; a call still waiting when its
-/// attempt timeout passes fails as `connect`, nothing sent, so any method may retry it), and
-/// ``TransferTimings/queued`` says how long it was.
+/// A call that would go beyond a limit waits in the loop's queue, first in first out, until
+/// a call ends; it is not refused. The wait counts against the call's deadline and its attempt
+/// timeout (a call still waiting when its attempt timeout passes fails as `connect`, nothing
+/// sent, so any method may retry it), and ``TransferTimings/queued`` says how long it was.
 ///
 /// Defaults come from aiohttp's `TCPConnector` (`limit=100`, `limit_per_host=0`): like
 /// Gatewire it runs many calls on one event loop, and it is the Python peer the bench
@@ -26,8 +25,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxConnections = 100
     /// Streams (calls) one HTTP/2 connection carries at once, at most
     /// (`CURLMOPT_MAX_CONCURRENT_STREAMS`); the server's own `SETTINGS_MAX_CONCURRENT_STREAMS`
-    /// bounds it too. Default 100, libcurl's, which is also the least a server should allow
-    /// (RFC 9113 section 6.5.2).
+    /// bounds it too, but libcurl 7.88 does not say what that is, so the queue hands libcurl
+    /// this many per connection: keep it at most the server's. Default 100, libcurl's, which
+    /// is also the least a server should allow (RFC 9113 section 6.5.2).
     public var maxConcurrentStreams = 100
 
     /// The accepted connection counts: 0 (no limit) to 1,000,000.

@@ -10,7 +10,8 @@ import Synchronization
 /// `curl_multi_wakeup` (the one libcurl call that is safe from any thread) interrupts
 /// `curl_multi_poll`. Backoff delays are ``schedule(after:_:)`` timers on the same loop,
 /// never sleeping threads. Connections are kept alive and reused by the multi handle, within
-/// the ``ConnectionLimits`` it was made with: a transfer beyond them waits in the multi.
+/// the ``ConnectionLimits`` it was made with: a transfer beyond them waits in the loop's
+/// ``AdmissionQueue`` and reaches libcurl when it can run.
 ///
 /// Every transfer gets a new easy handle (`curl_easy_init`), cleaned up once it is done: an
 /// easy handle that already received a response is never used again. libcurl 7.88.1, as
@@ -57,6 +58,10 @@ package final class EventLoop: Sendable {
         @exclusivity(unchecked) var pool: WorkerPool?
         /// When `expireQueued` next looks at the transfers in flight (``MonotonicClock``).
         @exclusivity(unchecked) var nextQueueSweep = 0.0
+        /// What libcurl gets now, and the transfers that wait for it.
+        let admission: AdmissionQueue
+
+        init(limits: ConnectionLimits) { admission = AdmissionQueue(limits: limits) }
     }
 
     /// One transfer in flight, its easy handle and its buffers, found from the handle through
@@ -69,12 +74,14 @@ package final class EventLoop: Sendable {
         @exclusivity(unchecked) var transfer: Transfer?
         /// The slot's index in `LoopState.active` while a transfer is in flight.
         @exclusivity(unchecked) var activeIndex = 0
+        /// The origin the transfer in flight was admitted to (``AdmissionQueue``).
+        @exclusivity(unchecked) var origin: AdmissionQueue.Origin?
         /// The error buffer and header fields, lent to each transfer in the slot.
         let buffers = HandleBuffers()
     }
 
     private let handle: Handle
-    private let state = LoopState()
+    private let state: LoopState
     private let inbox = Lock<(jobs: [Job], closed: Bool)>(([], false))
     private let stopping = Atomic<Bool>(false)
     private let thread = Lock<pthread_t?>(nil)
@@ -90,6 +97,7 @@ package final class EventLoop: Sendable {
     package init(limits: ConnectionLimits = ConnectionLimits(), cookies: CookieJar? = nil) {
         _ = curlGlobalInit
         handle = Handle(multi: curl_multi_init(), share: curl_share_init())
+        state = LoopState(limits: limits)
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxConnections)
@@ -138,42 +146,85 @@ package final class EventLoop: Sendable {
 
     // MARK: Loop-thread API
 
-    /// Starts `transfer`. Loop thread only. Its completion runs on the loop thread.
+    /// Starts `transfer`: hands it to libcurl when its origin and the connection limits let
+    /// it run, else queues it (``AdmissionQueue``; its wait counts in
+    /// ``TransferTimings/queued`` and against its timeout). Loop thread only. Its completion
+    /// runs on the loop thread.
     package func start(_ transfer: Transfer) {
         guard !isStopping else {
             return transfer.complete(failure: TransportError(kind: .cancelled, curlCode: 0, message: "the client was closed"))
         }
+        let origin = state.admission.origin(of: transfer)
+        guard state.admission.admit(transfer, to: origin) else {
+            transfer.addedAt = MonotonicClock.now()
+            return state.admission.enqueue(transfer, in: origin)
+        }
+        if !handOver(transfer, origin) { admitWaiting() }
+    }
+
+    /// Hands the admitted `transfer` to libcurl; false (the transfer completed with the
+    /// failure, its admission released) when its handle could not be set up.
+    private func handOver(_ transfer: Transfer, _ origin: AdmissionQueue.Origin) -> Bool {
         guard let easy = curl_easy_init() else {
-            return transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
-                                                             message: "libcurl could not make an easy handle (out of memory)"))
+            state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK)
+            transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
+                                                      message: "libcurl could not make an easy handle (out of memory)"))
+            return false
         }
         let slot = state.idle.popLast() ?? Slot()
         slot.easy = easy  // a new handle for every transfer (see the type's comment)
         if let failure = transfer.configure(easy, buffers: slot.buffers) {
             recycle(slot)
-            return transfer.complete(failure: failure)
+            state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK)
+            transfer.complete(failure: failure)
+            return false
         }
         _ = gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
         _ = gw_easy_setopt_ptr(easy, CURLOPT_SHARE, handle.share)
         cookieEngine?.enable(on: easy)
+        _ = state.admission.watchConnections(of: origin, easy)
+        let now = MonotonicClock.now()
+        if transfer.addedAt == 0 {
+            transfer.addedAt = now
+        } else if let timeout = transfer.options.timeout {
+            // libcurl's timeout starts now; the attempt's started when it was queued.
+            let left = (timeout - (now - transfer.addedAt)) * 1000
+            _ = gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, left.rounded(.up))))
+        }
         activate(slot, transfer)
-        transfer.addedAt = MonotonicClock.now()
+        slot.origin = origin
         let code = curl_multi_add_handle(handle.multi, easy)
         if code != CURLM_OK {
             deactivate(slot)
             recycle(slot)
+            state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK)
             transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
                                                       message: String(cString: curl_multi_strerror(code))))
+            return false
         }
+        return true
     }
 
-    /// Aborts an in-flight `transfer` at once and completes it with `failure`. Loop thread only.
+    /// Hands libcurl every queued transfer that may run now.
+    private func admitWaiting() {
+        guard state.admission.backlog > 0, !isStopping else { return }
+        while let (transfer, origin) = state.admission.next() { _ = handOver(transfer, origin) }
+    }
+
+    /// Aborts `transfer` at once, in flight or still queued (then libcurl never sees it), and
+    /// completes it with `failure`. Loop thread only.
     package func abort(_ transfer: Transfer, with failure: TransportError) {
-        guard let easy = transfer.easy, let slot = slot(of: easy), slot.transfer === transfer else { return }
+        guard let easy = transfer.easy, let slot = slot(of: easy), slot.transfer === transfer else {
+            if state.admission.cancel(transfer) { transfer.complete(failure: failure) }
+            return
+        }
+        let origin = slot.origin
         deactivate(slot)
         curl_multi_remove_handle(handle.multi, easy)
         recycle(slot)
+        if let origin { state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK) }
         transfer.complete(failure: failure)
+        admitWaiting()
     }
 
     /// The slot of a handle in flight (set in ``start(_:)`` as `CURLOPT_PRIVATE`).
@@ -198,6 +249,7 @@ package final class EventLoop: Sendable {
             state.active[slot.activeIndex] = last
         }
         slot.transfer = nil
+        slot.origin = nil
     }
 
     /// The cookies of the jar (``CookieJar``), or nil when the loop has none. Loop thread only.
@@ -311,7 +363,7 @@ package final class EventLoop: Sendable {
 
     private func pollTimeout() -> Int32 {
         // While transfers are in flight, wake up for the next queue sweep (`expireQueued`).
-        let limit = state.active.isEmpty ? 1000.0 : Self.queueSweepInterval * 1000
+        let limit = state.active.isEmpty && state.admission.backlog == 0 ? 1000.0 : Self.queueSweepInterval * 1000
         guard let due = state.timers.map(\.due).min() else { return Int32(limit) }
         let wait = (due - MonotonicClock.now()) * 1000
         return Int32(max(0, min(limit, wait.rounded(.up))))
@@ -320,8 +372,9 @@ package final class EventLoop: Sendable {
     /// How often, in seconds, `expireQueued` looks for queued transfers past their timeout.
     private static let queueSweepInterval = 0.1
 
-    /// Ends every transfer still waiting for a connection past its attempt timeout (libcurl's
-    /// `CURLOPT_TIMEOUT`, which counts from the hand-over). libcurl 7.88 checks a queued
+    /// Ends every transfer still waiting for a connection past its attempt timeout: those in
+    /// the ``AdmissionQueue``, and those libcurl queued (its `CURLOPT_TIMEOUT` counts from the
+    /// hand-over, set to what was left of the attempt's). libcurl 7.88 checks a queued
     /// (pending) transfer's timeout only once it leaves the queue (curl issues #6744 and
     /// #13227, fixed in 8.8.0 by curl PR #13276), so without this sweep a call behind a
     /// connection limit would time out only when a connection freed up. Runs after
@@ -338,6 +391,9 @@ package final class EventLoop: Sendable {
                   now - transfer.addedAt >= timeout else { continue }
             expired.append(transfer)
         }
+        state.admission.forEachWaiting { transfer in
+            if let timeout = transfer.options.timeout, now - transfer.addedAt >= timeout { expired.append(transfer) }
+        }
         for transfer in expired {
             abort(transfer, with: TransportError(
                 kind: .connect, curlCode: Int32(CURLE_OPERATION_TIMEDOUT.rawValue),
@@ -353,10 +409,15 @@ package final class EventLoop: Sendable {
             let code = message.pointee.data.result
             curl_multi_remove_handle(handle.multi, easy)
             guard let slot = slot(of: easy), let transfer = slot.transfer else { continue }
+            let origin = slot.origin
             deactivate(slot)
+            // Before the completion, so that a call it starts finds the transfer's place free.
+            if let origin { state.admission.finished(transfer, origin, easy: easy, code: code) }
             transfer.finish(code)
             recycle(slot)
         }
+        state.admission.endRound()
+        admitWaiting()
     }
 
     /// Cleans up the slot's handle (its connection stays in the multi's cache) and keeps the
@@ -381,6 +442,7 @@ package final class EventLoop: Sendable {
             if let easy = slot.easy { curl_easy_cleanup(easy) }
             slot.easy = nil
         }
+        for transfer in state.admission.removeAllWaiting() { transfer.complete(failure: cancelled) }
         let timers = state.timers
         state.timers.removeAll()
         for timer in timers { timer.action(false) }

@@ -36,8 +36,9 @@ package final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) private var redirectsAtLastSend = 0
     /// Whether a second send of the same request was refused (``willSendRequest()``).
     @exclusivity(unchecked) private var refusedResend = false
-    /// When the loop handed the transfer to libcurl, and when libcurl first was about to send
-    /// its request (``MonotonicClock``; 0 until then), for ``TransferTimings/queued``.
+    /// When the loop took the transfer (into its admission queue, or straight to libcurl), and
+    /// when libcurl first was about to send its request (``MonotonicClock``; 0 until then),
+    /// for ``TransferTimings/queued``.
     @exclusivity(unchecked) var addedAt = 0.0
     @exclusivity(unchecked) private var firstSendAt = 0.0
     /// Receives the transfer's progress (``TransferProgressReporter``); nil (the default)
@@ -337,12 +338,13 @@ package final class Transfer: @unchecked Sendable {
         return same ? request.url : String(cString: url)
     }
 
-    /// How long the transfer waited for a connection (``TransferTimings/queued``). libcurl 7.88
-    /// has no CURLINFO_QUEUE_TIME_T (8.6). Its phase counters restart when a transfer leaves
-    /// the queue (its total does not), so the time from hand-over to the first send, less the
-    /// phases before sending (PRETRANSFER), is the wait. A transfer handed over and never
-    /// sent counts its whole time so far (libcurl 7.88 does not say whether it was still
-    /// queued or already connecting); one never handed over, 0.
+    /// How long the transfer waited for a connection (``TransferTimings/queued``): in the
+    /// loop's admission queue and in libcurl's. libcurl 7.88 has no CURLINFO_QUEUE_TIME_T
+    /// (8.6). Its phase counters restart when a transfer leaves its queue (its total does
+    /// not), so the time from ``addedAt`` to the first send, less the phases before sending
+    /// (PRETRANSFER), is the wait. A transfer never sent counts its whole time so far
+    /// (libcurl 7.88 does not say whether it was still queued or already connecting); one
+    /// the loop never took, 0.
     private func queuedTime() -> Double {
         guard addedAt > 0 else { return 0 }
         guard firstSendAt > 0 else { return MonotonicClock.now() - addedAt }

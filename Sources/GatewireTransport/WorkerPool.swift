@@ -152,8 +152,7 @@ private final class PoolState: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let conditions: UnsafeMutablePointer<pthread_cond_t>
     private let workers: Int
-    private var jobs: [Job?] = []
-    private var head = 0
+    private var jobs = FIFO<Job>()
     private var releases: [[UnsafeMutablePointer<json_t>]]
     private var waiting: [Bool]
     private var closed = false
@@ -177,7 +176,7 @@ private final class PoolState: @unchecked Sendable {
     func push(_ job: @escaping Job) {
         pthread_mutex_lock(mutex)
         if !closed {
-            jobs.append(job)
+            jobs.push(job)
             if let idle = waiting.firstIndex(of: true) {
                 waiting[idle] = false  // the next job wakes another worker
                 pthread_cond_signal(conditions + idle)
@@ -200,12 +199,10 @@ private final class PoolState: @unchecked Sendable {
 
     /// Stops the workers: each finishes its running job and its queued releases, then exits.
     /// Returns the jobs still queued, for the caller to drop outside the lock.
-    func close() -> [Job?] {
+    func close() -> [Job] {
         pthread_mutex_lock(mutex)
         closed = true
-        let dropped = Array(jobs[head...])
-        jobs.removeAll()
-        head = 0
+        let dropped = jobs.removeAll()
         for index in 0..<workers { pthread_cond_signal(conditions + index) }
         pthread_mutex_unlock(mutex)
         return dropped
@@ -226,17 +223,8 @@ private final class PoolState: @unchecked Sendable {
                 continue
             }
             if closed { break }
-            if head < jobs.count {
-                var job = jobs[head]
-                jobs[head] = nil
-                head += 1
-                if head == jobs.count {
-                    jobs.removeAll(keepingCapacity: true)
-                    head = 0
-                } else if head >= 1024, head * 2 >= jobs.count {
-                    jobs.removeFirst(head)
-                    head = 0
-                }
+            if !jobs.isEmpty {
+                var job = jobs.pop()  // the one reference, dropped below before the lock
                 pthread_mutex_unlock(mutex)
                 job?(index)
                 // Dropped before the lock is taken again: the job may hold the last reference

@@ -48,8 +48,8 @@ import Testing
 
     /// 1,024 calls in flight under a per-host limit: every call completes over HTTP/2, on no
     /// more connections than the limit, itself below 1,024 / the server's stream limit.
-    /// (libcurl 7.88 without a per-host limit opens a connection for each call beyond the
-    /// streams of the connections it has: see ``ConnectionLimits``.)
+    /// (The server allows fewer streams than the client's 100, so libcurl puts the excess on
+    /// new connections, which the per-host limit bounds: see ``ConnectionLimits``.)
     @Test func calls1024InFlightOverTLSUseNoMoreConnectionsThanCountOverStreams() async throws {
         let limited = try client(server.baseURL, #", "maxConnectionsPerHost": 4"#)
         let versions = try await sendAll(limited, count: 1024)

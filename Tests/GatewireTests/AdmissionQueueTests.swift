@@ -1,0 +1,113 @@
+import Gatewire
+import Synchronization
+import Testing
+
+/// The event loop's admission queue, counted on the server side: with the default config,
+/// 1,024 HTTP/2 calls in flight open no more connections than they need at the server's
+/// stream limit, and a call that waits in the queue never reaches libcurl, so a cancel or a
+/// deadline ends it before the server sees it. No timing is asserted.
+@Suite(.serialized) struct AdmissionQueueHTTP2Tests {
+    /// nginx's `http2_max_concurrent_streams`: the client's default `maxConcurrentStreams`,
+    /// so the two agree on what one connection carries (libcurl 7.88 does not say what the
+    /// server announced; the queue uses the config's value).
+    static let serverStreams = 100
+    let server: NginxH2Server
+
+    init() throws { server = try NginxH2Server(counted: true, maxStreams: Self.serverStreams) }
+
+    /// Without the queue, libcurl 7.88 opened up to `maxConnections` (100) connections here:
+    /// once the first was full, every call added opened its own.
+    @Test func calls1024InFlightWithTheDefaultConfigOpenNoMoreConnectionsThanCountOverStreams() async throws {
+        let client = try Client(config: GatewayConfig(json: #"""
+            {"baseURL": "\#(server.baseURL)", "caFile": "\#(server.certificatePath)", "retry": {"maxRetries": 0}}
+            """#))
+        let count = 1024
+        let versions = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<count {
+                group.addTask {
+                    let response = try await client.send(.get("/echo/\(index)"))
+                    #expect(try JSONValue.parse(response.http.text).node["uri"]?.string == "/echo/\(index)")
+                    return response.http.httpVersion
+                }
+            }
+            var versions: [String] = []
+            for try await version in group { versions.append(version) }
+            return versions
+        }
+        #expect(versions.count == count)
+        #expect(versions.allSatisfy { $0 == "2" })
+        let connections = try server.connections(port: server.port)
+        #expect(connections >= 1)
+        #expect(connections <= (count + Self.serverStreams - 1) / Self.serverStreams)  // 11
+    }
+}
+
+/// A call waiting in the queue (one connection, held by another call) against the scripted
+/// test server, whose `/sequence/<key>/count` says how often the server saw a key.
+@Suite(.serialized) struct AdmissionQueueWaitTests {
+    let server: TestServer
+
+    init() throws { server = try TestServer() }
+
+    /// A client with one connection, and a call that holds it for 2 s, started (its transfer
+    /// handed to libcurl) before this returns.
+    func clientWithTheConnectionHeld() async throws -> (Client, Task<Response, any Error>) {
+        let client = try Client(config: GatewayConfig(json: #"""
+            {"baseURL": "\#(server.baseURL)", "maxConnectionsPerHost": 1, "retry": {"maxRetries": 0}}
+            """#))
+        let started = Mutex(false)
+        let token = client.addEventMonitor { event in
+            if event.kind == .attemptStarted, event.path == "/delay/2000" { started.withLock { $0 = true } }
+        }
+        let holder = Task { try await client.send(.get("/delay/2000")) }
+        for _ in 0..<1000 where !started.withLock({ $0 }) { try await Task.sleep(nanoseconds: 10_000_000) }
+        _ = client.removeEventMonitor(token)
+        #expect(started.withLock { $0 })
+        return (client, holder)
+    }
+
+    /// How many requests for `key` the server has seen.
+    func seen(_ client: Client, key: String) async throws -> Double? {
+        try await JSONValue.parse(client.send(.get("/sequence/\(key)/count")).http.text).node["count"]?.number
+    }
+
+    @Test func aQueuedCallCancelledBeforeAdmissionNeverReachesTheServer() async throws {
+        let (client, holder) = try await clientWithTheConnectionHeld()
+        let outcome = Mutex<Result<Response, GatewireError>?>(nil)
+        let handle = client.start(.get("/sequence/queued-cancel/200")) { result in outcome.withLock { $0 = result } }
+        handle.cancel()
+        #expect(try await holder.value.status == 200)
+        let result = try #require(outcome.withLock { $0 })
+        guard case .failure(let error) = result else {
+            Issue.record("the cancelled call succeeded")
+            return
+        }
+        #expect(error.kind == .cancelled)
+        #expect(error.attempts.count == 1)
+        #expect(error.attempts.first?.bytesSent == 0)
+        #expect(error.attempts.first.map { $0.timings.queued > 0 } == true)
+        #expect(try await seen(client, key: "queued-cancel") == 0)
+    }
+
+    @Test func aDeadlineFailsACallStillInTheQueueWithItsQueuedTime() async throws {
+        let (client, holder) = try await clientWithTheConnectionHeld()
+        var request = Request.get("/sequence/queued-deadline/200")
+        request.options.timeouts = Timeouts(deadline: 0.3)
+        let waiting = request
+        let error: GatewireError
+        do {
+            _ = try await client.send(waiting)
+            Issue.record("the call past its deadline succeeded")
+            return
+        } catch let failure {
+            error = failure
+        }
+        #expect(error.kind == .deadline)
+        #expect(error.attempts.count == 1)
+        #expect(error.attempts.first?.bytesSent == 0)
+        // It waited from its start to its deadline (0.3 s) behind the holder's 2 s.
+        #expect(error.attempts.first.map { $0.timings.queued > 0.25 } == true)
+        #expect(try await holder.value.status == 200)
+        #expect(try await seen(client, key: "queued-deadline") == 0)
+    }
+}
