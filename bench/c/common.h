@@ -32,6 +32,19 @@ __attribute__((unused)) static long bench_rss_kib(void) {
     return resident * 4;
 }
 
+/* A whole file as a NUL-terminated string (the caller frees it), or NULL. */
+__attribute__((unused)) static char *bench_read_file(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = calloc(1, (size_t)size + 1);
+    if (fread(text, 1, (size_t)size, f) != (size_t)size) size = 0;
+    fclose(f);
+    return text;
+}
+
 /* The line the runner reads: requests completed and verified, timed phase only. */
 static void bench_report(long requests, long ok, double elapsed, double cpu, const char *extra) {
     printf("{\"requests\": %ld, \"ok\": %ld, \"elapsed\": %.6f, \"cpu\": %.6f%s%s}\n", requests, ok, elapsed, cpu,

@@ -77,24 +77,12 @@ static void on_done(gw_result *result, void *user_data) {
     pthread_mutex_unlock(&lock);
 }
 
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = calloc(1, (size_t)size + 1);
-    if (fread(text, 1, (size_t)size, f) != (size_t)size) size = 0;
-    fclose(f);
-    return text;
-}
-
 int main(int argc, char **argv) {
     if (argc != 7) {
         fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory|cached\n");
         return 2;
     }
-    char *config = read_file(argv[1]);
+    char *config = bench_read_file(argv[1]);
     options.route = argv[2];
     total = atol(argv[3]);
     inflight = atol(argv[4]);

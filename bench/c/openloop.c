@@ -166,20 +166,8 @@ static void on_done(gw_result *result, void *user_data) {
     pthread_mutex_unlock(&lock);
 }
 
-static char *read_file(const char *path) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = calloc(1, (size_t)size + 1);
-    if (fread(text, 1, (size_t)size, f) != (size_t)size) size = 0;
-    fclose(f);
-    return text;
-}
-
 static int run_gatewire(const char *config_path, const char *route) {
-    char *config = read_file(config_path);
+    char *config = bench_read_file(config_path);
     gw_client *client = NULL;
     if (!config || gw_client_new_from_config(config, &client) != GW_OK) {
         fprintf(stderr, "client: %s\n", gw_last_error_message());
