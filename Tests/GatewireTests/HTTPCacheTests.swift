@@ -49,6 +49,30 @@ import Testing
                                            "call_started", "call_finished"])
     }
 
+    /// A call whose body goes to a sink never holds the body, so the cache neither serves it
+    /// (the body goes to the file from the network) nor keeps its response.
+    @Test func aCallWithABodySinkBypassesTheCache() async throws {
+        let httpbin = try HTTPBinServer()
+        let folder = DownloadFiles.folder()
+        let client = try Self.client(httpbin.baseURL)
+        let stored = try await client.send(.get("/cache/60"))
+        #expect(!stored.fromCache && stored.attempts.count == 1)
+        var download = Request.get("/cache/60")
+        download.options.bodySink = .file(folder + "/first.json")
+        let streamed = try await client.send(download)
+        #expect(!streamed.fromCache)
+        #expect(streamed.attempts.map(\.status) == [200])  // it went on the wire
+        #expect(DownloadFiles.read(folder + "/first.json")?.count == Int(streamed.attempts[0].bytesReceived))
+        #expect(try await client.send(.get("/cache/60")).fromCache)  // what was stored is still there
+
+        let fresh = try Self.client(httpbin.baseURL)
+        var first = Request.get("/cache/60")
+        first.options.bodySink = .file(folder + "/second.json")
+        #expect(try await fresh.send(first).attempts.count == 1)
+        let after = try await fresh.send(.get("/cache/60"))
+        #expect(!after.fromCache && after.attempts.count == 1)  // the streamed response was not kept
+    }
+
     @Test func aStaleResponseIsRevalidatedAndA304BecomesTheStoredResponse() async throws {
         let httpbin = try HTTPBinServer()
         for path in ["/cache", "/etag/v1-tag"] {
