@@ -74,6 +74,7 @@ __all__ = [
     "gw_client_options",
     "gw_call_options",
     "gw_result_fields",
+    "gw_value",
     "PREPARE_FN",
     "DID_RECEIVE_FN",
     "DESTROY_FN",
@@ -312,6 +313,21 @@ class gw_result_fields(Structure):  # noqa: N801 - the C name
 GW_RESULT_FIELDS_VERSION = 1
 
 
+class gw_value(Structure):  # noqa: N801 - the C name
+    """``struct gw_value``: one mapped value read in place by ``gw_result_mapped_value`` (the
+    C caller's typed read; the binding reads ``Result.mapped`` from the JSON text instead)."""
+
+    _fields_ = [
+        ("type", c_int32),
+        ("boolean", c_int32),
+        ("integer", ctypes.c_int64),
+        ("real", ctypes.c_double),
+        ("string", c_void_p),
+        ("length", c_size_t),
+        ("count", c_size_t),
+    ]
+
+
 _P = c_void_p  # every opaque handle: gw_client *, gw_result *, gw_call_handle *, gw_attempt *, gw_request *
 
 # name -> (restype, argtypes); the complete function list of include/gatewire.h.
@@ -363,6 +379,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_mapped_at": (c_char_p, [_P, c_char_p]),
     "gw_result_mapped_first": (c_char_p, [_P, c_char_p]),
     "gw_result_mapped_count": (ctypes.c_int64, [_P, c_char_p]),
+    "gw_result_mapped_value": (c_int32, [_P, c_char_p, ctypes.c_int64, c_char_p, POINTER(gw_value)]),
     "gw_result_metadata_json": (c_char_p, [_P]),
     "gw_paginator_new": (c_int32, [_P, POINTER(gw_call_options), POINTER(c_void_p)]),
     "gw_paginator_next": (c_int32, [_P, POINTER(c_void_p)]),
