@@ -49,7 +49,8 @@ import Testing
 
     init() throws { server = try TestServer() }
 
-    /// A client with one connection, and a call that holds it for 2 s, started (its transfer
+    /// A client with one connection, and a call that holds it for 5 s (room for a slow machine,
+    /// TSan's included, to start the next call well within it), started (its transfer
     /// handed to libcurl) before this returns.
     func clientWithTheConnectionHeld() async throws -> (Client, Task<Response, any Error>) {
         let client = try Client(config: GatewayConfig(json: #"""
@@ -57,9 +58,9 @@ import Testing
             """#))
         let started = Mutex(false)
         let token = client.addEventMonitor { event in
-            if event.kind == .attemptStarted, event.path == "/delay/2000" { started.withLock { $0 = true } }
+            if event.kind == .attemptStarted, event.path == "/delay/5000" { started.withLock { $0 = true } }
         }
-        let holder = Task { try await client.send(.get("/delay/2000")) }
+        let holder = Task { try await client.send(.get("/delay/5000")) }
         for _ in 0..<1000 where !started.withLock({ $0 }) { try await Task.sleep(nanoseconds: 10_000_000) }
         _ = client.removeEventMonitor(token)
         #expect(started.withLock { $0 })
@@ -105,7 +106,7 @@ import Testing
         #expect(error.kind == .deadline)
         #expect(error.attempts.count == 1)
         #expect(error.attempts.first?.bytesSent == 0)
-        // It waited from its start to its deadline (0.3 s) behind the holder's 2 s.
+        // It waited from its start to its deadline (0.3 s) behind the holder's 5 s.
         #expect(error.attempts.first.map { $0.timings.queued > 0.25 } == true)
         #expect(try await holder.value.status == 200)
         #expect(try await seen(client, key: "queued-deadline") == 0)
