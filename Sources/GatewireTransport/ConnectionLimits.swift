@@ -1,6 +1,6 @@
 /// How many connections a client's event loop opens and how it shares them: the gateway
 /// config's `maxConnectionsPerHost`, `maxConnections` and `http2.maxConcurrentStreams`, kept
-/// by the loop's ``AdmissionQueue`` (which hands libcurl only the calls that can run) and set
+/// by the loop's `AdmissionQueue` (which hands libcurl only the calls that can run) and set
 /// on its libcurl multi handle too, once, when the client is made.
 ///
 /// A call that would go beyond a limit waits in the loop's queue, first in first out, until

@@ -4,7 +4,7 @@ public struct HTTPCacheSettings: Sendable, Equatable {
     /// The most bytes of responses kept (bodies and header fields); the least recently used
     /// go first. Default 10 MiB, as OkHttp's typical configuration.
     public var maxBytes = 10 * 1024 * 1024
-    /// A folder that keeps the responses across clients (one file each; ``DiskCacheStore``),
+    /// A folder that keeps the responses across clients (one file each; `DiskCacheStore`),
     /// or nil (default) for memory only.
     public var directory: String?
 
