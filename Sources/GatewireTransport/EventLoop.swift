@@ -165,19 +165,21 @@ package final class EventLoop: Sendable {
     /// Hands the admitted `transfer` to libcurl; false (the transfer completed with the
     /// failure, its admission released) when its handle could not be set up.
     private func handOver(_ transfer: Transfer, _ origin: AdmissionQueue.Origin) -> Bool {
-        guard let easy = curl_easy_init() else {
+        // A transfer that never reached libcurl gives its admission back, then completes.
+        func refuse(_ failure: TransportError) -> Bool {
             state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK)
-            transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
-                                                      message: "libcurl could not make an easy handle (out of memory)"))
+            transfer.complete(failure: failure)
             return false
+        }
+        guard let easy = curl_easy_init() else {
+            return refuse(TransportError(kind: .network, curlCode: 0,
+                                         message: "libcurl could not make an easy handle (out of memory)"))
         }
         let slot = state.idle.popLast() ?? Slot()
         slot.easy = easy  // a new handle for every transfer (see the type's comment)
         if let failure = transfer.configure(easy, buffers: slot.buffers) {
             recycle(slot)
-            state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK)
-            transfer.complete(failure: failure)
-            return false
+            return refuse(failure)
         }
         _ = gw_easy_setopt_ptr(easy, CURLOPT_PRIVATE, Unmanaged.passUnretained(slot).toOpaque())
         _ = gw_easy_setopt_ptr(easy, CURLOPT_SHARE, handle.share)
@@ -197,10 +199,7 @@ package final class EventLoop: Sendable {
         if code != CURLM_OK {
             deactivate(slot)
             recycle(slot)
-            state.admission.finished(transfer, origin, easy: nil, code: CURLE_OK)
-            transfer.complete(failure: TransportError(kind: .network, curlCode: 0,
-                                                      message: String(cString: curl_multi_strerror(code))))
-            return false
+            return refuse(TransportError(kind: .network, curlCode: 0, message: String(cString: curl_multi_strerror(code))))
         }
         return true
     }
