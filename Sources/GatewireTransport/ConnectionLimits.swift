@@ -21,7 +21,8 @@ public struct ConnectionLimits: Sendable, Equatable {
     public var maxConnectionsPerHost = 0
     /// Connections open at once across all hosts (`CURLMOPT_MAX_TOTAL_CONNECTIONS`); 0 for no
     /// limit. Default 100. When it is reached, libcurl closes an idle connection to make room
-    /// before a call waits.
+    /// before a call waits. It is also how many idle connections are kept open for later calls
+    /// (100, or ``maxConnectionsPerHost`` if more, when it is 0).
     public var maxConnections = 100
     /// Streams (calls) one HTTP/2 connection carries at once, at most
     /// (`CURLMOPT_MAX_CONCURRENT_STREAMS`); the server's own `SETTINGS_MAX_CONCURRENT_STREAMS`
@@ -29,6 +30,16 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// this many per connection: keep it at most the server's. Default 100, libcurl's, which
     /// is also the least a server should allow (RFC 9113 section 6.5.2).
     public var maxConcurrentStreams = 100
+
+    /// How many idle connections the loop keeps open for later calls (its libcurl multi
+    /// handle's `CURLMOPT_MAXCONNECTS`): ``maxConnections``, or, with no total limit, 100 or
+    /// ``maxConnectionsPerHost`` if that is more. libcurl's own size, four per transfer it has
+    /// at the moment, would close idle connections whenever fewer calls run than connections
+    /// are open, since the loop's queue hands libcurl only the transfers that run: a lone
+    /// call after a burst would cost the next burst new connections (and TLS handshakes).
+    package var idleConnections: Int {
+        maxConnections > 0 ? maxConnections : max(ConnectionLimits().maxConnections, maxConnectionsPerHost)
+    }
 
     /// The accepted connection counts: 0 (no limit) to 1,000,000.
     public static let connectionRange = 0...1_000_000

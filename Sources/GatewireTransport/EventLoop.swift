@@ -102,6 +102,7 @@ package final class EventLoop: Sendable {
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maxConnectionsPerHost)
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maxConnections)
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAX_CONCURRENT_STREAMS, limits.maxConcurrentStreams)
+        _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAXCONNECTS, limits.idleConnections)
         _ = gw_share_setopt_long(handle.share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         let share = handle.share
         cookieEngine = cookies.map { CookieEngine(share: share, jar: $0) }

@@ -119,9 +119,9 @@ import Testing
 
     init() throws { server = try TestServer() }
 
-    func client(_ extra: String) throws -> Client {
+    func client(_ extra: String, perHost: Int = 1) throws -> Client {
         try Client(config: GatewayConfig(json: #"""
-            {"baseURL": "\#(server.baseURL)", "maxConnectionsPerHost": 1, "retry": {"maxRetries": 0}\#(extra)}
+            {"baseURL": "\#(server.baseURL)", "maxConnectionsPerHost": \#(perHost), "retry": {"maxRetries": 0}\#(extra)}
             """#))
     }
 
@@ -154,6 +154,31 @@ import Testing
         #expect(attempts.first.map { $0.timings.queued < 0.1 } == true)
         #expect(attempts.last.map { $0.timings.queued > 0.25 } == true)
         #expect(attempts.last?.bytesSent == 0)
+    }
+
+    /// Idle connections stay open for the next calls, however few run at once: eight calls
+    /// that overlap (each held 1 s by the server) open eight connections; a lone call then
+    /// reuses one, and eight more reuse all eight, none opened again. (libcurl's own cache
+    /// size, four per transfer it has, would close one of the eight when the lone call ended,
+    /// because the loop's queue hands libcurl only the transfers that run.) A new connection
+    /// is one whose attempt has a connect time; a reused one has none (``TransferTimings``).
+    @Test func idleConnectionsStayOpenWhileFewerCallsRun() async throws {
+        let client = try client("", perHost: 8)
+        func opened(_ count: Int, path: String) async throws -> Int {
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for _ in 0..<count {
+                    group.addTask {
+                        let response = try await client.send(.get(path))
+                        #expect(response.status == 200)
+                        return response.attempts[0].timings.connect > 0
+                    }
+                }
+                return try await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+        }
+        #expect(try await opened(8, path: "/delay/1000") == 8)
+        #expect(try await opened(1, path: "/echo") == 0)
+        #expect(try await opened(8, path: "/delay/1000") == 0)
     }
 
     /// An attempt timeout ends a call still waiting for the connection when it passes, not
