@@ -200,14 +200,19 @@ import Testing
         var request = Request.get("/delay/10")
         request.options.timeouts = Timeouts(attempt: 0.3)
         let waiting = request
+        let sentAt = MonotonicClock.now()
         let outcome = await failure(of: try await client.send(waiting))
-        let error = try #require(outcome)
+        let waited = MonotonicClock.now() - sentAt
+        // The holder's end, awaited before the checks, so that a failure says what became of it.
+        let held: String
+        do { held = "answered \(try await holder.status)" } catch { held = "failed: \(error)" }
+        #expect(held == "answered 200")
+        let error = try #require(outcome, "the queued call succeeded after \(waited) s; the holder \(held)")
         #expect(error.kind == .connect)
         #expect(error.message.contains("no connection became free within the attempt timeout (0.3 s)"))
         #expect(error.attempts.count == 1)
         #expect(error.attempts.first?.bytesSent == 0)
         #expect(error.attempts.first.map { $0.timings.queued > 0 } == true)
-        #expect(try await holder.status == 200)
     }
 }
 
