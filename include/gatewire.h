@@ -86,8 +86,8 @@ extern "C" {
 #define GW_ERROR_CALL_FAILED 3      /**< the call ran and failed: the gw_result says why */
 #define GW_ERROR_WOULD_DEADLOCK 4   /**< a blocking call on the client's own event-loop thread */
 #define GW_ERROR_VERSION 5          /**< an options struct or plugin has an unsupported version */
-#define GW_DONE 100                 /**< gw_paginator_next's status after the last page (not an
-                                         error; no result) */
+#define GW_DONE 100                 /**< not an error: gw_paginator_next after the last page (no
+                                         result); gw_result_mapped_walk when its visitor stopped */
 /** @} */
 
 /**
@@ -1167,6 +1167,7 @@ int64_t gw_result_mapped_count(const gw_result *result, const char *key_path);
 #define GW_VALUE_STRING 5  /**< a string: gw_value.string and gw_value.length */
 #define GW_VALUE_OBJECT 6  /**< an object: gw_value.count members */
 #define GW_VALUE_ARRAY 7   /**< an array: gw_value.count elements */
+#define GW_VALUE_END 8     /**< gw_result_mapped_walk only: the end of the object or array begun last */
 /** @} */
 
 /**
@@ -1224,6 +1225,38 @@ typedef struct gw_value {
  */
 int32_t gw_result_mapped_value(const gw_result *result, const char *key_path, int64_t index, const char *field,
                                gw_value *out_value);
+
+/**
+ * Told each value of the mapped objects by gw_result_mapped_walk, depth first and in order
+ * (an object's members in the order they were mapped). An object or an array is told with
+ * its count, then its members or elements, then a value of type GW_VALUE_END; so a caller
+ * rebuilds the tree with a stack, in its own types, without JSON text.
+ * @param user_data as given to gw_result_mapped_walk.
+ * @param key the member's name when the value is an object's member, else NULL (the root,
+ *        an array's element, GW_VALUE_END): UTF-8, owned by the result, valid until
+ *        gw_result_free; may contain NUL, so use key_length.
+ * @param key_length the name's length in bytes (0 without one).
+ * @param value the value, as gw_result_mapped_value reads it (its string lives as long as the
+ *        result); the struct itself is valid during this call only.
+ * @return 0 to go on; anything else stops the walk (gw_result_mapped_walk returns GW_DONE).
+ */
+typedef int32_t (*gw_value_visitor)(void *user_data, const char *key, size_t key_length, const gw_value *value);
+
+/**
+ * Walks every mapped object in place: the tree gw_result_mapped_json would write as text
+ * ({"<key path>": object or array, ...}), told value by value to `visitor`, on the calling
+ * thread, before this returns. Nothing is allocated and nothing is parsed: a binding builds
+ * its own objects from it (the Python binding's extension makes `Result.mapped` so).
+ *
+ * Thread: any; many threads may walk one result at once. The visitor must not free the
+ * result.
+ * @param result the result (nothing mapped: the visitor is never called).
+ * @param visitor told each value; returns 0 to go on.
+ * @param user_data handed to the visitor.
+ * @return GW_OK when the walk ended (or nothing was mapped); GW_DONE when the visitor
+ *         stopped it; GW_ERROR_INVALID_ARGUMENT for a NULL result or visitor.
+ */
+int32_t gw_result_mapped_walk(const gw_result *result, gw_value_visitor visitor, void *user_data);
 
 /**
  * The response metadata the mappings saw as `"@metadata"`, as JSON: {"method", "url" (after

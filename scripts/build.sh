@@ -7,6 +7,7 @@
 #   OUT/lib/libGatewire.so.MAJOR -> libGatewire.so.MAJOR.MINOR.PATCH
 #   OUT/lib/libGatewire.so       -> libGatewire.so.MAJOR
 #   OUT/bin/gatewire                           the CLI
+#   OUT/lib/_speedups<suffix>                  the Python binding's C extension (when Python.h is there)
 #
 # The library is SwiftPM's GatewireDynamic product (libGatewireDynamic.so), installed under
 # the C name libGatewire: the `Gatewire` product is the one Swift programs link into themselves.
@@ -46,4 +47,19 @@ ln -sfn "libGatewire.so.$version" "$out/lib/libGatewire.so.$major"
 ln -sfn "libGatewire.so.$major" "$out/lib/libGatewire.so"
 if ! cmp -s "$built/gatewire" "$out/bin/gatewire"; then
     cp "$built/gatewire" "$out/bin/gatewire"
+fi
+
+# The Python binding's optional C extension (bindings/python/gatewire/_speedups.c), for the
+# project's Python (.venv, else python3) when its headers are there: OUT/lib/_speedups<suffix>,
+# next to the library, where the binding looks for it. Without it the binding uses ctypes alone.
+python="$root/.venv/bin/python"
+[ -x "$python" ] || python="$(command -v python3 || true)"
+if [ -n "$python" ]; then
+    read -r include suffix < <("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"], sysconfig.get_config_var("EXT_SUFFIX"))')
+    if [ -f "$include/Python.h" ]; then
+        "${CC:-cc}" -O2 -Wall -Wextra -Werror -shared -fPIC -I"$root/include" -I"$include" \
+            -o "$out/lib/_speedups$suffix" "$root/bindings/python/gatewire/_speedups.c"
+    else
+        echo "build.sh: no Python.h for $python: the Python binding will use ctypes alone" >&2
+    fi
 fi

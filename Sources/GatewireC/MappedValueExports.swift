@@ -36,7 +36,8 @@ private func lookup(in mapped: JSONNode, keyPath: UnsafePointer<CChar>?, index: 
     return field.map { object.descendant(atPath: $0) } ?? object
 }
 
-private func fill(_ value: inout gw_value, from node: JSONNode) {
+/// Sets `value` to what `node` is (gw_value: only the fields of its type).
+func fill(_ value: inout gw_value, from node: JSONNode) {
     switch node.kind {
     case .null: value.type = GW_VALUE_NULL
     case .bool:

@@ -36,6 +36,7 @@ static const named_test tests[] = {
     {"concurrent_async", test_concurrent_async, 0},
     {"mapping", test_mapping, 0},
     {"mapped_values", test_mapped_values, 0},
+    {"mapped_walk", test_mapped_walk, 0},
     {"routes", test_routes, 0},
     {"retry", test_retry, 0},
     {"max_retries_keeps_the_route_policy", test_max_retries_keeps_the_route_policy, 0},

@@ -12,6 +12,7 @@ void test_headers_and_body(void);
 void test_concurrent_async(void);
 void test_mapping(void);
 void test_mapped_values(void);
+void test_mapped_walk(void);
 void test_routes(void);
 void test_retry(void);
 void test_max_retries_keeps_the_route_policy(void);

@@ -56,6 +56,12 @@ class CallLog:
         self._lock = threading.Lock()
         self._monitor: int | None = None
 
+    @property
+    def in_sync(self) -> bool:
+        """Whether the monitor is there exactly when the logger wants INFO (no lock): the cheap
+        check a call makes before :meth:`sync`."""
+        return logger.isEnabledFor(logging.INFO) is (self._monitor is not None)
+
     def sync(self) -> None:
         """Adds or removes the monitor to match the logger's level; any thread.
 

@@ -314,8 +314,9 @@ GW_RESULT_FIELDS_VERSION = 1
 
 
 class gw_value(Structure):  # noqa: N801 - the C name
-    """``struct gw_value``: one mapped value read in place by ``gw_result_mapped_value`` (the
-    C caller's typed read; the binding reads ``Result.mapped`` from the JSON text instead)."""
+    """``struct gw_value``: one mapped value read in place by ``gw_result_mapped_value`` and
+    told by ``gw_result_mapped_walk`` (the binding's extension builds ``Result.mapped`` with
+    the walk; its ctypes path parses the JSON text instead)."""
 
     _fields_ = [
         ("type", c_int32),
@@ -327,6 +328,12 @@ class gw_value(Structure):  # noqa: N801 - the C name
         ("count", c_size_t),
     ]
 
+
+#: int32_t (*gw_value_visitor)(void *user_data, const char *key, size_t key_length, const gw_value *value)
+VALUE_VISITOR_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t, POINTER(gw_value))
+#: gw_value.type (GW_VALUE_END: gw_result_mapped_walk's end of an object or array)
+(GW_VALUE_MISSING, GW_VALUE_NULL, GW_VALUE_BOOL, GW_VALUE_INTEGER, GW_VALUE_REAL, GW_VALUE_STRING, GW_VALUE_OBJECT,
+ GW_VALUE_ARRAY, GW_VALUE_END) = range(9)
 
 _P = c_void_p  # every opaque handle: gw_client *, gw_result *, gw_call_handle *, gw_attempt *, gw_request *
 
@@ -380,6 +387,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_mapped_first": (c_char_p, [_P, c_char_p]),
     "gw_result_mapped_count": (ctypes.c_int64, [_P, c_char_p]),
     "gw_result_mapped_value": (c_int32, [_P, c_char_p, ctypes.c_int64, c_char_p, POINTER(gw_value)]),
+    "gw_result_mapped_walk": (c_int32, [_P, VALUE_VISITOR_FN, _P]),
     "gw_result_metadata_json": (c_char_p, [_P]),
     "gw_paginator_new": (c_int32, [_P, POINTER(gw_call_options), POINTER(c_void_p)]),
     "gw_paginator_next": (c_int32, [_P, POINTER(c_void_p)]),
@@ -510,6 +518,9 @@ def load() -> ctypes.CDLL:
                 continue
             _declare(library)
             _lib, _lib_path = library, candidate
+            # From now on `_native.lib` is a plain module attribute: the PEP 562 hook below
+            # (a Python call per access) only runs until the library is loaded.
+            globals()["lib"] = library
             return library
         raise OSError("cannot load libGatewire.so; tried:\n  " + "\n  ".join(errors) + "\n"
                       + (_FIX_EXPLICIT if explicit else _FIX))

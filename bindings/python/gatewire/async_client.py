@@ -3,11 +3,13 @@
 How a call's outcome reaches a coroutine, with no thread per call: each asyncio loop that
 uses a client has a completion queue (:class:`_LoopQueue`, ``gw_queue``) into which the
 library pushes finished results from its own loop thread. When a result lands in an empty
-queue, the library's notify function (``gw_queue_set_notify``) schedules one
-:meth:`_LoopQueue.drain` with ``loop.call_soon_threadsafe``; the drain takes every waiting
-result with one ``gw_queue_wait`` per 256 and resolves their asyncio futures. So a batch of
-completions costs one wake-up of the asyncio loop, and no Python code runs per call on the
-library's thread.
+queue, the library's notify function (``gw_queue_set_notify``) wakes the asyncio loop for one
+:meth:`_LoopQueue.drain`, which takes every waiting result with one ``gw_queue_wait`` per 256
+and resolves their asyncio futures. With the binding's C extension (``_completions``) the
+notify function is C: it writes to an eventfd the asyncio loop reads (``loop.add_reader``),
+so the library's thread never takes the GIL; without it, a ctypes callback calls
+``loop.call_soon_threadsafe``. Either way a batch of completions costs one wake-up of the
+asyncio loop, and no Python code runs per call on the library's thread.
 """
 
 from __future__ import annotations
@@ -18,17 +20,18 @@ import itertools
 import os
 import threading
 import weakref
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Mapping, cast
 
 from . import _native
 from ._callbacks import _registry, check_plain_callable
+from ._completions import Completions, speedups
 from ._encoding import Config
 from .auth import RefreshingCredential
-from .client import CallOptions, Client, FailureObserver
+from .client import _SCALARS, CallOptions, Client, FailureObserver
 from .errors import ErrorKind, GatewireError
 from .pagination import Pages
 from .progress import Progress, ProgressCallback
-from .result import Result, accepted, outcome_from_queued
+from .result import Result, accepted
 from .streaming import BodyStream
 from .timeouts import TimeoutArgument
 from ._overlay import CacheArgument, CookiesArgument
@@ -52,8 +55,31 @@ def _on_queue_notify(queue: int | None, user_data: int | None) -> None:
 _QUEUE_NOTIFY = _native.QUEUE_NOTIFY_FN(_on_queue_notify)
 
 
-def _free_queue(handle: int, key: int) -> None:
+def _on_readable(reference: weakref.ref[_LoopQueue], fd: int) -> None:
+    """The loop's reader of a queue's eventfd (the extension's notifier wrote to it)."""
+    try:
+        os.eventfd_read(fd)
+    except BlockingIOError:
+        return  # drained already
+    loop_queue = reference()
+    if loop_queue is not None:
+        loop_queue.drain()
+
+
+def _free_queue(handle: int, key: int, wakeup: tuple[weakref.ref[asyncio.AbstractEventLoop], int, int] | None) -> None:
     _registry.pop(key)
+    if wakeup is not None:
+        loop_reference, fd, notifier = wakeup
+        fast = speedups()
+        assert fast is not None
+        fast.notifier_close(notifier)  # no write to the fd from here on, even by a late push
+        loop = loop_reference()
+        if loop is not None and not loop.is_closed():
+            try:
+                loop.remove_reader(fd)
+            except RuntimeError:
+                pass  # another thread's loop, closing: its selector goes with it
+        os.close(fd)
     _native.lib.gw_queue_free(handle)  # results still to come are freed by the library
 
 
@@ -88,15 +114,23 @@ class _LoopQueue:
         _native.check(_native.lib.gw_queue_new(ctypes.byref(out)))
         self.handle: int = out.value or 0
         self.key = _registry.add(weakref.ref(self))
-        _native.check(_native.lib.gw_queue_set_notify(self.handle, _QUEUE_NOTIFY, self.key))
+        # With the extension, the library's loop thread announces a batch by writing to an
+        # eventfd the asyncio loop reads (no GIL on that thread); else through ctypes.
+        fast = speedups()
+        wakeup = None
+        if fast is not None:
+            fd = os.eventfd(0, os.EFD_CLOEXEC | os.EFD_NONBLOCK)
+            notifier, notify = fast.notifier(fd)
+            wakeup = (self._loop, fd, notifier)
+            loop.add_reader(fd, _on_readable, weakref.ref(self), fd)
+            status = _native.lib.gw_queue_set_notify(self.handle, _native.QUEUE_NOTIFY_FN(notify), notifier)
+        else:
+            status = _native.lib.gw_queue_set_notify(self.handle, _QUEUE_NOTIFY, self.key)
+        self._finalizer = weakref.finalize(self, _free_queue, self.handle, self.key, wakeup)
+        _native.check(status)
         self.pending: dict[int, tuple[asyncio.Future[Result | GatewireError], int]] = {}
         self.tags = itertools.count(1)
-        self._results: Any = (ctypes.c_void_p * _BATCH)()  # items: int (a gw_result *)
-        self._tags = (ctypes.c_uint64 * _BATCH)()
-        self._count = ctypes.c_size_t()
-        self._fields = _native.gw_result_fields()
-        self._fields.version = _native.GW_RESULT_FIELDS_VERSION
-        self._finalizer = weakref.finalize(self, _free_queue, self.handle, self.key)
+        self.completions = Completions(_BATCH)
 
     def wake(self) -> None:
         """Schedule one drain on the loop (any thread); nothing if the loop is closed."""
@@ -112,24 +146,18 @@ class _LoopQueue:
         """Take every waiting result and resolve its future (on the loop)."""
         if not self._finalizer.alive:
             return
-        fields_ref = ctypes.byref(self._fields)
         while True:
-            _native.lib.gw_queue_wait(self.handle, 0.0, self._results, self._tags, _BATCH, ctypes.byref(self._count))
-            taken = self._count.value
-            for index in range(taken):
-                outcome: Result | GatewireError
-                try:  # frees the native result whatever happens, so the batch goes on
-                    outcome = outcome_from_queued(self._results[index], self._fields, fields_ref)
-                except Exception as error:  # noqa: BLE001 - the awaiting call gets it
-                    outcome = GatewireError(f"could not read the call's result: {error!r}")
-                entry = self.pending.pop(self._tags[index], None)
+            taken = self.completions.take(self.handle, 0.0)
+            for tag, outcome in taken:
+                entry = self.pending.pop(tag, None)
                 if entry is None:
                     continue
                 future, retry_key = entry
-                _registry.pop(retry_key)
+                if retry_key:
+                    _registry.pop(retry_key)
                 if not future.done():  # a cancelled task's future is done already
                     future.set_result(outcome)
-            if taken < _BATCH:
+            if len(taken) < _BATCH:
                 return
 
     def close(self) -> None:
@@ -183,6 +211,9 @@ class AsyncClient:
                               cache=cache)
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
         self._queues_lock = threading.Lock()
+        self._last_queue: _LoopQueue | None = None  # the queue of the loop that called last
+        # (method, path, route, options, their types, gw_call_options) of the last call without hooks
+        self._last_options: tuple[Any, ...] | None = None
 
     # -- lifecycle -----------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -193,6 +224,7 @@ class AsyncClient:
         with self._queues_lock:
             queues = list(self._queues.items())
             self._queues.clear()
+            self._last_queue = None
         running = asyncio.get_running_loop()
         for loop, loop_queue in queues:
             if loop is running:
@@ -219,24 +251,50 @@ class AsyncClient:
 
     # -- calls ---------------------------------------------------------------------------
     def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> _LoopQueue:
+        last = self._last_queue  # most programs run one loop: no lock, no weak dict
+        if last is not None and last._loop() is loop:
+            return last
         with self._queues_lock:
             loop_queue = self._queues.get(loop)
             if loop_queue is None:
                 loop_queue = self._queues[loop] = _LoopQueue(loop)
+            self._last_queue = loop_queue
             return loop_queue
+
+    def _native_options(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any],
+                        retry_key: int, progress_key: int) -> _native.gw_call_options:
+        """The call's ``gw_call_options``; the last one built is reused for a call with the same
+        scalar-only arguments (values and their types), as ``call_many`` does (the library
+        copies the options; building them is most of the binding's cost of a call)."""
+        hooked = retry_key or progress_key
+        last = self._last_options  # one tuple: safe to read while another thread replaces it
+        if (not hooked and last is not None and last[0] == method and last[1] == path and last[2] == route
+                and last[3] == options and (not options or last[4] == tuple(map(type, options.values())))):
+            return cast(_native.gw_call_options, last[5])
+        built = self._client._options(method, path, route, options, retry_key, progress_key)
+        if not hooked and all(type(value) in _SCALARS for value in options.values()):
+            self._last_options = (method, path, route, dict(options), tuple(map(type, options.values())), built)
+        return built
 
     async def _call(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any]) -> Result:
         client = self._client
         loop = asyncio.get_running_loop()
         loop_queue = self._loop_queue(loop)
-        retry_test = options.get("retry_test")
+        if not client._log.in_sync:
+            client._log.sync()
+        retry_test, progress = options.get("retry_test"), options.get("progress")
+        retry_key = progress_key = 0
         if retry_test is not None:
             check_plain_callable(retry_test, "retry_test")
-        client._log.sync()
-        retry_key = _registry.add(retry_test) if retry_test is not None else 0
-        progress_key = _progress_key(options.get("progress"), loop)
+            retry_key = _registry.add(retry_test)
+        if progress is not None:
+            try:
+                progress_key = _progress_key(progress, loop)
+            except BaseException:
+                _registry.pop(retry_key)
+                raise
         try:
-            native_options = client._options(method, path, route, options, retry_key, progress_key)
+            native_options = self._native_options(method, path, route, options, retry_key, progress_key)
             handle = client._native.acquire()
         except BaseException:
             _registry.pop(retry_key)
@@ -245,10 +303,8 @@ class AsyncClient:
         tag = next(loop_queue.tags)
         future: asyncio.Future[Result | GatewireError] = loop.create_future()
         loop_queue.pending[tag] = (future, retry_key)
-        call = ctypes.c_void_p()
         try:
-            status = _native.lib.gw_call_async_queued(handle, ctypes.byref(native_options), loop_queue.handle, tag,
-                                                      ctypes.byref(call))
+            status, call = loop_queue.completions.start(handle, native_options, loop_queue.handle, tag, True)
             message = _native.last_error_message() if status != _native.GW_OK else ""
         finally:
             client._native.release()
@@ -260,11 +316,14 @@ class AsyncClient:
         try:
             outcome = await future
         except asyncio.CancelledError:
-            _native.lib.gw_call_cancel(call.value)
+            _native.lib.gw_call_cancel(call)
             raise
         finally:
-            _native.lib.gw_call_handle_free(call.value)
-            _registry.pop(progress_key)  # a cancelled call's last reports find nothing
+            loop_queue.completions.release(call)
+            if progress_key:
+                _registry.pop(progress_key)  # a cancelled call's last reports find nothing
+        if type(outcome) is Result:
+            return outcome
         outcome = accepted(outcome, bool(options.get("accept_any_status")))
         if isinstance(outcome, BaseException):
             raise outcome

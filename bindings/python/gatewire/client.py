@@ -36,6 +36,7 @@ from ._callbacks import (
     _registry,
 )
 from ._calllog import CallLog
+from ._completions import Completions
 from ._encoding import (
     Config,
     _config_text,
@@ -54,7 +55,7 @@ from .futures import CallFuture
 from .hooks import RetryTest
 from .progress import ProgressCallback
 from .pagination import Pages
-from .result import Result, accepted, outcome_from_queued
+from .result import Result, accepted
 from .streaming import _CHUNK, BodyStream
 from .timeouts import TimeoutArgument
 from ._overlay import CacheArgument, CookiesArgument, cache_key, cookies_key, with_keys
@@ -75,23 +76,27 @@ class _NativeClient:
 
     def __init__(self) -> None:
         self.handle: int | None = None
-        self.lock = threading.Condition()
+        # `acquire` and `release` run on every call: they take the plain lock under the
+        # condition (a C context manager) and notify only when `free` waits.
+        self._mutex = threading.Lock()
+        self.lock = threading.Condition(self._mutex)
         self.starting = 0  # gw_call_async / observer calls in progress (they return at once)
         self.plugin_keys: list[int] = []
         self.observer_keys: dict[int, int] = {}  # library observer id -> registry key
         self.monitor_keys: dict[int, int] = {}  # library event monitor id -> registry key
 
     def acquire(self) -> int:
-        with self.lock:
+        with self._mutex:
             if not self.handle:
                 raise GatewireError("the client is closed")
             self.starting += 1
             return self.handle
 
     def release(self) -> None:
-        with self.lock:
+        with self._mutex:
             self.starting -= 1
-            self.lock.notify_all()
+            if self.handle is None and self.starting == 0:  # `free` waits for this
+                self.lock.notify_all()
 
     def free(self) -> None:
         with self.lock:
@@ -769,23 +774,16 @@ class Client:
             native_client.release()
         queue = ctypes.c_void_p()
         _native.check(native.gw_queue_new(ctypes.byref(queue)))
-        queue_handle = queue.value
-        capacity = min(in_flight, 4096)
-        results: Any = (ctypes.c_void_p * capacity)()  # items: int (a gw_result *)
-        tags = (ctypes.c_uint64 * capacity)()
-        count = ctypes.c_size_t()
-        count_ref = ctypes.byref(count)
-        fields = _native.gw_result_fields()
-        fields.version = _native.GW_RESULT_FIELDS_VERSION
-        fields_ref = ctypes.byref(fields)
-        start, wait, ok = native.gw_call_async_queued, native.gw_queue_wait, _native.GW_OK
+        queue_handle: int = queue.value or 0
+        completions = Completions(min(in_flight, 4096))
+        start, take, ok = completions.start, completions.take, _native.GW_OK
         ready: dict[int, Result | CallError] = {}
         accepting: set[int] = set()  # the tags of calls with accept_any_status
         started = yielded = 0
         exhausted = False
         refused: GatewireError | None = None
         last_spec: dict[str, Any] | None = None
-        last_ref: Any = None
+        last_options: Any = None
         try:
             while True:
                 if not exhausted and started - yielded - len(ready) < in_flight:
@@ -801,12 +799,12 @@ class Client:
                                 exhausted = True
                                 break
                             if last_spec is None or spec != last_spec:
-                                options_ref = ctypes.byref(self._many_options(spec))
+                                options = self._many_options(spec)
                                 cacheable = all(type(value) in _SCALARS for value in spec.values())
-                                last_spec, last_ref = (dict(spec), options_ref) if cacheable else (None, None)
+                                last_spec, last_options = (dict(spec), options) if cacheable else (None, None)
                             else:
-                                options_ref = last_ref
-                            status = start(handle, options_ref, queue_handle, started, None)
+                                options = last_options
+                            status, _ = start(handle, options, queue_handle, started)
                             if status != ok:
                                 _native.raise_status(status)
                             if spec.get("accept_any_status"):
@@ -819,9 +817,7 @@ class Client:
                         raise refused
                     return
                 if started - yielded > len(ready):
-                    wait(queue_handle, 0.25, results, tags, capacity, count_ref)  # GIL released
-                    for index in range(count.value):
-                        ready[tags[index]] = outcome_from_queued(results[index], fields, fields_ref)
+                    ready.update(take(queue_handle, 0.25))  # waits with the GIL released
                 while yielded in ready:
                     outcome = ready.pop(yielded)
                     if yielded in accepting:

@@ -7,7 +7,7 @@ import ctypes
 import json as _json
 import sys
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, Callable, TypeVar, cast
 
 from . import _native
 from .errors import CallError, ErrorKind, GatewireError, HTTPStatusError, MappingError, call_error_class
@@ -206,7 +206,9 @@ class Result:
     def mapped(self) -> dict[str, Any] | None:
         value = self._mapped
         if value is _UNSET:
-            value = self._mapped = self._tree("mapped objects", self._raw["mapped"])
+            raw = self._raw
+            build = getattr(raw, "mapped", None)  # the extension's NativeResult: no JSON text at all
+            value = self._mapped = self._tree("mapped objects", None if build else raw["mapped"], build)
         return value
 
     @property
@@ -230,14 +232,15 @@ class Result:
             value = self._metadata = self._tree("metadata", self._raw["metadata"])
         return value
 
-    def _tree(self, what: str, text: bytes | None) -> Any:
-        """``text`` parsed with :func:`json.loads`. The core accepts trees nested up to 2,048
-        levels (Jansson's parser limit) while :mod:`json` recurses once a level and stops at
-        the interpreter's recursion limit (about 1,000): such a tree raises this binding's
-        MappingError (kind ``mapping``, this result's status, path and attempts), not a bare
-        RecursionError."""
+    def _tree(self, what: str, text: bytes | None, build: Callable[[], Any] | None = None) -> Any:
+        """``text`` parsed with :func:`json.loads`, or what ``build`` makes (the extension's
+        walk of the native tree, which stops at the same depth). The core accepts trees
+        nested up to 2,048 levels (Jansson's parser limit) while :mod:`json` recurses once a
+        level and stops at the interpreter's recursion limit (about 1,000): such a tree raises
+        this binding's MappingError (kind ``mapping``, this result's status, path and
+        attempts), not a bare RecursionError."""
         try:
-            return _loads(text)
+            return build() if build is not None else _loads(text)
         except RecursionError:
             raise _too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
                             path=self.path, headers=self.headers) from None
