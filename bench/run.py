@@ -445,6 +445,10 @@ def targets(rows: list[Row], memory: dict | None) -> list[dict]:
                     "goal": 5.0, "unit": "us", "met": extra <= 5.0})
     py, aio = find(rows, "Gatewire Python", "a", 64), find(rows, "aiohttp", "a", 64)
     ratio("(a) Python vs aiohttp, 64 in flight", py.rate / aio.rate if py and aio else None, 2.0)
+    c_abi = find(rows, "Gatewire C ABI", "a", 64)
+    for client in ("Gatewire Python", "Gatewire Python async"):
+        row = find(rows, client, "a", 64)
+        ratio(f"(a) {client} vs C ABI, 64 in flight", row.rate / c_abi.rate if row and c_abi else None, 0.8)
     row = find(rows, "Gatewire C ABI", "b", 1)
     ratio("(b) C ABI mapped vs libcurl+Jansson parse and walk, 1 in flight (one core)", row and row.vs_ceiling, 0.85)
     mine = find(rows, "Gatewire C ABI", "b", 64)
