@@ -6,7 +6,7 @@ Two implementations with one shape: the optional CPython extension ``gatewire._s
 headers are there), and ctypes, the fallback. The extension is
 looked for next to this package, then next to the loaded library, for this interpreter's
 extension suffix (e.g. ``.cpython-311-x86_64-linux-gnu.so``); ``GATEWIRE_NO_SPEEDUPS=1``
-turns it off. :data:`SPEEDUPS` says which one runs.
+turns it off. :func:`speedups` says which one runs.
 """
 
 from __future__ import annotations
