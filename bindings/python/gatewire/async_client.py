@@ -174,7 +174,7 @@ class AsyncClient:
     ``timeout``, ``cookies``, ``cache``); so are the calls' keyword arguments (:class:`CallOptions`), results and
     errors. A call is started by the coroutine that awaits it and runs on the library's own
     event-loop thread, so the asyncio loop never blocks on the network; its outcome comes
-    back with others in one ``loop.call_soon_threadsafe`` per batch (module docs).
+    back with others in one wake-up of the asyncio loop per batch (module docs).
 
     Any number of asyncio loops, in any threads, may use one AsyncClient at once (each has
     its own completion queue). Cancelling the task that awaits a call cancels the call: the
