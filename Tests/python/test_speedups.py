@@ -7,11 +7,14 @@ with GATEWIRE_NO_SPEEDUPS=1 (ctypes alone) and the two must agree field by field
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import sys
 import sysconfig
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -169,3 +172,38 @@ def test_the_extension_builds_mapped_objects_equal_to_the_json_text(server: str,
 
 
 _FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+
+
+def test_async_calls_racing_with_close_end_as_results_or_errors(server: str, library: str) -> None:
+    # Four threads, each with its own asyncio loop, keep starting calls while the client is
+    # closed from this thread: with the extension the handle is read and the call started in
+    # one C call (no lock), so each start either ran or found the client closed; no crash.
+    for round_number in range(5):
+        client = gatewire.AsyncClient(server)
+        outcomes: list[object] = []
+        lock = threading.Lock()
+
+        async def keep_calling() -> None:
+            while True:
+                try:
+                    outcome: object = await client.get("/delay/5", max_retries=0)
+                except gatewire.GatewireError as error:
+                    outcome = error
+                with lock:
+                    outcomes.append(outcome)
+                if type(outcome) is gatewire.GatewireError:
+                    return  # closed
+
+        threads = [threading.Thread(target=asyncio.run, args=(keep_calling(),), daemon=True) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        time.sleep(0.05 + 0.02 * round_number)
+        asyncio.run(client.aclose())
+        for thread in threads:
+            thread.join(timeout=10)
+        assert not any(thread.is_alive() for thread in threads)
+        assert outcomes
+        kinds = {type(outcome).__name__ for outcome in outcomes}
+        assert kinds <= {"Result", "Cancelled", "GatewireError"}, kinds
+        closed = [o for o in outcomes if type(o) is gatewire.GatewireError]
+        assert len(closed) == 4 and all("closed" in str(o) for o in closed)

@@ -20,7 +20,7 @@ from types import ModuleType
 from typing import Any
 
 from . import _native
-from .errors import CallError, ErrorKind
+from .errors import CallError, ErrorKind, GatewireError
 from .result import _UNSET, Result, _convert, outcome_from_queued
 
 Outcome = Result | CallError
@@ -99,6 +99,26 @@ class Completions:
         status = _native.lib.gw_call_async_queued(client, ctypes.byref(options), queue, tag,
                                                   ctypes.byref(call) if want_handle else None)
         return int(status), call.value or 0
+
+    def start_guarded(self, native_client: Any, options: _native.gw_call_options, queue: int, tag: int) -> tuple[int, int]:
+        """:meth:`start` on the client of ``native_client`` (the ``_NativeClient`` whose
+        ``free`` must not free the client meanwhile), with a call handle. The extension reads
+        the handle and starts the call in one C call, under the GIL that ``free`` needs to
+        clear the handle; ctypes takes the client's guard (``acquire``/``release``) instead.
+
+        Raises:
+            GatewireError: the client is closed.
+        """
+        if self._fast is not None:
+            status, call = self._fast.start_on(native_client, ctypes.addressof(options), queue, tag, True)
+            if status == -1:
+                raise GatewireError("the client is closed")
+            return status, call
+        handle = native_client.acquire()
+        try:
+            return self.start(handle, options, queue, tag, True)
+        finally:
+            native_client.release()
 
     def release(self, call: int) -> None:
         """``gw_call_handle_free`` of a handle :meth:`start` gave (0: nothing)."""

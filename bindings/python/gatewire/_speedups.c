@@ -48,6 +48,7 @@ static struct {
     PyObject *unset;       /* the Result's "not read yet" marker */
     PyObject *names[11];   /* the Result's slot names, interned */
     PyObject *empty;       /* () for object.__new__ */
+    PyObject *handle_name; /* "handle", interned */
 } api;
 
 static const char *const slot_names[11] = {"_error", "_status", "_cache", "_body", "_raw", "_method",
@@ -226,6 +227,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     for (int index = 0; index < 11; index++) {
         if (!api.names[index] && !(api.names[index] = PyUnicode_InternFromString(slot_names[index]))) return NULL;
     }
+    if (!api.handle_name && !(api.handle_name = PyUnicode_InternFromString("handle"))) return NULL;
     api.start = (start_fn)found[0];
     api.wait = (wait_fn)found[1];
     api.read = (read_fn)found[2];
@@ -331,6 +333,39 @@ static PyObject *notifier_close(PyObject *module, PyObject *argument) {
     closing->fd = -1;
     pthread_mutex_unlock(&closing->lock);
     Py_RETURN_NONE;
+}
+
+/* start_on(native_client, options, queue, tag, want_handle) -> (status, call handle or 0):
+ * as start, with the client's handle read from `native_client.handle` in the same C call.
+ * The GIL is held from that read to the return of gw_call_async_queued, and the binding's
+ * `free` clears `handle` (under the GIL) before it frees the client: so the handle used is
+ * never freed meanwhile, without a lock of the binding's own. Status -1: the client is closed
+ * (`handle` is None or 0). */
+static PyObject *start_on(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
+    (void)module;
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "start_on(native_client, options, queue, tag, want_handle)");
+        return NULL;
+    }
+    if (!api.start) return PyErr_Format(PyExc_RuntimeError, "gatewire._speedups is not bound");
+    PyObject *handle = PyObject_GetAttr(args[0], api.handle_name);
+    if (!handle) return NULL;
+    void *client = handle == Py_None ? NULL : PyLong_AsVoidPtr(handle);
+    Py_DECREF(handle);
+    if (!client) {
+        if (PyErr_Occurred()) return NULL;
+        return Py_BuildValue("(ii)", -1, 0);
+    }
+    PyObject *rest[4] = {Py_None, args[1], args[2], args[3]};
+    void *pointers[3];
+    if (unpack_pointers(rest, 3, pointers) < 0) return NULL;
+    unsigned long long tag = PyLong_AsUnsignedLongLong(args[3]);
+    if (tag == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    int want = PyObject_IsTrue(args[4]);
+    if (want < 0) return NULL;
+    gw_call_handle *call = NULL;
+    int32_t status = api.start(client, pointers[1], pointers[2], tag, want ? &call : NULL);
+    return Py_BuildValue("(iN)", status, PyLong_FromVoidPtr(call));
 }
 
 /* ---- take --------------------------------------------------------------------------- */
@@ -445,6 +480,9 @@ static PyMethodDef methods[] = {
     {"start", (PyCFunction)(void (*)(void))start, METH_FASTCALL,
      "start(client, options, queue, tag, want_handle) -> (status, call): gw_call_async_queued with "
      "pointers as ints; call is the gw_call_handle * (0 unless want_handle) the caller frees."},
+    {"start_on", (PyCFunction)(void (*)(void))start_on, METH_FASTCALL,
+     "start_on(native_client, options, queue, tag, want_handle) -> (status, call): start with the handle read "
+     "from native_client.handle in the same C call (no lock: see the C source); status -1: the client is closed."},
     {"release", release, METH_O, "release(call): gw_call_handle_free of a handle start gave (0: nothing)."},
     {"notifier", notifier, METH_O,
      "notifier(fd) -> (notifier, notify): a gw_queue_notify_fn (address) and its user_data that write 1 to "

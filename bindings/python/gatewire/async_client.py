@@ -293,26 +293,19 @@ class AsyncClient:
             except BaseException:
                 _registry.pop(retry_key)
                 raise
-        try:
-            native_options = self._native_options(method, path, route, options, retry_key, progress_key)
-            handle = client._native.acquire()
-        except BaseException:
-            _registry.pop(retry_key)
-            _registry.pop(progress_key)
-            raise
         tag = next(loop_queue.tags)
         future: asyncio.Future[Result | GatewireError] = loop.create_future()
         loop_queue.pending[tag] = (future, retry_key)
         try:
-            status, call = loop_queue.completions.start(handle, native_options, loop_queue.handle, tag, True)
-            message = _native.last_error_message() if status != _native.GW_OK else ""
-        finally:
-            client._native.release()
-        if status != _native.GW_OK:
+            native_options = self._native_options(method, path, route, options, retry_key, progress_key)
+            status, call = loop_queue.completions.start_guarded(client._native, native_options, loop_queue.handle, tag)
+            if status != _native.GW_OK:
+                _native.raise_status(status, _native.last_error_message())
+        except BaseException:
             loop_queue.pending.pop(tag, None)
             _registry.pop(retry_key)
             _registry.pop(progress_key)
-            _native.raise_status(status, message)
+            raise
         try:
             outcome = await future
         except asyncio.CancelledError:
