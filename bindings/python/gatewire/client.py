@@ -72,7 +72,12 @@ FailureObserver = Callable[[CallError], None]
 # ---- Client ----------------------------------------------------------------------------
 class _NativeClient:
     """The native handle and the registry keys a client owns; freed by :meth:`free` exactly
-    once (from :meth:`Client.close`, the finaliser, or at interpreter exit)."""
+    once (from :meth:`Client.close`, the finaliser, or at interpreter exit).
+
+    Whoever uses the handle holds it with :meth:`acquire`/:meth:`release`, except the C
+    extension's ``start_on`` (``_completions``): it reads ``handle`` and starts a call in one
+    C call under the GIL, so :meth:`free` clearing ``handle`` (under the GIL) before it frees
+    the client is what keeps that path off a freed client."""
 
     def __init__(self) -> None:
         self.handle: int | None = None
