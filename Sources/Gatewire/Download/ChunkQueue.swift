@@ -1,7 +1,8 @@
-import Synchronization
+import GatewireBase
 
 /// The chunks of a ``BodyStream`` between the event loop (``offer(_:)``, ``finish(_:)``) and
-/// its consumer (``next(resume:)``), under one lock. The loop side never waits: past the
+/// its consumer (``next(resume:)``), under one lock (`Lock`, a pthread mutex, which
+/// ThreadSanitizer can follow, unlike `Mutex`). The loop side never waits: past the
 /// high-water mark it answers ``ChunkVerdict/pause``, and the consumer resumes the call once
 /// it has taken the queue below the low-water mark.
 final class ChunkQueue: Sendable {
@@ -15,7 +16,7 @@ final class ChunkQueue: Sendable {
         var waiting: CheckedContinuation<Void, Never>?
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
     private let highWater: Int
     private let lowWater: Int
 
