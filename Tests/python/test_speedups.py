@@ -128,7 +128,9 @@ def test_the_extension_refuses_bad_arguments(library: str) -> None:
     if module is None:
         pytest.skip("the extension is not built for this interpreter")
     with pytest.raises(ValueError, match="function addresses"):
-        module.bind((1, 2), gatewire.Result, object())
+        module.bind((1, 2), gatewire.Result, object(), print)
+    with pytest.raises(TypeError):
+        module.bind((1, 2), gatewire.Result, object(), None)
     with pytest.raises(ValueError, match="capacity"):
         module.take(1, 0.0, 0)
     with pytest.raises(TypeError):
@@ -136,8 +138,8 @@ def test_the_extension_refuses_bad_arguments(library: str) -> None:
     queue = _native.ctypes.c_void_p()
     _native.check(_native.lib.gw_queue_new(_native.ctypes.byref(queue)))
     try:
-        # An empty queue, no wait: nothing taken, and the library's status comes back.
-        assert module.take(queue.value, 0.0, 8) == (_native.GW_OK, [])
+        # An empty queue, no wait: nothing taken.
+        assert module.take(queue.value, 0.0, 8) == []
         # A NULL client is the library's invalid argument, not a crash.
         options = _native.gw_call_options()
         options.version = _native.GW_CALL_OPTIONS_VERSION

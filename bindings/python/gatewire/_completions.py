@@ -17,7 +17,7 @@ import importlib.util
 import os
 import threading
 from types import ModuleType
-from typing import Any
+from typing import Any, Callable
 
 from . import _native
 from .errors import CallError, ErrorKind, GatewireError
@@ -67,7 +67,7 @@ def _find(library: ctypes.CDLL) -> ModuleType | None:
             module = importlib.util.module_from_spec(spec)
             loader.exec_module(module)
             addresses = tuple(ctypes.cast(getattr(library, function), ctypes.c_void_p).value for function in _FUNCTIONS)
-            module.bind(addresses, Result, _UNSET)
+            module.bind(addresses, Result, _UNSET, _finish)
         except (ImportError, OSError, ValueError):
             continue  # a build for another library or interpreter: ctypes serves
         return module
@@ -81,7 +81,21 @@ class Completions:
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._fast = speedups()
-        if self._fast is None:
+        self.start_on: Callable[[Any, int, int, int, bool], tuple[int, int]]
+        """``start_on(native_client, options, queue, tag, want_handle) -> (status, call)``:
+        :meth:`start` on the client of ``native_client`` (the ``_NativeClient`` whose ``free``
+        must not free the client meanwhile), ``options`` the address of a ``gw_call_options``.
+        Status -1: the client is closed. The extension reads the handle and starts the call in
+        one C call, under the GIL that ``free`` needs to clear the handle; ctypes holds the
+        client's guard instead. A plain attribute, not a method: one Python call per start."""
+        self.release: Callable[[int], None]
+        """``release(call)``: ``gw_call_handle_free`` of a handle a start gave (0: nothing)."""
+        if self._fast is not None:
+            self.start_on = self._fast.start_on
+            self.release = self._fast.release
+        else:
+            self.start_on = self._start_on_ctypes
+            self.release = _native.lib.gw_call_handle_free
             self._results: Any = (ctypes.c_void_p * capacity)()  # items: int (a gw_result *)
             self._tags = (ctypes.c_uint64 * capacity)()
             self._count = ctypes.c_size_t()
@@ -100,32 +114,17 @@ class Completions:
                                                   ctypes.byref(call) if want_handle else None)
         return int(status), call.value or 0
 
-    def start_guarded(self, native_client: Any, options: _native.gw_call_options, queue: int, tag: int) -> tuple[int, int]:
-        """:meth:`start` on the client of ``native_client`` (the ``_NativeClient`` whose
-        ``free`` must not free the client meanwhile), with a call handle. The extension reads
-        the handle and starts the call in one C call, under the GIL that ``free`` needs to
-        clear the handle; ctypes takes the client's guard (``acquire``/``release``) instead.
-
-        Raises:
-            GatewireError: the client is closed.
-        """
-        if self._fast is not None:
-            status, call = self._fast.start_on(native_client, ctypes.addressof(options), queue, tag, True)
-            if status == -1:
-                raise GatewireError("the client is closed")
-            return status, call
-        handle = native_client.acquire()
+    def _start_on_ctypes(self, native_client: Any, options: int, queue: int, tag: int,
+                         want_handle: bool) -> tuple[int, int]:
         try:
-            return self.start(handle, options, queue, tag, True)
+            handle = native_client.acquire()
+        except GatewireError:
+            return -1, 0
+        try:
+            return self.start(handle, ctypes.cast(options, ctypes.POINTER(_native.gw_call_options)).contents, queue,
+                              tag, want_handle)
         finally:
             native_client.release()
-
-    def release(self, call: int) -> None:
-        """``gw_call_handle_free`` of a handle :meth:`start` gave (0: nothing)."""
-        if self._fast is not None:
-            self._fast.release(call)
-        else:
-            _native.lib.gw_call_handle_free(call)
 
     def take(self, queue: int, timeout: float) -> list[tuple[int, Outcome]]:
         """Up to ``capacity`` finished results, oldest first, as (tag, outcome): waits at most
@@ -133,8 +132,7 @@ class Completions:
         freed, or owned by its Result; one that cannot be read becomes a CallError of kind
         ``none`` that says why."""
         if self._fast is not None:
-            _, made = self._fast.take(queue, timeout, self.capacity)
-            return [(tag, outcome if type(outcome) is Result else _finish(outcome)) for tag, outcome in made]
+            return self._fast.take(queue, timeout, self.capacity)  # type: ignore[no-any-return]
         count = self._count
         _native.lib.gw_queue_wait(queue, timeout, self._results, self._tags, self.capacity, ctypes.byref(count))
         fields, fields_ref = self._fields, ctypes.byref(self._fields)

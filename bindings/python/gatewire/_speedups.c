@@ -46,6 +46,7 @@ static struct {
     walk_fn walk;
     PyObject *result_type; /* gatewire.Result */
     PyObject *unset;       /* the Result's "not read yet" marker */
+    PyObject *finish;      /* finish(NativeResult or None) -> the outcome of a failure */
     PyObject *names[11];   /* the Result's slot names, interned */
     PyObject *empty;       /* () for object.__new__ */
     PyObject *handle_name; /* "handle", interned */
@@ -210,8 +211,9 @@ static PyTypeObject NativeResultType = {
 
 static PyObject *bind(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *addresses, *result_type, *unset;
-    if (!PyArg_ParseTuple(args, "O!OO", &PyTuple_Type, &addresses, &result_type, &unset)) return NULL;
+    PyObject *addresses, *result_type, *unset, *finish;
+    if (!PyArg_ParseTuple(args, "O!OOO", &PyTuple_Type, &addresses, &result_type, &unset, &finish)) return NULL;
+    if (!PyCallable_Check(finish)) return PyErr_Format(PyExc_TypeError, "finish must be callable");
     if (PyTuple_GET_SIZE(addresses) != 7 + TEXT_COUNT) {
         PyErr_Format(PyExc_ValueError, "bind needs %d function addresses", 7 + TEXT_COUNT);
         return NULL;
@@ -240,6 +242,8 @@ static PyObject *bind(PyObject *module, PyObject *args) {
     Py_XSETREF(api.result_type, result_type);
     Py_INCREF(unset);
     Py_XSETREF(api.unset, unset);
+    Py_INCREF(finish);
+    Py_XSETREF(api.finish, finish);
     Py_RETURN_NONE;
 }
 
@@ -253,6 +257,20 @@ static int unpack_pointers(PyObject *const *args, Py_ssize_t count, void **out) 
     return 0;
 }
 
+/* gw_call_async_queued on `client` with the rest of start's arguments (args[1...4]):
+ * (status, call handle or 0). */
+static PyObject *start_with(void *client, PyObject *const *args) {
+    void *pointers[2];
+    if (unpack_pointers(args + 1, 2, pointers) < 0) return NULL;
+    unsigned long long tag = PyLong_AsUnsignedLongLong(args[3]);
+    if (tag == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    int want = PyObject_IsTrue(args[4]);
+    if (want < 0) return NULL;
+    gw_call_handle *call = NULL;
+    int32_t status = api.start(client, pointers[0], pointers[1], tag, want ? &call : NULL);
+    return Py_BuildValue("(iN)", status, PyLong_FromVoidPtr(call));
+}
+
 /* start(client, options, queue, tag, want_handle) -> (status, call handle or 0) */
 static PyObject *start(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
@@ -260,16 +278,10 @@ static PyObject *start(PyObject *module, PyObject *const *args, Py_ssize_t nargs
         PyErr_SetString(PyExc_TypeError, "start(client, options, queue, tag, want_handle)");
         return NULL;
     }
-    void *pointers[3];
     if (!api.start) return PyErr_Format(PyExc_RuntimeError, "gatewire._speedups is not bound");
-    if (unpack_pointers(args, 3, pointers) < 0) return NULL;
-    unsigned long long tag = PyLong_AsUnsignedLongLong(args[3]);
-    if (tag == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
-    int want = PyObject_IsTrue(args[4]);
-    if (want < 0) return NULL;
-    gw_call_handle *call = NULL;
-    int32_t status = api.start(pointers[0], pointers[1], pointers[2], tag, want ? &call : NULL);
-    return Py_BuildValue("(iN)", status, PyLong_FromVoidPtr(call));
+    void *client;
+    if (unpack_pointers(args, 1, &client) < 0) return NULL;
+    return start_with(client, args);
 }
 
 /* release(call): gw_call_handle_free of a handle start gave (0 or None: nothing). */
@@ -356,16 +368,7 @@ static PyObject *start_on(PyObject *module, PyObject *const *args, Py_ssize_t na
         if (PyErr_Occurred()) return NULL;
         return Py_BuildValue("(ii)", -1, 0);
     }
-    PyObject *rest[4] = {Py_None, args[1], args[2], args[3]};
-    void *pointers[3];
-    if (unpack_pointers(rest, 3, pointers) < 0) return NULL;
-    unsigned long long tag = PyLong_AsUnsignedLongLong(args[3]);
-    if (tag == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
-    int want = PyObject_IsTrue(args[4]);
-    if (want < 0) return NULL;
-    gw_call_handle *call = NULL;
-    int32_t status = api.start(client, pointers[1], pointers[2], tag, want ? &call : NULL);
-    return Py_BuildValue("(iN)", status, PyLong_FromVoidPtr(call));
+    return start_with(client, args);
 }
 
 /* ---- take --------------------------------------------------------------------------- */
@@ -409,13 +412,26 @@ static PyObject *make_result(PyObject *raw, const gw_result_fields *fields) {
     return self;
 }
 
+/* The outcome of a failed (or unreadable) result: finish(raw), raw a NativeResult owning it
+ * or None when not even that could be made. `finish` is not meant to raise; if it does, the
+ * exception is dropped and finish(None) says the result could not be read. */
+static PyObject *finished(PyObject *raw) {
+    PyObject *outcome = PyObject_CallOneArg(api.finish, raw ? raw : Py_None);
+    if (!outcome) {
+        PyErr_Clear();
+        outcome = PyObject_CallOneArg(api.finish, Py_None);
+        if (!outcome) PyErr_Clear();
+    }
+    return outcome;
+}
+
 /* take(queue, timeout, capacity) -> [(tag, outcome), ...], oldest first.
  *
  * Waits as gw_queue_wait (at most `timeout` seconds, the GIL released when it may block) and
- * takes up to `capacity` finished results. Each outcome is a Result (a success), or a
- * NativeResult owning a failed result (or one gw_result_read refused) for the caller to
- * convert, or None when not even that could be made (out of memory; the result is freed).
- * Returns (gw_queue_wait's status, that list). */
+ * takes up to `capacity` finished results. Each outcome is a Result (a success) or what
+ * `finish` made of the rest: a NativeResult owning a failed result (or one gw_result_read
+ * refused), or None when not even that could be made (out of memory; the result is freed).
+ * A result is never lost: an item that cannot be built at all has None as its outcome. */
 static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 3) {
@@ -442,6 +458,7 @@ static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         status = api.wait(queue, timeout, results, tags, (size_t)capacity, &count);
         Py_END_ALLOW_THREADS
     }
+    (void)status; /* a bad queue takes nothing: the list is empty */
     PyObject *list = PyList_New((Py_ssize_t)count);
     for (size_t index = 0; index < count; index++) {
         if (!list) {  /* out of memory: nobody can take these any more */
@@ -450,33 +467,43 @@ static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         }
         gw_result_fields fields = {.version = GW_RESULT_FIELDS_VERSION};
         PyObject *raw = wrap(results[index]);
-        PyObject *outcome = raw;
+        PyObject *outcome = NULL;
         if (raw && api.read(results[index], &fields) == GW_OK && fields.ok) {
             outcome = make_result(raw, &fields);
-            Py_DECREF(raw);
+            if (!outcome) PyErr_Clear();
         }
         if (!outcome) {
             PyErr_Clear();
-            outcome = Py_NewRef(Py_None);
+            outcome = finished(raw);
         }
-        PyObject *item = Py_BuildValue("(KN)", (unsigned long long)tags[index], outcome);
-        if (!item) {
+        Py_XDECREF(raw);
+        PyObject *item = PyTuple_New(2);
+        PyObject *tag = PyLong_FromUnsignedLongLong(tags[index]);
+        if (!item || !tag) {
             PyErr_Clear();
+            Py_XDECREF(item);
+            Py_XDECREF(tag);
+            Py_XDECREF(outcome);
             item = Py_BuildValue("(KO)", (unsigned long long)tags[index], Py_None);
+            if (!item) PyErr_Clear();
+        } else {
+            PyTuple_SET_ITEM(item, 0, tag);
+            PyTuple_SET_ITEM(item, 1, outcome ? outcome : Py_NewRef(Py_None));
         }
+        if (!item) item = Py_NewRef(Py_None);
         PyList_SET_ITEM(list, (Py_ssize_t)index, item);
     }
     PyMem_RawFree(results);
-    if (!list) return NULL;
-    return Py_BuildValue("(iN)", status, list);
+    return list;
 }
 
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
-     "bind(addresses, result_type, unset): the library's functions (addresses, ints: gw_call_async_queued, "
+     "bind(addresses, result_type, unset, finish): the library's functions (addresses, ints: gw_call_async_queued, "
      "gw_queue_wait, gw_result_read, gw_result_cache, gw_result_free, gw_call_handle_free, then gw_result_method, _path, "
-     "_mapped_json, _attempts_json, _headers_json, _metadata_json, then gw_result_mapped_walk), the Result class "
-     "and its unset marker."},
+     "_mapped_json, _attempts_json, _headers_json, _metadata_json, then gw_result_mapped_walk), the Result class, "
+     "its unset marker, and finish(NativeResult or None) -> outcome, which take calls for each result that is not "
+     "a success."},
     {"start", (PyCFunction)(void (*)(void))start, METH_FASTCALL,
      "start(client, options, queue, tag, want_handle) -> (status, call): gw_call_async_queued with "
      "pointers as ints; call is the gw_call_handle * (0 unless want_handle) the caller frees."},
@@ -489,9 +516,9 @@ static PyMethodDef methods[] = {
      "eventfd fd, without the GIL."},
     {"notifier_close", notifier_close, METH_O, "notifier_close(notifier): no more writes to its fd."},
     {"take", (PyCFunction)(void (*)(void))take, METH_FASTCALL,
-     "take(queue, timeout, capacity) -> (status, [(tag, outcome), ...]): up to capacity finished results "
-     "(waiting at most timeout seconds without the GIL); an outcome is a Result, a NativeResult (a failure "
-     "to convert) or None (unreadable, freed)."},
+     "take(queue, timeout, capacity) -> [(tag, outcome), ...]: up to capacity finished results "
+     "(waiting at most timeout seconds without the GIL); an outcome is a Result or what finish made of a "
+     "NativeResult (a failure) or of None (unreadable, freed)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -20,10 +20,11 @@ import itertools
 import os
 import threading
 import weakref
-from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Iterable, Mapping, cast
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Coroutine, Iterable, Mapping, cast
 
 from . import _native
 from ._callbacks import _registry, check_plain_callable
+from ._calllog import CallLog
 from ._completions import Completions, speedups
 from ._encoding import Config
 from .auth import RefreshingCredential
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = ["AsyncClient"]
 
 _BATCH = 256  # results taken per gw_queue_wait
+_BARE_LIMIT = 256  # (method, path, route) whose option-less calls' gw_call_options are kept
 
 
 def _on_queue_notify(queue: int | None, user_data: int | None) -> None:
@@ -108,8 +110,10 @@ class _LoopQueue:
     It refers to its loop, and the registry to it, weakly: a loop that is gone (each
     ``asyncio.run`` makes one) takes its queue with it, and the queue is freed then."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop = weakref.ref(loop)
+    def __init__(self, loop: asyncio.AbstractEventLoop, log: CallLog) -> None:
+        self.loop = weakref.ref(loop)  # the loop, or None once it is gone
+        self._log = log
+        log.sync()
         out = ctypes.c_void_p()
         _native.check(_native.lib.gw_queue_new(ctypes.byref(out)))
         self.handle: int = out.value or 0
@@ -121,20 +125,21 @@ class _LoopQueue:
         if fast is not None:
             fd = os.eventfd(0, os.EFD_CLOEXEC | os.EFD_NONBLOCK)
             notifier, notify = fast.notifier(fd)
-            wakeup = (self._loop, fd, notifier)
+            wakeup = (self.loop, fd, notifier)
             loop.add_reader(fd, _on_readable, weakref.ref(self), fd)
             status = _native.lib.gw_queue_set_notify(self.handle, _native.QUEUE_NOTIFY_FN(notify), notifier)
         else:
             status = _native.lib.gw_queue_set_notify(self.handle, _QUEUE_NOTIFY, self.key)
         self._finalizer = weakref.finalize(self, _free_queue, self.handle, self.key, wakeup)
         _native.check(status)
-        self.pending: dict[int, tuple[asyncio.Future[Result | GatewireError], int]] = {}
+        self.pending: dict[int, asyncio.Future[Result | GatewireError]] = {}
+        self.retry_keys: dict[int, int] = {}  # tag -> registry key of the call's retry_test
         self.tags = itertools.count(1)
         self.completions = Completions(_BATCH)
 
     def wake(self) -> None:
         """Schedule one drain on the loop (any thread); nothing if the loop is closed."""
-        loop = self._loop()
+        loop = self.loop()
         if loop is None:
             return  # the loop is gone: its calls' results are freed with the queue
         try:
@@ -143,22 +148,29 @@ class _LoopQueue:
             pass  # the loop is closed: the same
 
     def drain(self) -> None:
-        """Take every waiting result and resolve its future (on the loop)."""
+        """Take every waiting result and resolve its future (on the loop); then match the
+        client's ``gatewire`` log monitor to the logger's level, for the calls started next
+        (a check per batch of results, not per call: :class:`AsyncClient`)."""
         if not self._finalizer.alive:
             return
+        pending, retry_keys = self.pending, self.retry_keys
         while True:
             taken = self.completions.take(self.handle, 0.0)
             for tag, outcome in taken:
-                entry = self.pending.pop(tag, None)
-                if entry is None:
+                future = pending.pop(tag, None)
+                if future is None:
                     continue
-                future, retry_key = entry
-                if retry_key:
-                    _registry.pop(retry_key)
+                if retry_keys:
+                    _registry.pop(retry_keys.pop(tag, 0))
                 if not future.done():  # a cancelled task's future is done already
                     future.set_result(outcome)
             if len(taken) < _BATCH:
-                return
+                break
+        if not self._log.in_sync:
+            try:
+                self._log.sync()
+            except GatewireError:
+                pass  # the client is closed: no call starts any more
 
     def close(self) -> None:
         """Resolve what has arrived, then free the queue (on the loop)."""
@@ -180,6 +192,11 @@ class AsyncClient:
     its own completion queue). Cancelling the task that awaits a call cancels the call: the
     request in flight is aborted (its connection closed) or the retry delay stopped, and the
     failure observers see a :class:`Cancelled` failure as for :meth:`CallFuture.cancel`.
+
+    Calls log to the ``gatewire`` logger as :class:`Client`'s do. Its level is read when a
+    loop makes its first call and after each batch of results, not per call (the check would
+    cost a call about 2%): a level set while calls run applies to the calls that start after
+    the next batch has arrived.
 
     Hooks (plugins, observers, event monitors, ``retry_test``) stay plain callables: they run
     on the library's loop thread, not on the asyncio loop, and must return at once; a
@@ -212,8 +229,10 @@ class AsyncClient:
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
         self._queues_lock = threading.Lock()
         self._last_queue: _LoopQueue | None = None  # the queue of the loop that called last
-        # (method, path, route, options, their types, gw_call_options) of the last call without hooks
+        # (method, path, route, options, their types, (gw_call_options, address)) of the last
+        # call with scalar options and no hooks; the options of option-less calls by (method, path, route)
         self._last_options: tuple[Any, ...] | None = None
+        self._bare: dict[tuple[str | None, str | None, str | None], tuple[_native.gw_call_options, int]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -251,58 +270,76 @@ class AsyncClient:
 
     # -- calls ---------------------------------------------------------------------------
     def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> _LoopQueue:
-        last = self._last_queue  # most programs run one loop: no lock, no weak dict
-        if last is not None and last._loop() is loop:
-            return last
+        """The queue of ``loop``, made on its first call (``_call`` checks ``_last_queue`` first)."""
         with self._queues_lock:
             loop_queue = self._queues.get(loop)
             if loop_queue is None:
-                loop_queue = self._queues[loop] = _LoopQueue(loop)
+                loop_queue = self._queues[loop] = _LoopQueue(loop, self._client._log)
             self._last_queue = loop_queue
             return loop_queue
 
     def _native_options(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any],
-                        retry_key: int, progress_key: int) -> _native.gw_call_options:
-        """The call's ``gw_call_options``; the last one built is reused for a call with the same
-        scalar-only arguments (values and their types), as ``call_many`` does (the library
-        copies the options; building them is most of the binding's cost of a call)."""
+                        retry_key: int, progress_key: int) -> tuple[_native.gw_call_options, int]:
+        """The call's ``gw_call_options`` and its address. The library copies the options, and
+        building them is most of the binding's cost of a call, so they are reused: a call
+        without options takes those of the last call to the same (method, path, route) from
+        ``_bare``; one with scalar-only options (values and their types) and no hooks, those
+        of the last such call, as ``call_many`` does."""
+        if not options:
+            key = (method, path, route)
+            bare = self._bare.get(key)
+            if bare is None:
+                built = self._client._options(method, path, route, options, 0, 0)
+                bare = (built, ctypes.addressof(built))
+                if len(self._bare) >= _BARE_LIMIT:
+                    self._bare.clear()
+                self._bare[key] = bare
+            return bare
         hooked = retry_key or progress_key
         last = self._last_options  # one tuple: safe to read while another thread replaces it
         if (not hooked and last is not None and last[0] == method and last[1] == path and last[2] == route
-                and last[3] == options and (not options or last[4] == tuple(map(type, options.values())))):
-            return cast(_native.gw_call_options, last[5])
+                and last[3] == options and last[4] == tuple(map(type, options.values()))):
+            return cast(tuple[_native.gw_call_options, int], last[5])
         built = self._client._options(method, path, route, options, retry_key, progress_key)
+        made = (built, ctypes.addressof(built))
         if not hooked and all(type(value) in _SCALARS for value in options.values()):
-            self._last_options = (method, path, route, dict(options), tuple(map(type, options.values())), built)
-        return built
+            self._last_options = (method, path, route, dict(options), tuple(map(type, options.values())), made)
+        return made
 
     async def _call(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any]) -> Result:
         client = self._client
         loop = asyncio.get_running_loop()
-        loop_queue = self._loop_queue(loop)
-        if not client._log.in_sync:
-            client._log.sync()
-        retry_test, progress = options.get("retry_test"), options.get("progress")
+        loop_queue = self._last_queue  # most programs run one loop: no lock, no weak dict
+        if loop_queue is None or loop_queue.loop() is not loop:
+            loop_queue = self._loop_queue(loop)
         retry_key = progress_key = 0
-        if retry_test is not None:
-            check_plain_callable(retry_test, "retry_test")
-            retry_key = _registry.add(retry_test)
-        if progress is not None:
-            try:
-                progress_key = _progress_key(progress, loop)
-            except BaseException:
-                _registry.pop(retry_key)
-                raise
+        if options:
+            retry_test, progress = options.get("retry_test"), options.get("progress")
+            if retry_test is not None:
+                check_plain_callable(retry_test, "retry_test")
+                retry_key = _registry.add(retry_test)
+            if progress is not None:
+                try:
+                    progress_key = _progress_key(progress, loop)
+                except BaseException:
+                    _registry.pop(retry_key)
+                    raise
         tag = next(loop_queue.tags)
         future: asyncio.Future[Result | GatewireError] = loop.create_future()
-        loop_queue.pending[tag] = (future, retry_key)
+        loop_queue.pending[tag] = future
+        if retry_key:
+            loop_queue.retry_keys[tag] = retry_key
+        completions = loop_queue.completions
         try:
             native_options = self._native_options(method, path, route, options, retry_key, progress_key)
-            status, call = loop_queue.completions.start_guarded(client._native, native_options, loop_queue.handle, tag)
+            status, call = completions.start_on(client._native, native_options[1], loop_queue.handle, tag, True)
             if status != _native.GW_OK:
+                if status == -1:
+                    raise GatewireError("the client is closed")
                 _native.raise_status(status, _native.last_error_message())
         except BaseException:
             loop_queue.pending.pop(tag, None)
+            loop_queue.retry_keys.pop(tag, None)
             _registry.pop(retry_key)
             _registry.pop(progress_key)
             raise
@@ -312,7 +349,7 @@ class AsyncClient:
             _native.lib.gw_call_cancel(call)
             raise
         finally:
-            loop_queue.completions.release(call)
+            completions.release(call)
             if progress_key:
                 _registry.pop(progress_key)  # a cancelled call's last reports find nothing
         if type(outcome) is Result:
@@ -322,11 +359,13 @@ class AsyncClient:
             raise outcome
         return outcome
 
-    async def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Result:
-        """Send a call and return its :class:`Result` when it completes (retries included);
-        the arguments, result and errors are those of :meth:`Client.call`.
+    # The calls are plain functions that return the coroutine of _call (one coroutine per
+    # call, not two): awaited, or given to asyncio.create_task, as an ``async def`` would be.
+    def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """Send a call; awaited, it returns the call's :class:`Result` when the call completes
+        (retries included). The arguments, result and errors are those of :meth:`Client.call`.
 
-        Raises:
+        Raises (when awaited):
             CallError: the call failed (a subclass per kind); :class:`Cancelled` when the
                 client was closed meanwhile.
             asyncio.CancelledError: the awaiting task was cancelled (the call is cancelled).
@@ -334,36 +373,36 @@ class AsyncClient:
                 anything is sent).
             RuntimeError: no running asyncio loop.
         """
-        return await self._call(method, path, None, options)
+        return self._call(method, path, None, options)
 
-    async def call_route(self, route: str, **options: Unpack[CallOptions]) -> Result:
+    def call_route(self, route: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
         """Call the configured route ``route``; as :meth:`Client.call_route`, awaited as
         :meth:`call`."""
-        return await self._call(None, None, route, options)
+        return self._call(None, None, route, options)
 
-    async def get(self, path: str, **options: Unpack[CallOptions]) -> Result:
-        """``await call("GET", path, **options)``: see :meth:`call`."""
-        return await self._call("GET", path, None, options)
+    def get(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """``call("GET", path, **options)``: see :meth:`call`."""
+        return self._call("GET", path, None, options)
 
-    async def post(self, path: str, **options: Unpack[CallOptions]) -> Result:
-        """``await call("POST", path, **options)``: see :meth:`call`."""
-        return await self._call("POST", path, None, options)
+    def post(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """``call("POST", path, **options)``: see :meth:`call`."""
+        return self._call("POST", path, None, options)
 
-    async def put(self, path: str, **options: Unpack[CallOptions]) -> Result:
-        """``await call("PUT", path, **options)``: see :meth:`call`."""
-        return await self._call("PUT", path, None, options)
+    def put(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """``call("PUT", path, **options)``: see :meth:`call`."""
+        return self._call("PUT", path, None, options)
 
-    async def patch(self, path: str, **options: Unpack[CallOptions]) -> Result:
-        """``await call("PATCH", path, **options)``: see :meth:`call`."""
-        return await self._call("PATCH", path, None, options)
+    def patch(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """``call("PATCH", path, **options)``: see :meth:`call`."""
+        return self._call("PATCH", path, None, options)
 
-    async def delete(self, path: str, **options: Unpack[CallOptions]) -> Result:
-        """``await call("DELETE", path, **options)``: see :meth:`call`."""
-        return await self._call("DELETE", path, None, options)
+    def delete(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """``call("DELETE", path, **options)``: see :meth:`call`."""
+        return self._call("DELETE", path, None, options)
 
-    async def head(self, path: str, **options: Unpack[CallOptions]) -> Result:
-        """``await call("HEAD", path, **options)``: see :meth:`call`."""
-        return await self._call("HEAD", path, None, options)
+    def head(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
+        """``call("HEAD", path, **options)``: see :meth:`call`."""
+        return self._call("HEAD", path, None, options)
 
     async def pages(
         self,
