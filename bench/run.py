@@ -732,56 +732,88 @@ def crowd_run(paths: dict[str, Path], config: Path, sizes: dict[str, int], url: 
 
 LATENCY_LOADS = (0.25, 0.5, 0.75)
 LATENCY_SECONDS = 6  # the first is the warm-up, not counted
+LATENCY_ROUNDS = 3  # runs per client and rate, in turns; the rows give their medians
+LATENCY_PROBE_SECONDS = 3  # the probe that measures each client's open-loop CPU per request
 
 
 def latency_rows(paths: dict[str, Path], url: str, config: Path, sizes: dict[str, int], rows: list[Row]) -> list[dict]:
     """Latency under load on (a), open loop (bench/c/openloop.c, bench/python/openloop.py):
     raw libcurl, Gatewire's C ABI and Gatewire's Python AsyncClient, each sent at the same
-    fixed rates: 25%, 50% and 75% of the saturation rate, which is the closed-loop rate of
-    Gatewire's C ABI on (a) at 64 in flight in this run (measured here when that row was not
-    run). Each row: p50, p99, p99.9 and the worst latency in microseconds over 5 s after a
-    1 s warm-up, and CPU ms per request."""
-    saturation_row = find(rows, "Gatewire C ABI", "a", 64)
-    if saturation_row is None:
+    fixed rates, 25%, 50% and 75% of the open-loop saturation rate, three runs each, the
+    clients taking turns. Each row: the medians over its runs of p50, p99, p99.9 and the worst
+    latency in microseconds (each run 5 s after a 1 s warm-up), the spread of its p99 ((max -
+    min) / median) and CPU ms per request.
+
+    The saturation rate is the open-loop capacity of the slowest of the three clients: each
+    is first sent at a probe rate (1/16 of Gatewire C ABI's closed-loop rate on (a) at 64 in
+    flight, measured here when that row was not run) for 3 s, and its capacity is 1 / its CPU
+    seconds per request there: the rate at which it would keep its core busy all the time.
+    An open-loop client pays a wake-up per request that a closed loop at 64 in flight shares
+    across many (on a VM, tens of microseconds each), so its capacity is a fraction of the
+    closed-loop rate; rates taken from the closed loop overload every client, raw libcurl
+    included, and then measure the queue, not the client."""
+    closed_row = find(rows, "Gatewire C ABI", "a", 64)
+    if closed_row is None:
         report = run_once([str(paths["gatewire_c"]), str(config), "small", "20000", "64", str(sizes["a"]), "raw"], {}, timeout=600)
-        saturation = report["requests"] / report["elapsed"]
+        closed = report["requests"] / report["elapsed"]
     else:
-        saturation = saturation_row.rate
+        closed = closed_row.rate
     python = str(ROOT / ".venv" / "bin" / "python") if (ROOT / ".venv" / "bin" / "python").exists() else sys.executable
     py_env = {"PYTHONPATH": str(ROOT / "bindings" / "python"), "GATEWIRE_LIB": str(paths["lib"] / "libGatewire.so")}
-    size, seconds = str(sizes["a"]), str(LATENCY_SECONDS)
+    size = str(sizes["a"])
     variants = [
-        ("libcurl multi (ceiling)", "ceiling", lambda r: [str(paths["openloop"]), "curl", f"{url}/{WORKLOADS['a']}", r, seconds, size], {}),
-        ("Gatewire C ABI", "gatewire", lambda r: [str(paths["openloop"]), "gatewire", str(config), "small", r, seconds, size], {}),
+        ("libcurl multi (ceiling)", "ceiling", lambda r, t: [str(paths["openloop"]), "curl", f"{url}/{WORKLOADS['a']}", r, t, size], {}),
+        ("Gatewire C ABI", "gatewire", lambda r, t: [str(paths["openloop"]), "gatewire", str(config), "small", r, t, size], {}),
         ("Gatewire Python async", "gatewire",
-         lambda r: [python, str(BENCH / "python" / "openloop.py"), str(config), "small", r, seconds, size], py_env),
+         lambda r, t: [python, str(BENCH / "python" / "openloop.py"), str(config), "small", r, t, size], py_env),
     ]
+    probe = f"{closed / 16:.0f}"
+    capacity = {}
+    for name, _, command, env in variants:
+        report = run_once(command(probe, str(LATENCY_PROBE_SECONDS)), env, timeout=120)
+        capacity[name] = report["requests"] / report["cpu"]
+        log(f"latency {name:24} at {float(probe):,.0f} req/s: {report['cpu'] / report['requests'] * 1e6:,.0f} us CPU "
+            f"per request, open-loop capacity {capacity[name]:,.0f} req/s")
+    saturation = min(capacity.values())
     out = []
     for load in LATENCY_LOADS:
         rate = f"{saturation * load:.0f}"
-        for name, kind, command, env in variants:
-            report = run_once(command(rate), env, timeout=120)
-            out.append({"client": name, "kind": kind, "load": load, "saturation": round(saturation, 1), "rate": float(rate),
-                        "achieved": round(report["requests"] / report["elapsed"], 1), "counted": report["counted"],
-                        **{k: round(report[k], 1) for k in ("p50_us", "p99_us", "p999_us", "max_us")},
-                        "cpu_ms_per_request": round(report["cpu"] / report["requests"] * 1000, 4)})
-            log(f"latency {name:24} {load:.0%} of {saturation:,.0f} req/s: p50 {report['p50_us']:,.0f} us, "
-                f"p99 {report['p99_us']:,.0f} us, p99.9 {report['p999_us']:,.0f} us")
+        reports: dict[str, list[dict]] = {name: [] for name, _, _, _ in variants}
+        for round_ in range(LATENCY_ROUNDS):  # the clients take turns, each round in another order
+            for name, _, command, env in variants[round_ % 3:] + variants[:round_ % 3]:
+                reports[name].append(run_once(command(rate, str(LATENCY_SECONDS)), env, timeout=120))
+        for name, kind, _, _ in variants:
+            runs = reports[name]
+            median = {k: statistics.median(r[k] for r in runs) for k in ("p50_us", "p99_us", "p999_us", "max_us")}
+            p99s = [r["p99_us"] for r in runs]
+            out.append({"client": name, "kind": kind, "load": load, "saturation": round(saturation, 1),
+                        "closed_loop": round(closed, 1), "probe": float(probe), "capacity": round(capacity[name], 1),
+                        "rate": float(rate), "runs": len(runs),
+                        "achieved": round(statistics.median(r["requests"] / r["elapsed"] for r in runs), 1),
+                        "counted": runs[0]["counted"], **{k: round(v, 1) for k, v in median.items()},
+                        "p99_spread": round((max(p99s) - min(p99s)) / median["p99_us"], 3),
+                        "cpu_ms_per_request": round(statistics.median(r["cpu"] / r["requests"] for r in runs) * 1000, 4)})
+            log(f"latency {name:24} {load:.0%} of {saturation:,.0f} req/s: p50 {median['p50_us']:,.0f} us, "
+                f"p99 {median['p99_us']:,.0f} us (spread {out[-1]['p99_spread']:.0%}), p99.9 {median['p999_us']:,.0f} us")
     return out
 
 
 def latency_table(rows: list[dict]) -> str:
     """The open-loop rows, with each Gatewire row's p99 added over raw libcurl at the same rate."""
-    saturation = rows[0]["saturation"]
-    lines = [f"Latency under load, (a), open loop; rates are fractions of {saturation:,.0f} req/s (Gatewire C ABI, "
-             "closed loop, 64 in flight):", "",
-             "| client | load | rate req/s | achieved | p50 us | p99 us | p99.9 us | max us | CPU ms/req | p99 added over libcurl |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    first = rows[0]
+    capacities = ", ".join(f"{r['client']} {r['capacity']:,.0f}" for r in rows if r["load"] == first["load"])
+    lines = [f"Latency under load, (a), open loop; rates are fractions of {first['saturation']:,.0f} req/s, the open-loop "
+             f"capacity of the slowest client (1 / CPU seconds per request at {first['probe']:,.0f} req/s: {capacities}; "
+             f"closed loop at 64 in flight, Gatewire C ABI: {first['closed_loop']:,.0f} req/s); medians of {first['runs']} "
+             "runs each, the clients taking turns:", "",
+             "| client | load | rate req/s | achieved | p50 us | p99 us | p99 spread | p99.9 us | max us | CPU ms/req | p99 added over libcurl |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
         base = next((b for b in rows if b["kind"] == "ceiling" and b["load"] == r["load"]), None)
         added = f"{r['p99_us'] - base['p99_us']:,.0f} us" if base and r["kind"] != "ceiling" else ""
         lines.append(f"| {r['client']} | {r['load']:.0%} | {r['rate']:,.0f} | {r['achieved']:,.0f} | {r['p50_us']:,.0f} | "
-                     f"{r['p99_us']:,.0f} | {r['p999_us']:,.0f} | {r['max_us']:,.0f} | {r['cpu_ms_per_request']:.3f} | {added} |")
+                     f"{r['p99_us']:,.0f} | {r['p99_spread']:.0%} | {r['p999_us']:,.0f} | {r['max_us']:,.0f} | {r['cpu_ms_per_request']:.3f} | "
+                     f"{added} |")
     return "\n".join(lines)
 
 
