@@ -668,12 +668,17 @@ def h2_rows(paths: dict[str, Path], nginx: Nginx, workdir: Path, sizes: dict[str
     ]
     out = []
     for name, kind, command in variants:
-        for inflight in H2_INFLIGHT:
-            reports, connections = [], []
-            for _ in range(runs):
+        # The in-flight counts take turns within each run, so that a machine whose speed drifts
+        # meanwhile moves all three alike: the targets compare them with each other.
+        reports_by: dict[int, list[dict]] = {k: [] for k in H2_INFLIGHT}
+        connections_by: dict[int, list[int]] = {k: [] for k in H2_INFLIGHT}
+        for _ in range(runs):
+            for inflight in H2_INFLIGHT:
                 nginx.forget_h2_connections()
-                reports.append(run_once(command(inflight), {}, timeout=600))
-                connections.append(nginx.h2_connections())
+                reports_by[inflight].append(run_once(command(inflight), {}, timeout=600))
+                connections_by[inflight].append(nginx.h2_connections())
+        for inflight in H2_INFLIGHT:
+            reports, connections = reports_by[inflight], connections_by[inflight]
             row = Row(name, kind, "a", inflight, requests, reports)
             row.summarize()
             out.append({"client": name, "kind": kind, "inflight": inflight, "requests": requests,

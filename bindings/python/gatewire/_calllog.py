@@ -5,7 +5,8 @@ in its config. The lines are made from the core's call events (``gw_event_json``
 method and path the core has already redacted (README "Secrets"): this module formats, it
 never sees a header or a secret. While the logger is not enabled for INFO the client has no
 event monitor at all, so a silent logger costs a call nothing but one
-:meth:`logging.Logger.isEnabledFor` (cached by :mod:`logging`) when it starts.
+:meth:`logging.Logger.isEnabledFor` (cached by :mod:`logging`) when it starts; an
+:class:`~gatewire.AsyncClient` checks once per batch of results instead.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def log_event(event: dict[str, Any]) -> None:
 
 class CallLog:
     """Keeps one event monitor on a client exactly while the ``gatewire`` logger is enabled for
-    INFO (DEBUG included), checked by :meth:`sync` as each call starts.
+    INFO (DEBUG included), checked by :meth:`sync` as each call starts (a :class:`Client`) or
+    after each batch of results (an :class:`AsyncClient`).
 
     Args:
         add: the client's ``add_event_monitor``.
