@@ -64,6 +64,17 @@ let githubConfig = #"""
         #expect(outcome.body?.node["total_count"]?.integer == 2)
     }
 
+    @Test func aNulCharacterInAStringIsMappedWhole() throws {
+        // "\u0000" is valid JSON (RFC 8259, section 7); Jansson refuses it without JSON_ALLOW_NUL.
+        let outcome = mapper.map(response("/v1/charges/ch_1", text: #"{"id": "ch\u0000_1", "amount": 5}"#))
+        #expect(outcome.accepted && outcome.error == nil)
+        let id = try #require(outcome.mapped?.node[""]?["id"]?.string)
+        #expect(Array(id.utf8) == [0x63, 0x68, 0x00, 0x5F, 0x31])
+        #expect(outcome.mapped?.serialized() == #"{"":{"id":"ch\u0000_1","amount":5}}"#)
+        // In an object key Jansson still refuses it (its keys are C strings): a parse error, not a truncated key.
+        #expect(mapper.map(response("/v1/charges/ch_1", text: #"{"i\u0000d": "x"}"#)).error != nil)
+    }
+
     @Test func topLevelArrayWithPathParameters() throws {
         let outcome = mapper.map(response("/repos/octokit-fixture-org/hello%2Dworld/issues?per_page=3", fixture: "github-issues-list-page1.json"))
         #expect(outcome.accepted && outcome.error == nil)

@@ -100,6 +100,13 @@ def test_a_dict_changed_in_place_between_items_is_not_reused_stale(client: gatew
     assert paths == [f"/echo?i={i}" for i in range(4)]
 
 
+def test_equal_options_of_another_type_are_not_reused(client: gatewire.Client) -> None:
+    # 1 == True == 1.0 in Python, but each is another JSON body.
+    calls = [{"method": "POST", "path": "/echo", "json": value} for value in (1, True, 1.0, 1)]
+    bodies = [r.json()["body"] for r in client.call_many(calls, in_flight=1)]
+    assert [(type(body), body) for body in bodies] == [(int, 1), (bool, True), (float, 1.0), (int, 1)]
+
+
 def test_arguments_are_checked(client: gatewire.Client) -> None:
     with pytest.raises(gatewire.InvalidArgument):
         client.call_many([], in_flight=0)

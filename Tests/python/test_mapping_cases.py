@@ -146,3 +146,16 @@ def test_mapping_case(case: dict[str, Any], server: str, library: str) -> None:
             assert strict_equal(failure.error_objects, expect["errorObjects"])
         if "bodyPrefix" in expect:
             assert failure.body.startswith(expect["bodyPrefix"].encode("utf-8"))
+
+
+def test_a_nul_character_in_a_body_string_is_mapped_whole(server: str, library: str) -> None:
+    # The server answers {"query": {"q": "a\u0000b"}}: valid JSON (RFC 8259, section 7).
+    config = {"baseURL": server, "mappings": {"Query": {"attributes": {"q": "text"}}},
+              "responseDescriptors": [{"mapping": "Query", "method": "GET", "pathPattern": "/echo", "keyPath": "query"}]}
+    with gatewire.Client(config=config) as client:
+        one = client.call("GET", "/echo?q=a%00b")  # the mapped JSON text through json.loads
+        (many,) = client.call_many([{"method": "GET", "path": "/echo?q=a%00b"}])  # the extension's walk, if built
+    for result in (one, many):
+        assert isinstance(result, gatewire.Result)
+        assert result.mapped == {"query": {"text": "a\x00b"}}
+        assert result.json()["query"] == {"q": "a\x00b"}

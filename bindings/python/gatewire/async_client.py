@@ -363,9 +363,10 @@ class AsyncClient:
     # call, not two): awaited, or given to asyncio.create_task, as an ``async def`` would be.
     def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
         """Send a call; awaited, it returns the call's :class:`Result` when the call completes
-        (retries included). The arguments, result and errors are those of :meth:`Client.call`.
+        (retries included). The arguments, result and errors are those of :meth:`Client.call`;
+        the errors are raised when the coroutine is awaited.
 
-        Raises (when awaited):
+        Raises:
             CallError: the call failed (a subclass per kind); :class:`Cancelled` when the
                 client was closed meanwhile.
             asyncio.CancelledError: the awaiting task was cancelled (the call is cancelled).

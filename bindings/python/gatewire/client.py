@@ -788,6 +788,7 @@ class Client:
         exhausted = False
         refused: GatewireError | None = None
         last_spec: dict[str, Any] | None = None
+        last_types: tuple[type, ...] = ()
         last_options: Any = None
         try:
             while True:
@@ -803,10 +804,12 @@ class Client:
                             if spec is _END:
                                 exhausted = True
                                 break
-                            if last_spec is None or spec != last_spec:
+                            # Values and their types: 1 == True == 1.0, and only one of them may be valid.
+                            types = tuple(map(type, spec.values()))
+                            if last_spec is None or spec != last_spec or types != last_types:
                                 options = self._many_options(spec)
-                                cacheable = all(type(value) in _SCALARS for value in spec.values())
-                                last_spec, last_options = (dict(spec), options) if cacheable else (None, None)
+                                cacheable = all(kind in _SCALARS for kind in types)
+                                last_spec, last_types, last_options = (dict(spec), types, options) if cacheable else (None, (), None)
                             else:
                                 options = last_options
                             status, _ = start(handle, options, queue_handle, started)
