@@ -431,7 +431,8 @@ static PyObject *finished(PyObject *raw) {
  * takes up to `capacity` finished results. Each outcome is a Result (a success) or what
  * `finish` made of the rest: a NativeResult owning a failed result (or one gw_result_read
  * refused), or None when not even that could be made (out of memory; the result is freed).
- * A result is never lost: an item that cannot be built at all has None as its outcome. */
+ * Every result taken has its item: when memory runs out, (tag, None), or None for the item
+ * itself when not even that tuple can be made. */
 static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs) {
     (void)module;
     if (nargs != 3) {
@@ -449,16 +450,14 @@ static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     gw_result **results = PyMem_RawMalloc((size_t)capacity * (sizeof *results + sizeof(uint64_t)));
     if (!results) return PyErr_NoMemory();
     uint64_t *tags = (uint64_t *)(results + capacity);
-    size_t count = 0;
-    int32_t status;
+    size_t count = 0; /* a status other than GW_OK (a bad queue) takes nothing: the list is empty */
     if (timeout == 0) {
-        status = api.wait(queue, 0, results, tags, (size_t)capacity, &count);
+        (void)api.wait(queue, 0, results, tags, (size_t)capacity, &count);
     } else {
         Py_BEGIN_ALLOW_THREADS
-        status = api.wait(queue, timeout, results, tags, (size_t)capacity, &count);
+        (void)api.wait(queue, timeout, results, tags, (size_t)capacity, &count);
         Py_END_ALLOW_THREADS
     }
-    (void)status; /* a bad queue takes nothing: the list is empty */
     PyObject *list = PyList_New((Py_ssize_t)count);
     for (size_t index = 0; index < count; index++) {
         if (!list) {  /* out of memory: nobody can take these any more */
