@@ -17,7 +17,8 @@ machine reads those rows.
 
 Each client prints its timed phase (requests, verified responses, elapsed, CPU of the whole
 process in that phase); the runner adds the whole-process peak RSS and CPU from wait4's
-rusage. Reported per row: requests/s (median of the runs), spread ((max - min) / median),
+rusage. The rows of a workload take turns: run 1 of every row, then run 2, and so on.
+Reported per row: requests/s (median of the runs), spread ((max - min) / median),
 CPU ms per request (timed phase, every thread), peak RSS (MiB), and for Gatewire rows the
 ratio to the ceiling and to the best peer of the same workload and in-flight count. Written
 as a table (stdout, bench/results/latest.md) and as JSON (bench/results/latest.json).
@@ -529,20 +530,21 @@ def main() -> int:
             selected = [c for c in selected if any(w in c.name.lower() for w in wanted)]
         smoke_env = {"BENCH_VERIFY": "all"} if args.smoke else {}
         for workload in ("a", "b"):
-            for client in selected:
-                if workload not in client.workloads:
-                    continue
-                for inflight in client.inflight:
-                    n = counts[workload]
+            n = counts[workload]
+            cells = [(client, inflight) for client in selected if workload in client.workloads for inflight in client.inflight]
+            # Run r of every row, then run r + 1: the rows of a workload take turns, so a machine
+            # whose speed drifts during the bench moves them alike (the targets are ratios).
+            reports: dict[int, list[dict]] = {index: [] for index in range(len(cells))}
+            for run in range(runs):
+                for index, (client, inflight) in enumerate(cells):
                     argv = client.command(workload, n, inflight)
-                    reports = []
-                    for run in range(runs):
-                        reports.append(run_once(argv, {**client.env, **smoke_env}, timeout=600, all_cores=client.all_cores))
-                    row = Row(client.name, client.kind, workload, inflight, n, reports)
-                    row.summarize()
-                    rows.append(row)
-                    log(f"{client.name:26} {workload} x{inflight:<3} {row.rate:10,.0f} req/s  {row.cpu_ms:.3f} CPU ms/req  "
-                        f"{row.rss_mib:.1f} MiB")
+                    reports[index].append(run_once(argv, {**client.env, **smoke_env}, timeout=600, all_cores=client.all_cores))
+            for index, (client, inflight) in enumerate(cells):
+                row = Row(client.name, client.kind, workload, inflight, n, reports[index])
+                row.summarize()
+                rows.append(row)
+                log(f"{client.name:26} {workload} x{inflight:<3} {row.rate:10,.0f} req/s  {row.cpu_ms:.3f} CPU ms/req  "
+                    f"{row.rss_mib:.1f} MiB")
         if not args.smoke and (not args.only or "memory" in args.only):
             memory = memory_run(paths, config, sizes)
         if not args.smoke and (not args.only or "http/2" in args.only.lower()):
