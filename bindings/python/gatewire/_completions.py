@@ -30,6 +30,10 @@ _FUNCTIONS = ("gw_call_async_queued", "gw_queue_wait", "gw_result_read", "gw_res
               "gw_result_method", "gw_result_path", "gw_result_mapped_json", "gw_result_attempts_json",
               "gw_result_headers_json", "gw_result_metadata_json", "gw_result_mapped_walk")
 
+CLIENT_CLOSED = -1
+"""The status :attr:`Completions.start_on` returns when the client is closed, on both paths
+(the extension's ``start_on`` returns -1 too); never a ``gw_status``."""
+
 _lock = threading.Lock()
 _loaded: list[ModuleType | None] = []  # empty until looked for
 
@@ -85,9 +89,10 @@ class Completions:
         """``start_on(native_client, options, queue, tag, want_handle) -> (status, call)``:
         :meth:`start` on the client of ``native_client`` (the ``_NativeClient`` whose ``free``
         must not free the client meanwhile), ``options`` the address of a ``gw_call_options``.
-        Status -1: the client is closed. The extension reads the handle and starts the call in
-        one C call, under the GIL that ``free`` needs to clear the handle; ctypes holds the
-        client's guard instead. A plain attribute, not a method: one Python call per start."""
+        Status :data:`CLIENT_CLOSED`: the client is closed. The extension reads the handle and
+        starts the call in one C call, under the GIL that ``free`` needs to clear the handle;
+        ctypes holds the client's guard instead. A plain attribute, not a method: one Python
+        call per start."""
         self.release: Callable[[int], None]
         """``release(call)``: ``gw_call_handle_free`` of a handle a start gave (0: nothing)."""
         if self._fast is not None:
@@ -119,7 +124,7 @@ class Completions:
         try:
             handle = native_client.acquire()
         except GatewireError:
-            return -1, 0
+            return CLIENT_CLOSED, 0
         try:
             return self.start(handle, ctypes.cast(options, ctypes.POINTER(_native.gw_call_options)).contents, queue,
                               tag, want_handle)

@@ -469,10 +469,9 @@ static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         PyObject *outcome = NULL;
         if (raw && api.read(results[index], &fields) == GW_OK && fields.ok) {
             outcome = make_result(raw, &fields);
-            if (!outcome) PyErr_Clear();
         }
         if (!outcome) {
-            PyErr_Clear();
+            PyErr_Clear(); /* make_result's or wrap's error: finish says what became of the result */
             outcome = finished(raw);
         }
         Py_XDECREF(raw);

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Coroutine, Itera
 from . import _native
 from ._callbacks import _registry, check_plain_callable
 from ._calllog import CallLog
-from ._completions import Completions, speedups
+from ._completions import CLIENT_CLOSED, Completions, speedups
 from ._encoding import Config
 from .auth import RefreshingCredential
 from .client import _SCALARS, CallOptions, Client, FailureObserver
@@ -296,14 +296,15 @@ class AsyncClient:
                 self._bare[key] = bare
             return bare
         hooked = retry_key or progress_key
+        types = tuple(map(type, options.values()))
         last = self._last_options  # one tuple: safe to read while another thread replaces it
         if (not hooked and last is not None and last[0] == method and last[1] == path and last[2] == route
-                and last[3] == options and last[4] == tuple(map(type, options.values()))):
+                and last[3] == options and last[4] == types):
             return cast(tuple[_native.gw_call_options, int], last[5])
         built = self._client._options(method, path, route, options, retry_key, progress_key)
         made = (built, ctypes.addressof(built))
-        if not hooked and all(type(value) in _SCALARS for value in options.values()):
-            self._last_options = (method, path, route, dict(options), tuple(map(type, options.values())), made)
+        if not hooked and all(kind in _SCALARS for kind in types):
+            self._last_options = (method, path, route, dict(options), types, made)
         return made
 
     async def _call(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any]) -> Result:
@@ -334,7 +335,7 @@ class AsyncClient:
             native_options = self._native_options(method, path, route, options, retry_key, progress_key)
             status, call = completions.start_on(client._native, native_options[1], loop_queue.handle, tag, True)
             if status != _native.GW_OK:
-                if status == -1:
+                if status == CLIENT_CLOSED:
                     raise GatewireError("the client is closed")
                 _native.raise_status(status, _native.last_error_message())
         except BaseException:
