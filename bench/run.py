@@ -41,6 +41,7 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable
 
 from upload import upload_rows, upload_table, upload_targets
 import downloads as bench_downloads  # bench/downloads.py, beside this file
@@ -423,6 +424,19 @@ def table(rows: list[Row]) -> str:
     return "\n".join(lines)
 
 
+def in_turns(cells: list[Any], runs: int, measure: Callable[[Any], Any], rotate: bool = False) -> list[list[Any]]:
+    """``measure(cell)`` ``runs`` times for each cell, the cells taking turns (run 1 of every
+    cell, then run 2, ...), so that a machine whose speed drifts during the bench moves them
+    alike: the targets are ratios between cells. With ``rotate``, each round starts one cell
+    further on, so no cell always runs first. Returns each cell's results, in cell order."""
+    results: list[list[Any]] = [[] for _ in cells]
+    for round_ in range(runs):
+        start = round_ % len(cells) if rotate and cells else 0
+        for index in list(range(start, len(cells))) + list(range(start)):
+            results[index].append(measure(cells[index]))
+    return results
+
+
 def find(rows: list[Row], client: str, workload: str, inflight: int) -> Row | None:
     return next((r for r in rows if r.client == client and r.workload == workload and r.inflight == inflight), None)
 
@@ -532,15 +546,10 @@ def main() -> int:
         for workload in ("a", "b"):
             n = counts[workload]
             cells = [(client, inflight) for client in selected if workload in client.workloads for inflight in client.inflight]
-            # Run r of every row, then run r + 1: the rows of a workload take turns, so a machine
-            # whose speed drifts during the bench moves them alike (the targets are ratios).
-            reports: dict[int, list[dict]] = {index: [] for index in range(len(cells))}
-            for run in range(runs):
-                for index, (client, inflight) in enumerate(cells):
-                    argv = client.command(workload, n, inflight)
-                    reports[index].append(run_once(argv, {**client.env, **smoke_env}, timeout=600, all_cores=client.all_cores))
-            for index, (client, inflight) in enumerate(cells):
-                row = Row(client.name, client.kind, workload, inflight, n, reports[index])
+            reports = in_turns(cells, runs, lambda cell: run_once(cell[0].command(workload, n, cell[1]), {**cell[0].env, **smoke_env},
+                                                                   timeout=600, all_cores=cell[0].all_cores))
+            for (client, inflight), row_reports in zip(cells, reports):
+                row = Row(client.name, client.kind, workload, inflight, n, row_reports)
                 row.summarize()
                 rows.append(row)
                 log(f"{client.name:26} {workload} x{inflight:<3} {row.rate:10,.0f} req/s  {row.cpu_ms:.3f} CPU ms/req  "
@@ -670,17 +679,13 @@ def h2_rows(paths: dict[str, Path], nginx: Nginx, workdir: Path, sizes: dict[str
     ]
     out = []
     for name, kind, command in variants:
-        # The in-flight counts take turns within each run, so that a machine whose speed drifts
-        # meanwhile moves all three alike: the targets compare them with each other.
-        reports_by: dict[int, list[dict]] = {k: [] for k in H2_INFLIGHT}
-        connections_by: dict[int, list[int]] = {k: [] for k in H2_INFLIGHT}
-        for _ in range(runs):
-            for inflight in H2_INFLIGHT:
-                nginx.forget_h2_connections()
-                reports_by[inflight].append(run_once(command(inflight), {}, timeout=600))
-                connections_by[inflight].append(nginx.h2_connections())
-        for inflight in H2_INFLIGHT:
-            reports, connections = reports_by[inflight], connections_by[inflight]
+        def measure(inflight: int) -> tuple[dict, int]:
+            nginx.forget_h2_connections()
+            report = run_once(command(inflight), {}, timeout=600)
+            return report, nginx.h2_connections()
+
+        for inflight, measured in zip(H2_INFLIGHT, in_turns(list(H2_INFLIGHT), runs, measure)):
+            reports, connections = [report for report, _ in measured], [count for _, count in measured]
             row = Row(name, kind, "a", inflight, requests, reports)
             row.summarize()
             out.append({"client": name, "kind": kind, "inflight": inflight, "requests": requests,
@@ -785,12 +790,9 @@ def latency_rows(paths: dict[str, Path], url: str, config: Path, sizes: dict[str
     out = []
     for load in LATENCY_LOADS:
         rate = f"{saturation * load:.0f}"
-        reports: dict[str, list[dict]] = {name: [] for name, _, _, _ in variants}
-        for round_ in range(LATENCY_ROUNDS):  # the clients take turns, each round in another order
-            for name, _, command, env in variants[round_ % 3:] + variants[:round_ % 3]:
-                reports[name].append(run_once(command(rate, str(LATENCY_SECONDS)), env, timeout=120))
-        for name, kind, _, _ in variants:
-            runs = reports[name]
+        reports = in_turns(variants, LATENCY_ROUNDS,
+                           lambda variant: run_once(variant[2](rate, str(LATENCY_SECONDS)), variant[3], timeout=120), rotate=True)
+        for (name, kind, _, _), runs in zip(variants, reports):
             median = {k: statistics.median(r[k] for r in runs) for k in ("p50_us", "p99_us", "p999_us", "max_us")}
             p99s = [r["p99_us"] for r in runs]
             out.append({"client": name, "kind": kind, "load": load, "saturation": round(saturation, 1),
