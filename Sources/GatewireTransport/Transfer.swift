@@ -28,6 +28,8 @@ package final class Transfer: @unchecked Sendable {
     @exclusivity(unchecked) private var headerList: UnsafeMutablePointer<curl_slist>?
     /// The `multipart/form-data` body libcurl sends (``setMultipart(_:)``), freed with the transfer.
     @exclusivity(unchecked) var mime: OpaquePointer?
+    /// The file parts of ``mime`` (libcurl holds them too), asked why a read aborted the transfer.
+    @exclusivity(unchecked) var fileSources: [MultipartFileSource] = []
     @exclusivity(unchecked) private(set) var easy: UnsafeMutableRawPointer?
     @exclusivity(unchecked) private var completed = false
     /// How often libcurl was about to send the request (`CURLOPT_PREREQFUNCTION`), and the
