@@ -8,6 +8,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
 debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
+      libssl-dev   # libcrypto's SHA-256: the HTTP cache's entry names
       nginx-light  # the resilience tests and the bench run a real nginx
       gdb          # scripts/watchdog.py prints a hung test's thread stacks
       doxygen)     # make docs: the C API reference from include/gatewire.h (docs/c/Doxyfile)

@@ -12,6 +12,11 @@ import Testing
                        requestTime: now, responseTime: now)
     }
 
+    /// The key of an anonymous GET of `url`.
+    static func key(_ url: String) -> CacheKey {
+        CacheKey(HTTPRequest(method: .get, url: url), redactor: .standard, jarCookies: [])
+    }
+
     static func temporaryDirectory() -> String {
         var template = Array("/tmp/gw-cache-XXXXXX".utf8CString)
         _ = mkdtemp(&template)
@@ -25,19 +30,19 @@ import Testing
         let stores: [any CacheStore] = [MemoryCacheStore(maxBytes: size * 2 + 10),
                                         DiskCacheStore(directory: directory, maxBytes: (size + 200) * 2 + 10)]
         for store in stores {
-            store.store(Self.entry("http://h/a", bytes: 400))
+            store.store(Self.entry("http://h/a", bytes: 400), for: Self.key("http://h/a"))
             usleep(5000)  // the disk store orders by wall-clock time
-            store.store(Self.entry("http://h/b", bytes: 400))
+            store.store(Self.entry("http://h/b", bytes: 400), for: Self.key("http://h/b"))
             usleep(5000)
-            #expect(store.entry(for: "http://h/a")?.body.count == 400)  // a is now the most recent
+            #expect(store.entry(for: Self.key("http://h/a"), maxBodyBytes: 1 << 30)?.body.count == 400)  // a is now the most recent
             usleep(5000)
-            store.store(Self.entry("http://h/c", bytes: 400))
-            #expect(store.entry(for: "http://h/b") == nil, "\(type(of: store))")
-            #expect(store.entry(for: "http://h/a") != nil)
-            #expect(store.entry(for: "http://h/c") != nil)
-            store.store(Self.entry("http://h/huge", bytes: 100_000))  // larger than the cap: not kept
-            #expect(store.entry(for: "http://h/huge") == nil)
-            #expect(store.entry(for: "http://h/c") != nil)
+            store.store(Self.entry("http://h/c", bytes: 400), for: Self.key("http://h/c"))
+            #expect(store.entry(for: Self.key("http://h/b"), maxBodyBytes: 1 << 30) == nil, "\(type(of: store))")
+            #expect(store.entry(for: Self.key("http://h/a"), maxBodyBytes: 1 << 30) != nil)
+            #expect(store.entry(for: Self.key("http://h/c"), maxBodyBytes: 1 << 30) != nil)
+            store.store(Self.entry("http://h/huge", bytes: 100_000), for: Self.key("http://h/huge"))  // larger than the cap: not kept
+            #expect(store.entry(for: Self.key("http://h/huge"), maxBodyBytes: 1 << 30) == nil)
+            #expect(store.entry(for: Self.key("http://h/c"), maxBodyBytes: 1 << 30) != nil)
         }
     }
 
@@ -46,16 +51,19 @@ import Testing
         defer { system("rm -rf '\(directory)'") }
         var stored = Self.entry("http://h/x?q=1", bytes: 10)
         stored.headers.add("Vary", "Accept-Language")
-        stored.varyValues = [("accept-language", "en"), ("x-absent", nil)]
-        DiskCacheStore(directory: directory, maxBytes: 1 << 20).store(stored)
-        let read = DiskCacheStore(directory: directory, maxBytes: 1 << 20).entry(for: "http://h/x?q=1")
+        stored.varyValues = [("accept-language", CachedResponse.varyDigest("en")), ("x-absent", nil)]
+        DiskCacheStore(directory: directory, maxBytes: 1 << 20).store(stored, for: Self.key("http://h/x?q=1"))
+        let read = DiskCacheStore(directory: directory, maxBytes: 1 << 20).entry(for: Self.key("http://h/x?q=1"),
+                                                                                 maxBodyBytes: 1 << 20)
         #expect(read?.status == 200)
         #expect(read?.body == stored.body)
         #expect(read?.headers == stored.headers)
         #expect(read?.varyValues.map(\.name) == ["accept-language", "x-absent"])
-        #expect(read?.varyValues.map(\.value) == ["en", nil])
+        #expect(read?.varyValues.map(\.digest) == [CachedResponse.varyDigest("en"), nil])
+        #expect(read?.url == "http://h/x?q=1")
         #expect(read?.responseTime == 1000)
-        #expect(DiskCacheStore(directory: directory, maxBytes: 1 << 20).entry(for: "http://h/other") == nil)
+        #expect(DiskCacheStore(directory: directory, maxBytes: 1 << 20).entry(for: Self.key("http://h/other"),
+                                                                             maxBodyBytes: 1 << 20) == nil)
     }
 
     @Test func aClientWithACacheDirectoryServesWhatAnEarlierClientStored() async throws {

@@ -22,7 +22,8 @@ keep-alive works. Endpoints (any method unless stated):
   /sequence/<key>/count     GET: {"count": n} for <key>, not counted itself
   /cacheable/<key>          counted as /sequence's keys; 304 when ?etag=<e> is given and the
                             request's If-None-Match is it, else 200 {"key", "attempt",
-                            "headers"}; ?cc=, ?vary=, ?etag= set Cache-Control, Vary, ETag
+                            "headers"}; ?cc=, ?vary=, ?etag=, ?set_cookie= set Cache-Control,
+                            Vary, ETag, Set-Cookie
   /delay/<ms>               sleeps, then 200 {"delayed_ms": ms}
   /fixture/<name>           a file from --fixtures; ?status=<code>, ?content_type=<type>
   /pages/<name>             real fixtures served across pages (the paginator tests):
@@ -359,7 +360,8 @@ class Handler(BaseHTTPRequestHandler):
         with self.server.counters_lock:
             attempt = self.server.counters.get(key, 0) + 1
             self.server.counters[key] = attempt
-        fields = {name: query[q] for q, name in (("cc", "Cache-Control"), ("vary", "Vary"), ("etag", "ETag")) if q in query}
+        fields = {name: query[q] for q, name in (("cc", "Cache-Control"), ("vary", "Vary"), ("etag", "ETag"),
+                                                 ("set_cookie", "Set-Cookie")) if q in query}
         if "etag" in query and self.headers.get("If-None-Match") == query["etag"]:
             return self._send(304, headers=fields)
         self._json(200, {"key": key, "attempt": attempt, "headers": self._headers_dict()}, headers=fields)

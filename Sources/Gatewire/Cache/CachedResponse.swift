@@ -1,14 +1,16 @@
 /// One stored response (RFC 9111 section 3) with what its freshness and its Vary key need.
 struct CachedResponse {
-    /// The request URL it answers (GET).
+    /// The request URL it answers (GET): the served response's effective URL. Not stored
+    /// in a cache folder (it may hold a secret query parameter): ``CacheKey`` gives it back.
     let url: String
     var status: Int
     var headers: HTTPHeaders
     var body: [UInt8]
     var httpVersion: String
-    /// The request's values of the fields its `Vary` names (lower-case names; nil: absent),
-    /// in the order `Vary` lists them (section 4.1).
-    var varyValues: [(name: String, value: String?)]
+    /// The request's values of the fields its `Vary` names (lower-case names), as
+    /// ``varyDigest(_:)`` of the value (nil: absent), in the order `Vary` lists them
+    /// (section 4.1): a `Vary: Authorization` or `Vary: Cookie` keeps no credential in clear.
+    var varyValues: [(name: String, digest: String?)]
     /// When the request was sent and the response received (wall clock, seconds since the
     /// Unix epoch): section 4.2.3's `request_time` and `response_time`.
     var requestTime: Double
@@ -18,6 +20,17 @@ struct CachedResponse {
     /// header fields' text.
     var size: Int {
         body.count + headers.reduce(url.utf8.count) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 }
+    }
+
+    /// The Vary key of a request: the values of the fields `names` lists, as digests.
+    static func varyValues(of request: HTTPHeaders, names: [String]) -> [(name: String, digest: String?)] {
+        names.map { ($0, varyDigest(request.values(for: $0).joinedValue)) }
+    }
+
+    /// How a Vary field's value is kept: the hex SHA-256 of the value (several field lines
+    /// joined with ", ", RFC 9110 section 5.3), nil for an absent field.
+    static func varyDigest(_ value: String?) -> String? {
+        value.map { CacheKey.sha256Hex(Array($0.utf8)) }
     }
 
     /// Its freshness lifetime (section 4.2.1): `max-age`, else `Expires` minus `Date` (an
@@ -51,7 +64,7 @@ struct CachedResponse {
     /// Whether `request` selects this response (section 4.1): each field `Vary` named has
     /// the same value (compared after trimming) or is absent in both.
     func matches(_ request: HTTPHeaders) -> Bool {
-        varyValues.allSatisfy { request.values(for: $0.name).joinedValue == $0.value }
+        varyValues.allSatisfy { Self.varyDigest(request.values(for: $0.name).joinedValue) == $0.digest }
     }
 
     /// The validators of a conditional request (section 4.3.1): `If-None-Match` from the

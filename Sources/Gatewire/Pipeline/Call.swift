@@ -219,7 +219,9 @@ final class Call: @unchecked Sendable {
         // fields Vary names included): a fresh hit ends here, a revalidation adds its fields.
         if let cache {
             cacheRequestTime = RetryPolicy.wallClock()
-            cacheLookup = cache.lookup(&request, now: cacheRequestTime)
+            let loop = core.loop
+            cacheLookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: maxResponseBytes,
+                                       now: cacheRequestTime)
             if case .fresh(let response) = cacheLookup { return serveFresh(response) }
         }
         sink?.prepare(&request)

@@ -49,7 +49,7 @@ final class ClientCore: Sendable {
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
         loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies)
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
-            ? HTTPCache(settings: config.cache ?? HTTPCacheSettings()) : nil
+            ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil
         if let warning = config.insecureTLSWarning {
             // Each log plugin says it once, when its client is made.
             for case let logger as LoggingPlugin in self.plugins { logger.sink("warning: \(warning)") }

@@ -1,0 +1,4 @@
+// OpenSSL's libcrypto (Debian's libssl-dev; libcurl already loads it at run time): the HTTP
+// cache names its entries by SHA-256 digests (EVP_Digest), so that no URL, credential or
+// cookie is kept in clear.
+#include <openssl/evp.h>
