@@ -300,9 +300,11 @@ class Client:
             with ``config_path``.
         cache: an HTTP cache (RFC 9111), the config's ``cache``: True for one in memory
             (10 MiB), or a dict ``{"maxBytes": int, "directory": str}``; None or False keeps
-            the config's. GET responses the server lets a private cache keep are served
-            fresh without a request or revalidated (``Result.from_cache``,
-            ``Result.revalidated``). Not with ``config_path``.
+            the config's. GET responses the server lets a cache keep are served fresh
+            without a request or revalidated (``Result.from_cache``, ``Result.revalidated``),
+            only to calls with the same credentials (secret header fields, the jar's cookies,
+            the URL); a ``directory`` must be the user's own, writable by no one else
+            (ConfigError otherwise). Not with ``config_path``.
 
     Hooks (plugin methods, observers, event monitors, retry tests) are plain callables run on
     the client's event-loop thread; a coroutine function (``async def``) is refused with
