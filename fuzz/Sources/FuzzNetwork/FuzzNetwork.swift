@@ -8,8 +8,12 @@ import Synchronization
 /// An input is a flags byte, then up to three responses separated by `~~~\n`. A fresh client
 /// makes two or three sequential calls (`GET /plain/N`, `GET /mapped/N`, alternating; the
 /// second through a response descriptor), allowing one retry each, so easy handles and
-/// keep-alive connections are reused within the input. The server answers each request it
-/// reads with the next response; bit N of the flags closes the connection after response N.
+/// keep-alive connections are reused within the input. Flag bit 6 turns the `/plain` calls
+/// into multipart uploads (`POST`, a field and a file part: Gatewire's capped file reader),
+/// bit 7 sends the `/mapped` calls' bodies to a file that a retry resumes (`Range` and
+/// `If-Range`, the 206's `Content-Range` checked against the partial file). The server
+/// answers each request it reads (its head, then `Content-Length` body bytes) with the next
+/// response; bits 0 to 2 of the flags close the connection after response 0 to 2.
 /// Once the responses run out it closes connections instead. Every call ends with a response
 /// or a GatewireError; a crash, a sanitizer report or a hang is a finding. Responses are sent
 /// as they are, folded first header lines included: the seed `503-then-folded-first-line` is
@@ -25,13 +29,19 @@ public func fuzzNetwork(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 
     let client = try! Client(config: config)  // throws only for a shared-object plugin, which this config lacks
     for call in 0..<max(2, responses.count) {
-        let path = call % 2 == 0 ? "/plain/\(call)" : "/mapped/\(call)"
-        if let response = try? client.sendAndWait(.get(path)) {
+        var request = Request.get(call % 2 == 0 ? "/plain/\(call)" : "/mapped/\(call)")
+        if call % 2 == 0, script.flags & 0x40 != 0 {
+            request = Request(.post, "/plain/\(call)", body: .multipart([.field("title", "fuzz"), .file("upload", path: uploadFile)]))
+        } else if call % 2 == 1, script.flags & 0x80 != 0 {
+            request.options.bodySink = .file(downloadFile, resume: true, maxBytes: 1 << 20)
+        }
+        if let response = try? client.sendAndWait(request) {
             _ = response.mapped
             _ = try? response.jsonBody()
         }
     }
     client.close()
+    unlink(downloadFile)
 
     script.done.store(true, ordering: .releasing)
     pthread_join(server, nil)
@@ -80,6 +90,19 @@ let listener: (fd: Int32, port: Int) = {
     return (fd, Int(UInt16(bigEndian: address.sin_port)))
 }()
 
+/// The file part of the uploads: 3000 bytes, written once per process.
+let uploadFile: String = {
+    let path = "/tmp/gw-fuzz-network-upload-\(getpid()).bin"
+    let file = fopen(path, "w")!
+    let text = String(repeating: "0123456789", count: 300)
+    fputs(text, file)
+    fclose(file)
+    return path
+}()
+
+/// Where the downloads go (removed after each input).
+let downloadFile = "/tmp/gw-fuzz-network-download-\(getpid()).bin"
+
 /// Short timeouts and one quick retry, so a stalled or truncated response costs little.
 let config: GatewayConfig = try! GatewayConfig(json: """
     {"baseURL": "http://127.0.0.1:\(listener.port)",
@@ -100,8 +123,8 @@ func startServer(_ script: Script) -> pthread_t {
     return thread
 }
 
-/// Answers each request read (up to its blank line: the calls are GETs) with the next
-/// response. A connection idle for 20 ms after a response is closed, which ends a body that
+/// Answers each request read (its head up to the blank line, then its `Content-Length`
+/// body bytes) with the next response. A connection idle for 20 ms after a response is closed, which ends a body that
 /// runs to the end of the connection.
 func serve(_ script: Script) {
     var connection: Int32 = -1
@@ -150,14 +173,28 @@ func serve(_ script: Script) {
     closeConnection()
 }
 
-/// The index just past the first request head's blank line, or nil.
+/// The index just past the first request (its head's blank line and its `Content-Length`
+/// body bytes), or nil while it is incomplete. The requests are Gatewire's own: a
+/// `Content-Length` field, never chunked.
 func requestEnd(_ bytes: [UInt8]) -> Int? {
     guard bytes.count >= 4 else { return nil }
     for index in 0...(bytes.count - 4)
     where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
-        return index + 4
+        let head = String(decoding: bytes[..<index], as: UTF8.self).lowercased()
+        let length = head.split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: " ")) } ?? 0
+        return bytes.count >= index + 4 + length ? index + 4 + length : nil
     }
     return nil
+}
+
+extension Substring {
+    func trimmingCharacters(in character: Character) -> Substring {
+        var text = self
+        while text.first == character { text.removeFirst() }
+        while text.last == character { text.removeLast() }
+        return text
+    }
 }
 
 func now() -> Double {
