@@ -11,7 +11,7 @@ public struct CookieJar: Sendable, Equatable {
     /// in memory only. A file that does not exist yet is an empty jar (created empty, mode
     /// 0600, when the client is made). The path must not be a symbolic link: the client's
     /// creation fails on one, and the jar is written as a new mode-0600 file renamed onto
-    /// the path (``CookieFile``).
+    /// the path, never written through a link.
     public var file: String?
 
     /// A jar in memory (`file` nil) or persisted to `file`.
