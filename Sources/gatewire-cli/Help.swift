@@ -52,8 +52,10 @@ let help = usage + """
                               the route's, else the config's maxResponseBytes, else 64 MiB);
                               a larger one aborts the transfer: kind response_too_large
       --cookie-jar FILE       keep cookies in FILE (Netscape format, as curl's -b FILE -c FILE):
-                              loaded before the call, written back after it; replaces the
-                              config's "cookies". libcurl's rules decide which cookie goes where
+                              loaded before the call, written back after it (a new mode-0600
+                              file renamed onto FILE; a FILE that is a symbolic link is refused);
+                              replaces the config's "cookies". libcurl's rules decide which
+                              cookie goes where
       --verbose, -v           on stderr: every attempt as it happens (status or error, time,
                               delay, why it retried or stopped, the redirects it followed),
                               what the global failure observer saw, and "cache: hit" or
