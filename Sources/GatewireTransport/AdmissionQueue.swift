@@ -3,7 +3,11 @@ import Glibc
 
 /// The event loop's own queue in front of libcurl: per origin (scheme, host and port) and in
 /// total, libcurl gets only the transfers that can run now; the rest wait here, first in
-/// first out, and are handed over as transfers end. Loop thread only.
+/// first out per origin, and are handed over as transfers end, the origins taking turns
+/// (round robin): a place freed under `maxConnections` goes to the next origin that waits,
+/// so one origin's backlog cannot starve another's calls, and an origin held back by its
+/// own limits (`maxConnectionsPerHost`, a connection still being opened) is passed over,
+/// never holding up the others. Loop thread only.
 ///
 /// Why not libcurl's queue (the multi handle's pending list): libcurl 7.88 walks that list
 /// to unlink every finished transfer (`curl_multi_remove_handle`), so with 10,000 calls
@@ -78,7 +82,8 @@ final class AdmissionQueue {
     @exclusivity(unchecked) private var heldTotal = 0
     /// The transfers waiting (not yet handed over, not cancelled), and their ids.
     @exclusivity(unchecked) private var queued: Set<ObjectIdentifier> = []
-    /// The origins with transfers waiting, in the order they first had to wait.
+    /// The origins with transfers waiting, in the order of their turns: one that had a
+    /// transfer handed over goes to the end (see ``next()``).
     @exclusivity(unchecked) private var backlogged: [Origin] = []
     /// Ports whose sockets libcurl closed since the last ``endRound()``: a transfer that
     /// ended in the same round on such a connection does not count it as open.
@@ -183,7 +188,11 @@ final class AdmissionQueue {
     }
 
     /// The next waiting transfer that may run now, marked admitted, with its origin; nil when
-    /// none may. Origins take turns in the order they first had to wait.
+    /// none may. Origins take turns: the first in ``backlogged`` that may run gives its oldest
+    /// transfer and goes to the end of the list, behind every other origin that waits. So
+    /// one origin's burst delays another origin's call by a turn, not by the burst (OkHttp's
+    /// Dispatcher hands a freed place to the oldest call of any host; aiohttp's
+    /// `BaseConnector._release_waiter` to a host picked at random).
     func next() -> (Transfer, Origin)? {
         var index = 0
         while index < backlogged.count {
@@ -191,7 +200,12 @@ final class AdmissionQueue {
             while mayRun(origin), let transfer = origin.waiting.pop() {
                 guard queued.remove(ObjectIdentifier(transfer)) != nil else { continue }  // cancelled
                 admitted(transfer, origin)
-                if origin.waiting.isEmpty { unlist(at: index) }
+                if origin.waiting.isEmpty {
+                    unlist(at: index)
+                } else if backlogged.count > 1 {
+                    backlogged.remove(at: index)
+                    backlogged.append(origin)
+                }
                 return (transfer, origin)
             }
             if origin.waiting.isEmpty {

@@ -3,8 +3,10 @@
 /// by the loop's `AdmissionQueue` (which hands libcurl only the calls that can run) and set
 /// on its libcurl multi handle too, once, when the client is made.
 ///
-/// A call that would go beyond a limit waits in the loop's queue, first in first out, until
-/// a call ends; it is not refused. The wait counts against the call's deadline and its attempt
+/// A call that would go beyond a limit waits in the loop's queue until a call ends; it is not
+/// refused. Each origin's calls wait first in first out, and the origins that wait take
+/// turns at the places that free up (round robin), so a burst of calls to one origin does
+/// not hold back the calls to another. The wait counts against the call's deadline and its attempt
 /// timeout (a call still waiting when its attempt timeout passes fails as `connect`, nothing
 /// sent, so any method may retry it), and ``TransferTimings/queued`` says how long it was.
 ///

@@ -8,7 +8,10 @@
 public struct CookieJar: Sendable, Equatable {
     /// The file the jar is loaded from when the client is made and written to when it closes
     /// (Netscape cookie-file format, as curl's `-b FILE -c FILE`), or nil to keep the cookies
-    /// in memory only. A file that does not exist yet is an empty jar.
+    /// in memory only. A file that does not exist yet is an empty jar (created empty, mode
+    /// 0600, when the client is made). The path must not be a symbolic link: the client's
+    /// creation fails on one, and the jar is written as a new mode-0600 file renamed onto
+    /// the path, never written through a link.
     public var file: String?
 
     /// A jar in memory (`file` nil) or persisted to `file`.

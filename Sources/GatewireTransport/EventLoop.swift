@@ -92,9 +92,9 @@ package final class EventLoop: Sendable {
     nonisolated(unsafe) private let cookieEngine: CookieEngine?
     private static let idleSlotLimit = 64
 
-    /// A loop whose multi handle keeps to `limits`, with `cookies` shared by its transfers
-    /// (nil: no cookie engine).
-    package init(limits: ConnectionLimits = ConnectionLimits(), cookies: CookieJar? = nil) {
+    /// A loop whose multi handle keeps to `limits`, with the jar of `cookies` shared by its
+    /// transfers (nil: no cookie engine).
+    package init(limits: ConnectionLimits = ConnectionLimits(), cookies: CookieEngineSetup? = nil) {
         _ = curlGlobalInit
         handle = Handle(multi: curl_multi_init(), share: curl_share_init())
         state = LoopState(limits: limits)
@@ -105,7 +105,7 @@ package final class EventLoop: Sendable {
         _ = gw_multi_setopt_long(handle.multi, CURLMOPT_MAXCONNECTS, limits.idleConnections)
         _ = gw_share_setopt_long(handle.share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
         let share = handle.share
-        cookieEngine = cookies.map { CookieEngine(share: share, jar: $0) }
+        cookieEngine = cookies.map { CookieEngine(share: share, setup: $0) }
         var created = pthread_t()
         let context = Unmanaged.passRetained(self).toOpaque()
         let rc = pthread_create(&created, nil, { context in

@@ -431,6 +431,11 @@ package final class Transfer: @unchecked Sendable {
     ///   first header field line that starts with a space: obsolete line folding, RFC 9112
     ///   section 5.2, with nothing to fold onto). Before sending, those two mean the request
     ///   could not be built (a URL's scheme libcurl does not speak): `invalidArgument`.
+    ///
+    /// The message is libcurl's error buffer (`detail`), else its text for the code, except
+    /// for `CURLE_BAD_FUNCTION_ARGUMENT` once the request went out: libcurl's text ("A libcurl
+    /// function was given a bad argument") would blame the caller, and the one line that gets
+    /// it there is the server's (``foldedFirstLineMessage``).
     static func error(for code: CURLcode, detail: String?, requestSent: Bool = false) -> TransportError {
         let kind: ErrorKind
         switch code {
@@ -450,7 +455,19 @@ package final class Transfer: @unchecked Sendable {
         case CURLE_ABORTED_BY_CALLBACK: kind = .cancelled
         default: kind = .network
         }
-        let message = detail.flatMap { $0.isEmpty ? nil : $0 } ?? String(cString: curl_easy_strerror(code))
+        let libcurlMessage = detail.flatMap { $0.isEmpty ? nil : $0 }
+        let message = code == CURLE_BAD_FUNCTION_ARGUMENT && requestSent
+            ? foldedFirstLineMessage + (libcurlMessage.map { " (libcurl: \($0))" } ?? "")
+            : libcurlMessage ?? String(cString: curl_easy_strerror(code))
         return TransportError(kind: kind, curlCode: Int32(code.rawValue), message: message)
     }
+
+    /// What a server did when libcurl 7.88 fails a sent request with
+    /// `CURLE_BAD_FUNCTION_ARGUMENT`: in reading a response, only its header store returns that
+    /// code (lib/headers.c, `Curl_headers_push`), for a header field line that starts with a
+    /// space or tab while no field came before it, so there is no value to continue (a field
+    /// line without a colon is `CURLE_WEIRD_SERVER_REPLY`, "Header without colon").
+    static let foldedFirstLineMessage = "the server's response is malformed: its first header field line starts with "
+        + "a space or tab, a continuation line (obsolete line folding, RFC 9112 section 5.2) with no field before it "
+        + "to continue, which libcurl 7.88 refuses (CURLE_BAD_FUNCTION_ARGUMENT)"
 }

@@ -31,8 +31,12 @@ struct CallArguments {
     var allPages = false
     /// --cookie-jar's file: the jar is loaded from it and written back when the call ends.
     var cookieJar: String?
-    /// `--output FILE`: the 2xx body goes to FILE (``BodySink/file(_:resume:maxBytes:)``).
+    /// `--output FILE`: the 2xx body goes to FILE (``BodySink/file(_:resume:maxBytes:)``);
+    /// `--output -`, curl's spelling, keeps it on stdout, written even to a terminal.
     var output: String?
+
+    /// The file `--output` names, nil for none or `-` (stdout).
+    var outputFile: String? { output == "-" ? nil : output }
 
     /// Reads `arguments` (what follows `call`); `--help` prints the help and exits 0.
     init(parsing arguments: ArraySlice<String>) {
@@ -205,9 +209,9 @@ struct CallArguments {
             request.options.redirectPolicy = policy
         }
         request.options.maxResponseBytes = maxResponseBytes
-        if let output {
+        if let outputFile {
             if allPages { fail("--output writes one body: not with --all-pages") }
-            request.options.bodySink = .file(output)
+            request.options.bodySink = .file(outputFile)
         }
         if let deadline {
             var timeouts = config.timeouts

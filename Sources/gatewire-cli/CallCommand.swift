@@ -19,53 +19,58 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     let console = LiveConsole(showsWaits: options.verbose, countsPages: options.allPages)
     let report = AttemptReport(client: client, verbose: options.verbose, console: console)
     report.console.start()
-    let status = options.allPages ? printPages(report.watching(request), client: client, report: report)
-        : options.output.map { reportDownload(report.watching(request), to: $0, client: client, report: report) }
-        ?? printResult(report.watching(request), client: client, report: report)
+    let anyway = options.output == "-"
+    let status = options.allPages ? printPages(report.watching(request), client: client, report: report, anyway: anyway)
+        : options.outputFile.map { reportDownload(report.watching(request), to: $0, client: client, report: report) }
+        ?? printResult(report.watching(request), client: client, report: report, anyway: anyway)
     report.console.stop()
     client.close()
     exit(status)
 }
 
 /// Sends `request` once and prints the mapped result (or the body: re-indented when it parses
-/// as JSON, else as received), or the error. Returns the exit status.
-private func printResult(_ request: Request, client: Client, report: AttemptReport) -> Int32 {
+/// as JSON, else its bytes as received), or the error, through ``writeResult(_:anyway:)``.
+/// Returns the exit status: 1 for a failed call, or a result kept off the terminal.
+private func printResult(_ request: Request, client: Client, report: AttemptReport, anyway: Bool) -> Int32 {
     do {
         let response = try client.sendAndWait(request)
         report.print(response.attempts)
         report.console.clearStatus()
         report.printCache(of: response)
+        let output: [UInt8]
         if let mapped = response.mapped {
-            printLine(mapped.serialized(pretty: true))
+            output = Array(mapped.serialized(pretty: true).utf8)
         } else if let json = try? JSONValue.parse(response.http.text) {
-            printLine(json.serialized(pretty: true))
+            output = Array(json.serialized(pretty: true).utf8)
         } else {
-            printLine(response.http.text)
+            output = response.http.body
         }
-        return 0
+        return writeResult(output, anyway: anyway) ? 0 : 1
     } catch {
         report.print(error.attempts)
         report.console.clearStatus()
-        printLine(summary(of: error).serialized(pretty: true))
+        _ = writeResult(Array(summary(of: error).serialized(pretty: true).utf8), anyway: anyway)
         return 1
     }
 }
 
 /// Follows the route's pagination: one compact JSON line a page (JSON Lines), and a failed
-/// page's error line last. Returns the exit status.
-private func printPages(_ request: Request, client: Client, report: AttemptReport) -> Int32 {
+/// page's error line last, through ``writeResult(_:anyway:)``. Returns the exit status: 1
+/// for a failed page, or a line kept off the terminal (no later page is fetched).
+private func printPages(_ request: Request, client: Client, report: AttemptReport, anyway: Bool) -> Int32 {
     do {
         let paginator = try client.paginator(request)
         while let page = try paginator.next() {
             report.print(page.attempts)
             report.console.clearStatus()
-            printLine((page.mapped ?? page.body ?? JSONValue.string(page.http.text)).serialized())
+            let line = (page.mapped ?? page.body ?? JSONValue.string(page.http.text)).serialized()
+            guard writeResult(Array(line.utf8), anyway: anyway) else { return 1 }
         }
         return 0
     } catch {
         report.print(error.attempts)
         report.console.clearStatus()
-        printLine(summary(of: error).serialized())
+        _ = writeResult(Array(summary(of: error).serialized().utf8), anyway: anyway)
         return 1
     }
 }

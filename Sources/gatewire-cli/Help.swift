@@ -3,7 +3,7 @@
 
 let usage = """
     usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]
-           gatewire check CONFIG
+           gatewire check [--no-load-plugins] CONFIG
            gatewire --version | --help
     """
 
@@ -52,8 +52,10 @@ let help = usage + """
                               the route's, else the config's maxResponseBytes, else 64 MiB);
                               a larger one aborts the transfer: kind response_too_large
       --cookie-jar FILE       keep cookies in FILE (Netscape format, as curl's -b FILE -c FILE):
-                              loaded before the call, written back after it; replaces the
-                              config's "cookies". libcurl's rules decide which cookie goes where
+                              loaded before the call, written back after it (a new mode-0600
+                              file renamed onto FILE; a FILE that is a symbolic link is refused);
+                              replaces the config's "cookies". libcurl's rules decide which
+                              cookie goes where
       --verbose, -v           on stderr: every attempt as it happens (status or error, time,
                               delay, why it retried or stopped, the redirects it followed),
                               what the global failure observer saw, and "cache: hit" or
@@ -62,7 +64,8 @@ let help = usage + """
                               second
       --output FILE, -o FILE  write a 2xx body to FILE (through a temporary file renamed on
                               success; a retry resumes a partial body with Range when the
-                              server gave a validator); the summary or error goes to stderr
+                              server gave a validator); the summary or error goes to stderr.
+                              --output - writes the result to stdout even on a terminal
       --all-pages             follow the route's pagination: one compact JSON line per page
                               (JSON Lines); a failed page prints its error line and exits 1.
                               Needs a ROUTE (a config route's "pagination"), not METHOD PATH.
@@ -70,13 +73,21 @@ let help = usage + """
       When stderr is a terminal, an attempt whose transfer takes longer than 0.5 s draws a
       progress bar there (size, rate, ETA), which ends with the final size.
       Prints the mapped result as JSON (when no descriptor matched, the body: re-indented
-      when it parses as JSON, else as received), exit 0;
+      when it parses as JSON, else its bytes as received), exit 0;
       a failed call prints the error as JSON (kind, status, message, error objects), exit 1.
+      On a terminal, a result that is not UTF-8 text or has a control character other than
+      tab, line feed and carriage return (an escape sequence can clear the screen or retitle
+      the window) is not written: stderr says so, exit 1; use --output FILE, or --output -
+      to write it anyway. Piped or redirected, the result is written as it is.
 
-    gatewire check CONFIG: validates a gateway config; prints warnings (e.g. ambiguous
-      descriptors, a retry maxDelay below its initialDelay, verifyTLS false) and OK with
-      exit 0, or on stderr "CONFIG: error: FIELD: why" (without FIELD when the whole file is
-      wrong), exit 1.
+    gatewire check [--no-load-plugins] CONFIG: validates a gateway config; prints warnings
+      (e.g. ambiguous descriptors, a retry maxDelay below its initialDelay, verifyTLS false)
+      and OK with exit 0, or on stderr "CONFIG: error: FIELD: why" (without FIELD when the
+      whole file is wrong), exit 1.
+      It loads the config's shared-object plugins (each "plugins" entry with a "path") and
+      calls their entries, as call does: that runs the objects' code. To check a config you
+      do not trust, give --no-load-plugins: everything else is checked, and each shared
+      object is listed by its path (it must be a readable file) without being opened.
 
     Usage errors exit 2.
     """

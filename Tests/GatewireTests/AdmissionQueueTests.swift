@@ -112,3 +112,43 @@ import Testing
         #expect(try await seen(client, key: "queued-deadline") == 0)
     }
 }
+
+/// The queue's turns across origins, at the transport: with the default limits (100
+/// connections in all), 99 transfers hold their connections to 127.0.0.1 (`/delay`), a quick
+/// one frees its place, and ten more to 127.0.0.1, then one to 127.0.0.2 (another origin of
+/// the same server), wait for it. The waiting ones share that one place, each handed over when
+/// the one before it has ended, so the order they complete in is the order the queue chose.
+/// No timing is asserted.
+@Suite(.serialized) struct AdmissionQueueTurnTests {
+    /// The names of the transfers in the order they completed ("NAME failed" for a failure).
+    final class CompletionOrder: Sendable {
+        private let names = Mutex<[String]>([])
+        func add(_ name: String) { names.withLock { $0.append(name) } }
+        var all: [String] { names.withLock { $0 } }
+    }
+
+    let server: TestServer
+
+    init() throws { server = try TestServer() }
+
+    @Test func aBurstToOneOriginDelaysAnotherOriginsTransferByOneTurn() async throws {
+        let loop = EventLoop()
+        defer { loop.shutdown() }
+        let order = CompletionOrder()
+        func transfer(_ url: String, _ name: String) -> Transfer {
+            Transfer(request: HTTPRequest(method: .get, url: url), options: TransferOptions()) { result in
+                order.add(result.response?.status == 200 ? name : "\(name) failed")
+            }
+        }
+        let holders = (1..<ConnectionLimits().maxConnections).map { transfer(server.baseURL + "/delay/20000", "holder \($0)") }
+        let quick = transfer(server.baseURL + "/echo/quick", "quick")
+        let burst = (0..<10).map { transfer(server.baseURL + "/echo/a\($0)", "a\($0)") }
+        let other = transfer("http://127.0.0.2:\(server.port)/echo/b", "b")
+        // One job, so every transfer has been admitted or queued before libcurl runs any.
+        let all = holders + [quick] + burst + [other]
+        _ = loop.execute { for transfer in all { loop.start(transfer) } }
+        for _ in 0..<3000 where order.all.count < 12 { try await Task.sleep(nanoseconds: 10_000_000) }
+        // The burst's origin waited first and has the first turn; the other origin the next.
+        #expect(order.all == ["quick", "a0", "b", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"])
+    }
+}

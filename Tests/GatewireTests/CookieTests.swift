@@ -105,6 +105,118 @@ import Testing
         }
     }
 
+    @Test func theJarIsWrittenAsANewPrivateFileRenamedOntoThePath() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { system("rm -rf '\(directory)'") }
+        let file = directory + "/jar.txt"
+        #expect(Self.write("not a cookie line\n", to: file))
+        #expect(chmod(file, 0o644) == 0)
+        var before = stat()
+        #expect(stat(file, &before) == 0)
+        let client = try client(CookieJar(file: file))
+        _ = try await client.send(.get("/cookies/set", parameters: ["session": "s-2"]))
+        client.close()
+        var after = stat()
+        #expect(lstat(file, &after) == 0)
+        #expect(after.st_ino != before.st_ino)  // a new file took the path: the old one was never opened for writing
+        #expect(after.st_mode & S_IFMT == S_IFREG && after.st_mode & 0o777 == 0o600)
+        let text = try #require(Self.read(file))
+        #expect(text.hasPrefix("# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"))
+        #expect(text.hasSuffix("\n\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts-2\n"))
+        #expect(Self.entries(of: directory) == ["jar.txt"])  // no temporary file left beside it
+    }
+
+    @Test func aJarFileIsLoadedLineByLineAsLibcurlReadsIt() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { system("rm -rf '\(directory)'") }
+        let file = directory + "/jar.txt"
+        let future = 4_102_444_800  // 2100-01-01
+        let lines = [
+            "# Netscape HTTP Cookie File", "",
+            "127.0.0.1\tFALSE\t/\tFALSE\t0\tplain\tp-1",
+            "#HttpOnly_127.0.0.1\tFALSE\t/\tFALSE\t\(future)\thidden\th-1\r",
+            "127.0.0.1\tFALSE\t/\tFALSE\t1\texpired\te-1",
+            "ALL",  // CURLOPT_COOKIELIST's "clear the jar" command: not a line of the file's format
+            "   127.0.0.1\tFALSE\t/\tFALSE\t0\tindented\ti-1",
+        ]
+        #expect(Self.write(lines.joined(separator: "\n") + "\n", to: file))
+        let client = try client(CookieJar(file: file))
+        let jar = client.cookies.sorted { $0.name < $1.name }
+        #expect(jar.map(\.name) == ["hidden", "indented", "plain"])
+        #expect(jar.map(\.httpOnly) == [true, false, false])
+        #expect(jar[0].expires == Int64(future) && jar[0].value == "h-1")
+        #expect(try await cookiesSeen(by: client) == ["hidden": "h-1", "indented": "i-1", "plain": "p-1"])
+    }
+
+    @Test func aJarPathThatIsASymbolicLinkIsRefusedAndItsTargetLeftAlone() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { system("rm -rf '\(directory)'") }
+        let victim = directory + "/victim.txt"
+        let victimText = "127.0.0.1\tFALSE\t/\tFALSE\t0\tstolen\tVICTIM-SECRET\n"
+        #expect(Self.write(victimText, to: victim))
+        #expect(chmod(victim, 0o644) == 0)
+        let link = directory + "/jar.txt"
+        #expect(symlink(victim, link) == 0)
+        let expected = "\"\(link)\" is a symbolic link; a cookie jar is read and written only as a regular file, "
+            + "never through a link (which could point it at another file)"
+        // A CookieJar made in code: the client's creation refuses it.
+        do throws(ConfigError) {
+            var config = try GatewayConfig(baseURL: httpbin.baseURL)
+            config.cookies = CookieJar(file: link)
+            let client = try Client(config: config)
+            client.close()
+            Issue.record("a jar at a symbolic link was accepted")
+        } catch {
+            #expect(error.path == "cookies.file")
+            #expect(error.message == expected)
+        }
+        // The config's `cookies.file`: refused when the config is read.
+        do {
+            _ = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "cookies": {"file": "\#(link)"}}"#)
+            Issue.record("a config jar at a symbolic link was accepted")
+        } catch {
+            #expect(error.path == "cookies.file")
+            #expect(error.message == expected)
+        }
+        #expect(Self.read(victim) == victimText)
+        var info = stat()
+        #expect(stat(victim, &info) == 0 && info.st_mode & 0o777 == 0o644)
+        #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+    }
+
+    @Test func aDanglingSymbolicLinkAtTheJarPathCreatesNothing() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { system("rm -rf '\(directory)'") }
+        let target = directory + "/created-by-the-jar"
+        let link = directory + "/jar.txt"
+        #expect(symlink(target, link) == 0)
+        #expect(throws: ConfigError.self) { try client(CookieJar(file: link)) }
+        #expect(access(target, F_OK) != 0)
+        #expect(Self.entries(of: directory) == ["jar.txt"])
+    }
+
+    /// A link put at the path while the client runs: the save refuses it, says so once
+    /// (``Diagnostics``), and creates nothing at the link's target.
+    @Test func aSymbolicLinkPutAtTheJarPathLaterIsNotWrittenThrough() async throws {
+        let directory = Self.temporaryDirectory()
+        defer { system("rm -rf '\(directory)'") }
+        let file = directory + "/jar.txt"
+        let target = directory + "/created-by-the-jar"
+        let reports = Lines()
+        Diagnostics.setSink { if $0.contains(file) { reports.add($0) } }
+        defer { Diagnostics.setSink(nil) }
+        let client = try client(CookieJar(file: file))
+        _ = try await client.send(.get("/cookies/set", parameters: ["k": "LOST-C00KIE"]))
+        #expect(unlink(file) == 0 && symlink(target, file) == 0)
+        client.close()
+        #expect(access(target, F_OK) != 0)
+        var info = stat()
+        #expect(lstat(file, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
+        #expect(reports.all == ["the cookie jar was not saved: \"\(file)\" is a symbolic link; a cookie jar is read "
+                                + "and written only as a regular file, never through a link (which could point it at another file)"])
+        #expect(Self.entries(of: directory) == ["jar.txt"])
+    }
+
     /// The cookie is set by a first client (its value is in that call's query) and reaches
     /// the logged client only through the jar's file: the Cookie field libcurl adds, the
     /// server's echo of it.
@@ -138,6 +250,25 @@ import Testing
         var template = Array("/tmp/gw-cookies-XXXXXX".utf8CString)
         _ = mkdtemp(&template)
         return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Writes `text` to a new file at `path`; false when it cannot.
+    static func write(_ text: String, to path: String) -> Bool {
+        guard let file = fopen(path, "w") else { return false }
+        defer { fclose(file) }
+        return fputs(text, file) >= 0
+    }
+
+    /// The names in `directory`, sorted, without `.` and `..`.
+    static func entries(of directory: String) -> [String] {
+        guard let stream = opendir(directory) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
     }
 
     static func read(_ path: String) -> String? {

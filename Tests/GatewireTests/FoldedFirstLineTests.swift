@@ -35,4 +35,24 @@ import Testing
         let count = try await plain.send(.get("/fault/\(key)/count"))
         #expect(try JSONValue.parse(count.http.text).node["count"]?.integer == 3)
     }
+
+    /// The failure says what the server sent, not libcurl's "A libcurl function was given a
+    /// bad argument", for a CRLF and an LF-only response alike.
+    @Test(arguments: ["folded", "folded-lf"])
+    func aFoldedFirstLineSaysWhatTheServerDid(step: String) async throws {
+        let key = "folded-message-\(step)-\(getpid())-\(Int(MonotonicNow.seconds * 1e6))"
+        let client = try Client(config: GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "retry": {"maxRetries": 0}}"#))
+        defer { client.close() }
+        let expected = "the server's response is malformed: its first header field line starts with a space or tab, a "
+            + "continuation line (obsolete line folding, RFC 9112 section 5.2) with no field before it to continue, "
+            + "which libcurl 7.88 refuses (CURLE_BAD_FUNCTION_ARGUMENT)"
+        do {
+            _ = try await client.send(.get("/fault/\(key)/\(step)"))
+            Issue.record("expected a protocol failure")
+        } catch {
+            #expect(error.kind == .protocolViolation)
+            #expect(error.message == expected, "\(error)")
+            #expect(error.attempts.map(\.message) == [expected])
+        }
+    }
 }

@@ -76,6 +76,32 @@ LINKED_SOURCE = "#include \"gatewire.h\"\n" + MAPPED + textwrap.dedent("""
 """)
 
 
+# A table plugin whose constructor runs when the object is loaded: it creates the file named
+# by $GW_TEST_LOAD_MARKER, so a test sees whether a program ran the object's code.
+MARKER_SOURCE = "#define GW_PLUGIN_USE_API\n#include \"gatewire.h\"\n" + textwrap.dedent("""
+    #include <stdio.h>
+    #include <stdlib.h>
+    GW_PLUGIN_API_DEFINE
+    __attribute__((constructor)) static void mark(void) {
+        const char *path = getenv("GW_TEST_LOAD_MARKER");
+        FILE *file = path != NULL ? fopen(path, "w") : NULL;
+        if (file != NULL)
+            fclose(file);
+    }
+    int32_t gw_plugin_entry(gw_plugin *plugin, const gw_plugin_api *api) {
+        GW_PLUGIN_API_INIT(api);
+        plugin->version = GW_PLUGIN_VERSION;
+        plugin->name = "marker";
+        return 0;
+    }
+""")
+
+
+def build_marker_plugin(directory: Path) -> Path:
+    """The marker plugin as DIRECTORY/libmarker.so (see MARKER_SOURCE)."""
+    return _build(directory, "marker", MARKER_SOURCE, ["-Wl,--no-undefined"])
+
+
 def build_table_plugin(directory: Path) -> Path:
     """The table plugin as DIRECTORY/libtable.so; --no-undefined proves it needs no gw_* symbol."""
     return _build(directory, "table", TABLE_SOURCE, ["-Wl,--no-undefined"])

@@ -1,15 +1,16 @@
 """The `gatewire` CLI (the core and the Swift runtime linked in) with shared-object plugins: one
 written against the gw_plugin_api table works and brings no second core; one linked against
-libGatewire is refused by `call` and `check` alike."""
+libGatewire is refused by `call` and `check` alike; `check --no-load-plugins` runs no plugin code."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from pathlib import Path
 
 import gatewire
-from shared_object_plugins import build_linked_plugin, build_table_plugin
+from shared_object_plugins import build_linked_plugin, build_marker_plugin, build_table_plugin
 from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
 
 
@@ -51,3 +52,43 @@ def test_the_cli_refuses_a_plugin_linked_against_libgatewire(cli: str, server: s
     checked = run(cli, "check", str(config))
     assert checked.returncode == 1
     assert checked.stderr.startswith(f"{config}: error: {why}"), checked.stderr
+
+
+def test_check_without_loading_plugins_runs_none_of_their_code(cli: str, tmp_path: Path) -> None:  # noqa: F811
+    library = build_marker_plugin(tmp_path)
+    config = write_config(tmp_path, "http://127.0.0.1:1", library)
+    marker = tmp_path / "loaded"
+    environment = {**os.environ, "GW_TEST_LOAD_MARKER": str(marker)}
+
+    def check(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([cli, "check", *flags, str(config)], capture_output=True, text=True, timeout=60,
+                              env=environment)
+
+    unloaded = check("--no-load-plugins")
+    assert unloaded.returncode == 0, unloaded.stderr
+    assert not marker.exists()  # the constructor never ran
+    assert unloaded.stdout.splitlines() == [
+        f"not loaded: plugins[0]: shared object {library} (--no-load-plugins: its code did not run, so its entry "
+        '"gw_plugin_entry" and the plugin it returns are not checked)',
+        f"{config}: OK (0 routes, 0 mappings, 0 response descriptors)"]
+    loaded = check()
+    assert loaded.returncode == 0, loaded.stderr
+    assert marker.exists()  # without the flag, check loads the object as call would
+    assert loaded.stdout == f"{config}: OK (0 routes, 0 mappings, 0 response descriptors)\n"
+    help_text = run(cli, "check", "--help").stdout
+    assert "that runs the objects' code" in help_text and "--no-load-plugins" in help_text
+
+
+def test_check_without_loading_plugins_still_checks_the_rest(cli: str, tmp_path: Path) -> None:  # noqa: F811
+    config = tmp_path / "gateway.json"
+    config.write_text(json.dumps({"baseURL": "http://127.0.0.1:1", "plugins": [{"path": "./absent.so"}]}))
+    absent = run(cli, "check", "--no-load-plugins", str(config))
+    assert absent.returncode == 1
+    assert absent.stderr == (f"{config}: error: plugins[0].path: cannot read the plugin's shared object "
+                             f"({tmp_path}/absent.so): No such file or directory\n")
+    config.write_text(json.dumps({"baseURL": "http://127.0.0.1:1", "plugins": [
+        {"name": "bodyErrors", "when": {"keyPath": "ok", "equals": False}, "errors": {"keyPath": "", "mapping": "Nope"}}]}))
+    built_in = run(cli, "check", "--no-load-plugins", str(config))
+    assert built_in.returncode == 1 and "plugins[0]" in built_in.stderr and "Nope" in built_in.stderr, built_in.stderr
+    unknown = run(cli, "check", "--no-load-plugin", str(config))
+    assert unknown.returncode == 2 and "unknown option --no-load-plugin" in unknown.stderr

@@ -95,3 +95,65 @@ def test_the_cli_cookie_jar_keeps_cookies_between_runs(cli: str, httpbin: str, t
     refused = run(cli, "call", "--base-url", httpbin, "--cookie-jar", "/nonexistent/dir/jar", "GET", "/cookies")
     assert refused.returncode == 2
     assert "--cookie-jar: cannot write to the directory of \"/nonexistent/dir/jar\"" in refused.stderr
+
+
+VICTIM_TEXT = "127.0.0.1\tFALSE\t/\tFALSE\t0\tstolen\tVICTIM-SECRET\n"
+
+
+def link_problem(path: Path) -> str:
+    return (f'"{path}" is a symbolic link; a cookie jar is read and written only as a regular file, '
+            "never through a link (which could point it at another file)")
+
+
+def test_a_jar_path_that_is_a_symbolic_link_is_refused_and_its_target_left_alone(
+        httpbin: str, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text(VICTIM_TEXT)
+    victim.chmod(0o644)
+    link = tmp_path / "jar.txt"
+    link.symlink_to(victim)
+    with pytest.raises(gatewire.ConfigError) as caught:
+        gatewire.Client(httpbin, cookies=link)
+    assert str(caught.value) == f"cookies.file: {link_problem(link)}"
+    assert victim.read_text() == VICTIM_TEXT
+    assert victim.stat().st_mode & 0o777 == 0o644
+    assert link.is_symlink()
+
+
+def test_a_dangling_symbolic_link_at_the_jar_path_creates_nothing(httpbin: str, tmp_path: Path) -> None:
+    target = tmp_path / "created-by-the-jar"
+    link = tmp_path / "jar.txt"
+    link.symlink_to(target)
+    with pytest.raises(gatewire.ConfigError, match="is a symbolic link"):
+        gatewire.Client(httpbin, cookies=link)
+    assert not target.exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["jar.txt"]
+
+
+def test_the_jar_is_a_new_private_file_renamed_onto_the_path(httpbin: str, tmp_path: Path) -> None:
+    jar = tmp_path / "jar.txt"
+    jar.write_text("")
+    jar.chmod(0o644)
+    inode = jar.stat().st_ino
+    with gatewire.Client(httpbin, cookies=jar) as first:
+        first.call("GET", "/cookies/set", params={"session": "RENAMED"})
+    assert jar.stat().st_ino != inode  # renamed onto the path: the old file was never opened for writing
+    assert jar.stat().st_mode & 0o777 == 0o600
+    text = jar.read_text()
+    assert text.startswith("# Netscape HTTP Cookie File\n")
+    assert text.endswith("\n\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tRENAMED\n")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["jar.txt"]  # no temporary file left
+    with gatewire.Client(httpbin, cookies=jar) as second:
+        assert seen(second) == {"session": "RENAMED"}
+
+
+def test_the_cli_refuses_a_cookie_jar_that_is_a_symbolic_link(  # noqa: F811
+        cli: str, httpbin: str, tmp_path: Path) -> None:
+    victim = tmp_path / "victim.txt"
+    victim.write_text(VICTIM_TEXT)
+    link = tmp_path / "jar.txt"
+    link.symlink_to(victim)
+    done = run(cli, "call", "--base-url", httpbin, "--cookie-jar", str(link), "GET", "/cookies/set", "--param", "k=v")
+    assert done.returncode == 2
+    assert f"--cookie-jar: {link_problem(link)}" in done.stderr
+    assert victim.read_text() == VICTIM_TEXT

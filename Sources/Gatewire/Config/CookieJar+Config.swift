@@ -4,8 +4,9 @@ extension CookieJar {
     /// Reads the config's `cookies`: `true` (a jar in memory), `false` (none: nil), or
     /// `{"file": "cookies.txt"}` (persisted; a relative path is resolved against the config
     /// file's directory, as `caFile` is, see `ConfigPath`).
-    /// - Throws: ``ConfigError`` at the node for another type, an unknown key, or a file
-    ///   whose directory cannot be written (the jar is written there when the client closes).
+    /// - Throws: ``ConfigError`` at the node for another type, an unknown key, a file whose
+    ///   directory cannot be written (the jar is written there when the client closes), or a
+    ///   path that is a symbolic link or not a regular file.
     static func from(config node: ConfigNode, directory: String?) throws(ConfigError) -> CookieJar? {
         if node.json.bool != nil { return try node.bool() ? CookieJar() : nil }
         guard node.json.kind == .object else { throw node.error("expected true, false or an object, got \(node.json.kind.name)") }
@@ -24,11 +25,13 @@ extension CookieJar {
         self.init(file: file)
     }
 
-    /// Why the jar cannot be written to `file` (absolute) when the client closes, or nil.
+    /// Why the jar cannot be kept in `file` (absolute), or nil: its directory cannot be
+    /// written (the jar is written there when the client closes), or the path is a symbolic
+    /// link or not a regular file (``CookieFile/problem(at:)``).
     private static func fileProblem(_ file: String) -> String? {
         guard access(ConfigPath.directory(of: file), W_OK) == 0 else {
             return "cannot write to the directory of \"\(file)\": \(String(cString: strerror(errno)))"
         }
-        return nil
+        return CookieFile.problem(at: file)
     }
 }

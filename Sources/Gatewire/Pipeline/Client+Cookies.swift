@@ -13,3 +13,19 @@ extension Client {
         return waiter.wait()
     }
 }
+
+extension CookieJar {
+    /// The cookie lines of the jar's file, read when a client is made (``CookieFile/read(_:)``:
+    /// never through a symbolic link); none for a jar in memory or a file that does not
+    /// exist yet (it is created empty, mode 0600).
+    /// - Throws: ``ConfigError`` at `cookies.file` when the path is a symbolic link, not a
+    ///   regular file, or cannot be read.
+    func storedCookies() throws(ConfigError) -> [String] {
+        guard let file else { return [] }
+        do throws(CookieFileError) {
+            return try CookieFile.read(file)
+        } catch {
+            throw ConfigError(path: "cookies.file", message: error.message)
+        }
+    }
+}

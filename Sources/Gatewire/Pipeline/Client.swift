@@ -40,7 +40,8 @@ public final class Client: Sendable {
     /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:catalog:)``).
     package init(config: GatewayConfig, plugins: [any Plugin], registry: PluginRegistry, randomSeed: UInt64?) throws(ConfigError) {
         let configPlugins = try registry.plugins(for: config.plugins, catalog: config.catalog)
-        core = ClientCore(config: config, plugins: configPlugins + plugins, randomSeed: randomSeed)
+        let storedCookies = try config.cookies?.storedCookies() ?? []
+        core = ClientCore(config: config, plugins: configPlugins + plugins, randomSeed: randomSeed, storedCookies: storedCookies)
     }
 
     /// A client with only a base URL and every default (the default retry policy, no

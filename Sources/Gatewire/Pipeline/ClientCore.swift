@@ -26,8 +26,10 @@ final class ClientCore: Sendable {
     /// Every configured route by name, with what its calls reuse (see ``ResolvedRoute``).
     let resolvedRoutes: [String: ResolvedRoute]
 
-    /// - Parameter plugins: the config's plugins, then the caller's; the config's `auth` goes first.
-    init(config: GatewayConfig, plugins: [any Plugin], randomSeed: UInt64?) {
+    /// - Parameters:
+    ///   - plugins: the config's plugins, then the caller's; the config's `auth` goes first.
+    ///   - storedCookies: the lines of the cookie jar's file (``CookieJar/storedCookies()``).
+    init(config: GatewayConfig, plugins: [any Plugin], randomSeed: UInt64?, storedCookies: [String]) {
         self.config = config
         self.plugins = (config.authentication.map { [$0.plugin] } ?? []) + plugins
         credential = self.plugins.lazy.compactMap { $0 as? RefreshingCredential }.first
@@ -47,7 +49,9 @@ final class ClientCore: Sendable {
         urlPrefix = prefix
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
-        loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies)
+        loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies.map {
+            CookieEngineSetup(jar: $0, stored: storedCookies, report: Diagnostics.report)
+        })
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
             ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil
         if let warning = config.insecureTLSWarning {
