@@ -210,9 +210,10 @@ class AsyncClient:
     Any number of asyncio loops, in any threads, may use one AsyncClient at once (each has
     its own completion queue, freed with its loop: at once when the loop ends with its tasks
     done or cancelled, as ``asyncio.run`` leaves them; for a loop closed while tasks still
-    await calls, when the next loop makes its first call, or at :meth:`aclose`). Cancelling the task that awaits a call cancels the call: the
-    request in flight is aborted (its connection closed) or the retry delay stopped, and the
-    failure observers see a :class:`Cancelled` failure as for :meth:`CallFuture.cancel`.
+    await calls, when the next loop makes its first call, or at :meth:`aclose`). Cancelling
+    the task that awaits a call cancels the call: the request in flight is aborted (its
+    connection closed) or the retry delay stopped, and the failure observers see a
+    :class:`Cancelled` failure as for :meth:`CallFuture.cancel`.
 
     Calls log to the ``gatewire`` logger as :class:`Client`'s do. Its level is read when a
     loop makes its first call and after each batch of results, not per call (the check would

@@ -171,15 +171,16 @@ class CallOptions(TypedDict, total=False):
             and from its first byte on every attempt and every 307/308 redirect (memory stays
             flat for a file of any size); any other file object is read whole first, as
             requests reads it, so what is sent is what it reads (``gzip.open``: the
-            decompressed bytes; a file read partway: the rest). Filename: the tuple's, else a path's last component, else the field name
-            for bytes (requests'). Content type: the tuple's, else guessed by libcurl from
-            the extension of the filename, else of the path (gif, jpg, jpeg, png, svg, txt,
-            htm, html, pdf, xml), else ``application/octet-stream`` for a path and none for
+            decompressed bytes; a file read partway: the rest). Filename: the tuple's, else
+            a path's (or a file object's ``name``'s) last component, else the field name for
+            bytes (requests'). Content type: the tuple's, else guessed by libcurl from the
+            extension of the filename, else of the path (gif, jpg, jpeg, png, svg, txt, htm,
+            html, pdf, xml), else ``application/octet-stream`` for a path and none for
             bytes. A file that cannot be read, or is not a regular file, raises
             :class:`InvalidArgument` naming the part and the path before anything is sent;
             so does a name, filename, content type or path with a NUL character (C would
-            end it there; Python's ``open()`` refuses such a path too).
-            libcurl writes the ``Content-Type`` header (with its boundary); one in
+            end it there; Python's ``open()`` refuses such a path too). libcurl writes the
+            ``Content-Type`` header (with its boundary); one in
             ``headers`` or the config is not sent. Not with ``content``.
         content: a body of raw bytes (``bytes``, ``bytearray`` or ``memoryview``), sent as
             they are with ``content_type``, as httpx's ``content=``.
