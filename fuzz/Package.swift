@@ -8,6 +8,8 @@ import PackageDescription
 // SwiftPM names a path dependency after its directory, whatever the clone is called.
 let repository = String(#filePath.split(separator: "/").dropLast(2).last!)
 let gatewire: Target.Dependency = .product(name: "Gatewire", package: repository)
+// The C ABI (gw_*), as libGatewire exports it, for the target that drives it from C.
+let gatewireC: Target.Dependency = .product(name: "GatewireDynamic", package: repository)
 
 let package = Package(
     name: "GatewireFuzz",
@@ -17,5 +19,6 @@ let package = Package(
         .executableTarget(name: "fuzz-mapper", dependencies: [gatewire], path: "Sources/FuzzMapper"),
         .executableTarget(name: "fuzz-headers", dependencies: [gatewire], path: "Sources/FuzzHeaders"),
         .executableTarget(name: "fuzz-network", dependencies: [gatewire], path: "Sources/FuzzNetwork"),
+        .executableTarget(name: "fuzz-abi", dependencies: [gatewireC], path: "Sources/FuzzABI"),
     ]
 )

@@ -59,6 +59,10 @@ extern "C" {
  *    (freeing it twice, or any use after its `_free`) is undefined behaviour, as for
  *    sqlite3_close() on a closed connection: the library cannot detect it and may crash.
  *  - Times are seconds as double.
+ *  - Numbers passed in have the ranges their documentation gives. A value outside its range
+ *    (a negative count, NaN, an infinity where none is allowed, a size_t above SIZE_MAX / 2,
+ *    which no buffer can have) is GW_ERROR_INVALID_ARGUMENT naming the field; no number is
+ *    ever wrapped, truncated or clamped silently, and none can stop the process.
  *  - Jansson: an application may use the same libjansson.so. Gatewire replaces Jansson's
  *    allocator (json_set_alloc_funcs) on its first response body of 16 KiB or more, only
  *    if it is still malloc/free, so that it can build those bodies' trees in arenas; every
@@ -504,7 +508,7 @@ typedef struct gw_client_options {
     const char *config_json;   /**< gateway config as JSON text; copied */
     const char *config_path;   /**< path of a gateway config file; read during the call */
     const gw_plugin *plugins;  /**< array of plugin_count plugins (copied), after the config's own */
-    size_t plugin_count;       /**< the number of plugins */
+    size_t plugin_count;       /**< the number of plugins, at most SIZE_MAX / 2 */
     uint64_t random_seed;      /**< seeds retry jitter per call for exact tests; 0 = from the system */
     gw_credential *credential; /**< version >= 2: a refreshing credential (retained by the
                                     client), or NULL */
@@ -630,7 +634,7 @@ void gw_client_free(gw_client *client);
  * @param delay preset to -1 (= the policy's delay); with GW_RETRY_RETRY it may be set in
  *        seconds: capped at the policy's maxDelay (an infinite one too), and a delay past the
  *        call's deadline fails the call at once with GW_KIND_DEADLINE, as the policy's own
- *        delays do.
+ *        delays do; a negative one or NaN keeps the policy's delay.
  * @param user_data gw_call_options.retry_test_user_data.
  * @return a GW_RETRY_* verdict.
  */
@@ -667,7 +671,7 @@ typedef struct gw_part {
     const char *name;         /**< the field name, required (libcurl escapes `"`, CR and LF) */
     const char *value;        /**< GW_PART_FIELD: the text, required; ignored otherwise */
     const void *bytes;        /**< GW_PART_BYTES: length bytes (NULL only with length 0) */
-    size_t length;            /**< GW_PART_BYTES: the number of bytes */
+    size_t length;            /**< GW_PART_BYTES: the number of bytes, at most SIZE_MAX / 2 */
     const char *path;         /**< GW_PART_FILE: the file's path, required */
     const char *filename;     /**< the filename parameter; NULL = a file's path's last
                                    component, none for the other kinds */
@@ -789,8 +793,9 @@ typedef struct gw_call_options {
          NULL for none; sent with content_type. At most one of body_json, body and form_json
          may be set (else GW_ERROR_INVALID_ARGUMENT naming them); a body on HEAD is
          GW_KIND_INVALID_ARGUMENT, as body_json's. */
-    size_t body_length;        /**< version >= 3: the bytes at body (0 = an empty body); more than
-                                    0 with body NULL is GW_ERROR_INVALID_ARGUMENT */
+    size_t body_length;        /**< version >= 3: the bytes at body (0 = an empty body), at most
+                                    SIZE_MAX / 2; more than 0 with body NULL is
+                                    GW_ERROR_INVALID_ARGUMENT */
     const char *content_type;  /**< version >= 3: body's Content-Type, e.g. "image/png"; NULL =
                                     "application/octet-stream"; a "Content-Type" of headers_json
                                     or of the config wins over both */
@@ -810,8 +815,8 @@ typedef struct gw_call_options {
          "user[tags][]"); with body or a body_json of no object type it is
          GW_ERROR_INVALID_ARGUMENT. libcurl writes the Content-Type ("multipart/form-data;
          boundary=..."): one of headers_json or of the config is not sent. */
-    size_t part_count;         /**< version >= 4: the number of parts (more than 0 with parts
-                                    NULL is GW_ERROR_INVALID_ARGUMENT) */
+    size_t part_count;         /**< version >= 4: the number of parts, at most SIZE_MAX / 2 (more
+                                    than 0 with parts NULL is GW_ERROR_INVALID_ARGUMENT) */
     /* version >= 4: progress */
     gw_progress_fn on_progress; /**< version >= 4: sees each attempt's upload and download
                                      progress (gw_progress_fn), or NULL (the default) for none */
@@ -1517,14 +1522,16 @@ int32_t gw_call_async_queued(gw_client *client, const gw_call_options *options, 
  * Blocks while the queue is empty: at most timeout_seconds. A poll with timeout 0 is allowed
  * on an event-loop thread.
  * @param queue the queue.
- * @param timeout_seconds 0 = do not block, < 0 = until a result arrives.
+ * @param timeout_seconds 0 = do not block; > 0 = at most that long (a wait longer than 10^9
+ *        seconds, about 31 years, is cut to that); < 0 or INFINITY = until a result
+ *        arrives; NaN is GW_ERROR_INVALID_ARGUMENT.
  * @param out_results out_results[i] for i < *out_count; the caller frees each with
  *        gw_result_free.
  * @param out_tags out_tags[i] for i < *out_count; may be NULL.
- * @param capacity the length of out_results (and out_tags).
+ * @param capacity the length of out_results (and out_tags), 1...SIZE_MAX / 2.
  * @param out_count the number taken; 0 when the time ran out.
- * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for NULL queue, out_results or out_count, or a
- *         zero capacity; GW_ERROR_WOULD_DEADLOCK (nothing taken) when called with a non-zero
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for NULL queue, out_results or out_count, a
+ *         capacity out of range, or a NaN timeout; GW_ERROR_WOULD_DEADLOCK (nothing taken) when called with a non-zero
  *         timeout on any client's event-loop thread (in a completion, observer, monitor or
  *         plugin hook), where waiting would stall the loop (as gw_call refuses).
  */
@@ -1653,8 +1660,10 @@ typedef struct gw_credential_options {
     const char *token;       /**< the initial token, or NULL (unsigned until the first refresh) */
     const char *header;      /**< NULL = the default, "Authorization" */
     const char *prefix;      /**< written before the token; NULL = the default, "Bearer " */
-    int32_t max_refreshes;   /**< refresh budget; 0 = the default, 5 */
-    double refresh_interval; /**< seconds of the budget's window; 0 = the default, 30 */
+    int32_t max_refreshes;   /**< refresh budget, >= 0; 0 = the default, 5 */
+    double refresh_interval; /**< seconds of the budget's window, >= 0; 0 = the default, 30;
+                                  INFINITY = max_refreshes for the credential's life; NaN
+                                  is GW_ERROR_INVALID_ARGUMENT */
     gw_refresh_fn refresh;   /**< required */
     void *user_data;         /**< passed to refresh and destroy */
     void (*destroy)(void *user_data); /**< when the credential is freed (last reference); may be
@@ -1682,7 +1691,8 @@ int32_t gw_credential_options_init(gw_credential_options *options, uint32_t vers
  * @param out_credential on GW_OK, the credential.
  * @return GW_OK; GW_ERROR_INVALID_ARGUMENT when header is not a token (or a framing field)
  *         or prefix + token has a control character other than HTAB (RFC 9110 sections 5.1
- *         and 5.5), or for NULL; GW_ERROR_VERSION for another version.
+ *         and 5.5), a negative max_refreshes or refresh_interval, a NaN refresh_interval, or
+ *         for NULL; GW_ERROR_VERSION for another version.
  */
 int32_t gw_credential_new(const gw_credential_options *options, gw_credential **out_credential);
 

@@ -9,7 +9,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 bash scripts/bootstrap.sh
 seconds="${FUZZ_SECONDS:-60}"
-targets="${FUZZ_TARGETS:-config mapper headers network}"
+targets="${FUZZ_TARGETS:-config mapper headers network abi}"
 # --sanitize=fuzzer makes SwiftPM link libFuzzer's main in place of the targets' own; the
 # -Xswiftc list, which comes after it, is what swiftc compiles with (only its last -sanitize=
 # counts, so `--sanitize=fuzzer --sanitize=address` would lose the coverage instrumentation).

@@ -212,7 +212,13 @@ enum CallOptionsReader {
     /// The header's ranges: `max_retries` -1 (the route's or client's policy) or 0...100 (as
     /// the config's `retry.maxRetries`); `attempt_timeout` and `deadline` 0 (the client's) or
     /// 0.001...86400 seconds (as the config's `timeouts`). NaN and infinities are out of range.
+    /// `body_length` and `part_count` at most `Int.max` (``SizeArgument``).
     private static func checkNumbers(_ options: gw_call_options) throws(Failure) {
+        for (field, value) in [("body_length", options.body_length), ("part_count", options.part_count)] {
+            if let problem = SizeArgument.problem(value, field: field) {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
+            }
+        }
         if !(-1...100).contains(options.max_retries) {
             throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
                           message: "max_retries: \(options.max_retries) is out of range (-1 = the route's or client's policy, or 0...100 retries)")

@@ -57,6 +57,9 @@ private func createClient(_ function: String, _ options: UnsafePointer<gw_client
     } catch {
         return LastError.fail(GW_ERROR_CONFIG, error.description)
     }
+    if let problem = SizeArgument.problem(settings.plugin_count, field: "\(function): plugin_count") {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, problem)
+    }
     if settings.plugin_count > 0, settings.plugins == nil {
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "\(function): plugins is NULL but plugin_count is \(settings.plugin_count)")
     }

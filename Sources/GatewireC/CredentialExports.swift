@@ -62,8 +62,14 @@ public func gw_credential_new(_ options: UnsafePointer<gw_credential_options>?,
         return LastError.fail(GW_ERROR_VERSION, "gw_credential_new: unsupported version \(settings.version)")
     }
     guard let refresh = settings.refresh else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_new: refresh is NULL") }
-    guard settings.max_refreshes >= 0, settings.refresh_interval >= 0 else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_credential_new: max_refreshes and refresh_interval must be >= 0")
+    guard settings.max_refreshes >= 0 else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT,
+                              "gw_credential_new: max_refreshes: \(settings.max_refreshes) is out of range (0 = the default, or more)")
+    }
+    guard settings.refresh_interval >= 0 else {  // NaN too
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT,
+                              "gw_credential_new: refresh_interval: \(settings.refresh_interval) is out of range "
+                                  + "(0 = the default, or seconds up to infinity)")
     }
     let header = string(settings.header) ?? RefreshingCredential.defaultHeader
     let prefix = string(settings.prefix) ?? RefreshingCredential.defaultPrefix
@@ -95,7 +101,7 @@ public func gw_credential_free(_ credential: OpaquePointer?) {
 
 @_cdecl("gw_credential_refresh_count")
 public func gw_credential_refresh_count(_ credential: OpaquePointer?) -> Int32 {
-    credential.map { Int32(unbox($0, as: CredentialBox.self).credential.refreshCount) } ?? 0
+    credential.map { Int32(clamping: unbox($0, as: CredentialBox.self).credential.refreshCount) } ?? 0
 }
 
 @_cdecl("gw_refresh_complete")

@@ -17,7 +17,11 @@ enum LastError {
 
     static func set(_ message: String) {
         free(pthread_getspecific(key))
-        pthread_setspecific(key, strdup(message))
+        // A message may quote a caller's JSON string, which may hold U+0000 ("\u0000"): in the
+        // C copy it would end the message there, so it is written as the two characters \0.
+        let text = message.utf8.contains(0)
+            ? message.split(separator: "\0", omittingEmptySubsequences: false).joined(separator: "\\0") : message
+        pthread_setspecific(key, strdup(text))
     }
 
     /// The message, or nil when none was recorded on this thread.

@@ -44,6 +44,7 @@ enum MultipartOptions {
             guard let path = part.path else { throw invalid("\(field).path: required for GW_PART_FILE") }
             content = .file(path: String(cString: path))
         case GW_PART_BYTES:
+            if let problem = SizeArgument.problem(part.length, field: "\(field).length") { throw invalid(problem) }
             guard part.bytes != nil || part.length == 0 else {
                 throw invalid("\(field).bytes: NULL with length \(part.length)")
             }

@@ -56,7 +56,7 @@ public func gw_paginator_next(_ pointer: OpaquePointer?, _ outResult: UnsafeMuta
 @_cdecl("gw_paginator_page_count")
 public func gw_paginator_page_count(_ pointer: OpaquePointer?) -> Int32 {
     guard let pointer else { return 0 }
-    return Int32(unbox(pointer, as: PaginatorBox.self).paginator.pageCount)
+    return Int32(clamping: unbox(pointer, as: PaginatorBox.self).paginator.pageCount)
 }
 
 @_cdecl("gw_paginator_free")

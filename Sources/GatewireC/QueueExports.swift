@@ -65,23 +65,17 @@ final class CompletionQueue: @unchecked Sendable {
     }
 
     /// Moves up to `capacity` results out; blocks while empty for up to `timeout` seconds
-    /// (< 0: without limit, 0: not at all).
+    /// (< 0 or +infinity: without limit, 0: not at all; not NaN, which `gw_queue_wait` refuses).
     func take(timeout: Double, into outResults: UnsafeMutablePointer<OpaquePointer?>,
               tags outTags: UnsafeMutablePointer<UInt64>?, capacity: Int) -> Int {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         if results.count == head && timeout != 0 {
-            var deadline = timespec()
-            if timeout > 0 {
-                clock_gettime(CLOCK_MONOTONIC, &deadline)
-                let whole = timeout.rounded(.down)
-                let nanoseconds = Int(deadline.tv_nsec) + Int((timeout - whole) * 1e9)
-                deadline.tv_sec += Int(min(whole, 1e9)) + nanoseconds / 1_000_000_000
-                deadline.tv_nsec = nanoseconds % 1_000_000_000
-            }
+            let unlimited = timeout < 0 || timeout == .infinity
+            var deadline = unlimited ? timespec() : Self.monotonicTime(after: timeout)
             waiters += 1
             while results.count == head {
-                if timeout < 0 {
+                if unlimited {
                     pthread_cond_wait(condition, mutex)
                 } else if pthread_cond_timedwait(condition, mutex, &deadline) == ETIMEDOUT {
                     break
@@ -105,6 +99,22 @@ final class CompletionQueue: @unchecked Sendable {
             head = 0
         }
         return taken
+    }
+
+    /// The longest finite wait, in seconds (about 31.7 years): a longer one waits this long,
+    /// so the deadline's seconds always fit `time_t` and no conversion can overflow.
+    static let longestWait = 1e9
+
+    /// `CLOCK_MONOTONIC`'s time `seconds` from now (finite and > 0; capped at ``longestWait``).
+    private static func monotonicTime(after seconds: Double) -> timespec {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        let wait = min(seconds, longestWait)
+        let whole = wait.rounded(.down)
+        let nanoseconds = time.tv_nsec + Int((wait - whole) * 1e9)
+        time.tv_sec += Int(whole) + nanoseconds / 1_000_000_000
+        time.tv_nsec = nanoseconds % 1_000_000_000
+        return time
     }
 }
 
@@ -144,10 +154,16 @@ public func gw_queue_wait(_ queue: OpaquePointer?, _ timeout: Double, _ outResul
                           _ outTags: UnsafeMutablePointer<UInt64>?, _ capacity: Int,
                           _ outCount: UnsafeMutablePointer<Int>?) -> Int32 {
     outCount?.pointee = 0
-    guard let queue, let outResults, let outCount, capacity > 0 else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: queue, out_results or out_count is NULL, or capacity is 0")
+    guard let queue, let outResults, let outCount else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: queue, out_results or out_count is NULL")
     }
-    guard !timeout.isNaN else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_queue_wait: timeout is NaN") }
+    if let problem = SizeArgument.problem(capacity, field: "gw_queue_wait: capacity", minimum: 1) {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, problem)
+    }
+    guard !timeout.isNaN else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT,
+                              "gw_queue_wait: timeout_seconds is NaN (0 = do not wait, < 0 or infinity = no limit)")
+    }
     // On a loop thread a wait would stall every call of that loop, the ones that would fill
     // the queue too (as gw_call refuses); a poll (timeout 0) does not wait.
     guard timeout == 0 || !Client.isOnAnyEventLoopThread else {

@@ -58,12 +58,19 @@ public struct MultipartPart: Sendable, Equatable {
         MultipartPart(name: name, content: .bytes(bytes), filename: filename, contentType: contentType)
     }
 
-    /// Why this part cannot be sent, or nil: a file that cannot be opened for reading (with
-    /// the system's reason) or is not a regular file (a directory, a FIFO, a device), or a
-    /// content type or filename with a byte that
-    /// would break the part's header (CR, LF, NUL: ``HTTPHeaders/fieldProblem(name:value:)``).
+    /// Why this part cannot be sent, or nil: a name or a file's path with a NUL byte (libcurl
+    /// and `open(2)` take them as C strings, which would end there: ``CStringRule``), a file
+    /// that cannot be opened for reading (with the system's reason) or is not a regular file
+    /// (a directory, a FIFO, a device), or a content type or filename with a byte that would
+    /// break the part's header (CR, LF, NUL: ``HTTPHeaders/fieldProblem(name:value:)``).
     /// Checked before a call sends anything, and again by each transfer as it builds the body.
     public var problem: String? {
+        if let problem = CStringRule.problem(name, what: "the name") {
+            return "part \(HTTPHeaders.quoted(name)): \(problem)"
+        }
+        if case .file(let path) = content, let problem = CStringRule.problem(path, what: "the path") {
+            return "file part \"\(name)\": \(problem)"
+        }
         if let contentType, let problem = HTTPHeaders.fieldProblem(name: "Content-Type", value: contentType) {
             return "part \"\(name)\": \(problem)"
         }

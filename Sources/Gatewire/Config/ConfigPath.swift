@@ -1,9 +1,20 @@
 import Glibc
 
-/// File paths named in a gateway config (a shared-object plugin's `path`, `caFile`), resolved the way
-/// the README documents: an absolute path as it is; a relative one against the directory of
-/// the config file it was read from, or the current directory for config text.
+/// File paths named in a gateway config (a shared-object plugin's `path`, `caFile`, the
+/// cookie jar's `file`, the cache's `directory`), read and resolved the way the README
+/// documents: an absolute path as it is; a relative one against the directory of the config
+/// file it was read from, or the current directory for config text.
 enum ConfigPath {
+    /// The path `node` holds, made absolute against `base` (``absolute(_:relativeTo:)``).
+    /// - Throws: ``ConfigError`` at the node for another type than a string, or for a path
+    ///   with a NUL byte, which `open(2)` and libcurl would cut short (``CStringRule``).
+    static func read(_ node: ConfigNode, relativeTo base: String?) throws(ConfigError) -> String {
+        absolute(try node.string(checkedBy: problem), relativeTo: base)
+    }
+
+    /// Why `path` cannot name a file, or nil: a NUL byte (``CStringRule``).
+    static func problem(_ path: String) -> String? { CStringRule.problem(path, what: "the path") }
+
     /// The directory of `file` (`"."` for a bare name, `"/"` for a file in the root).
     static func directory(of file: String) -> String {
         guard let slash = file.lastIndex(of: "/") else { return "." }

@@ -115,8 +115,10 @@ public struct GatewayConfig: Sendable {
     }
 
     /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
-    /// or `https://` URL with a host, and its path has no dot segment (`DotSegments`).
+    /// or `https://` URL with a host and no NUL byte (libcurl takes it as a C string:
+    /// ``CStringRule``), and its path has no dot segment (`DotSegments`).
     public static func baseURLProblem(_ url: String) -> String? {
+        if let problem = CStringRule.problem(url, what: "the URL") { return problem }
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""
         if host.isEmpty || host.hasPrefix("/") {
@@ -131,10 +133,11 @@ public struct GatewayConfig: Sendable {
     }
 
     /// Why `url` cannot be a proxy, or nil when it can: `""` or a URL whose scheme libcurl
-    /// speaks to a proxy (http, https, socks4, socks4a, socks5, socks5h) with a host. The URL
-    /// is quoted without its userinfo.
+    /// speaks to a proxy (http, https, socks4, socks4a, socks5, socks5h) with a host, and no
+    /// NUL byte (``CStringRule``). The URL is quoted without its userinfo.
     public static func proxyProblem(_ url: String) -> String? {
         if url.isEmpty { return nil }
+        if let problem = CStringRule.problem(url, what: "the URL") { return problem }
         let schemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]
         guard let separator = url.firstRange(of: "://"), schemes.contains(url[..<separator.lowerBound].lowercased()),
               !url[separator.upperBound...].isEmpty, !url[separator.upperBound...].hasPrefix("/") else {
@@ -192,7 +195,7 @@ public struct GatewayConfig: Sendable {
         }
         if let node = try root.optional("verifyTLS") { verifyTLS = try node.bool() }
         if let node = try root.optional("caFile") {
-            let path = ConfigPath.absolute(try node.string(), relativeTo: directory)
+            let path = try ConfigPath.read(node, relativeTo: directory)
             guard access(path, R_OK) == 0 else {
                 throw node.error("cannot read the CA file \"\(path)\": \(String(cString: strerror(errno)))")
             }
@@ -212,7 +215,7 @@ public struct GatewayConfig: Sendable {
             arrayParameters = style
         }
         proxy = try root.optional("proxy")?.string(checkedBy: Self.proxyProblem)
-        noProxy = try root.optional("noProxy")?.string()
+        noProxy = try root.optional("noProxy")?.string(checkedBy: { CStringRule.problem($0) })
         func names(_ key: String) throws(ConfigError) -> [String] {
             try root.optional(key)?.elements().map { (node) throws(ConfigError) in try node.string() } ?? []
         }

@@ -157,10 +157,10 @@ public struct SharedObjectPlugin: Sendable {
     init(config node: ConfigNode, baseDirectory: String?) throws(ConfigError) {
         try node.rejectUnknownKeys(["path", "symbol", "name"])
         configPath = node.path
-        path = ConfigPath.absolute(try node.required("path").string(), relativeTo: baseDirectory)
+        path = try ConfigPath.read(node.required("path"), relativeTo: baseDirectory)
         let symbolNode = try node.optional("symbol")
         symbolGiven = symbolNode != nil
-        symbol = try symbolNode?.string() ?? "gw_plugin_entry"
+        symbol = try symbolNode?.string(checkedBy: { CStringRule.problem($0, what: "the symbol") }) ?? "gw_plugin_entry"
         name = try node.optional("name")?.string()
     }
 }

@@ -43,7 +43,8 @@ public struct Route: Sendable, Equatable {
     /// `maxResponseBytes` and `cache`.
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
-    ///   in it (`DotSegments`), unknown keys).
+    ///   or a NUL byte in it (`DotSegments`, ``CStringRule``: it becomes the URL libcurl takes
+    ///   as a C string), unknown keys).
     public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy(),
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
@@ -54,7 +55,7 @@ public struct Route: Sendable, Equatable {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
         }
         let patternNode = try config.required("pathPattern")
-        let pattern = try patternNode.string()
+        let pattern = try patternNode.string(checkedBy: { CStringRule.problem($0, what: "the pattern") })
         guard pattern.hasPrefix("/") else { throw patternNode.error("must start with \"/\"") }
         if let problem = PathPattern.parameterProblem(pattern) { throw patternNode.error(problem) }
         if DotSegments.inPath(pattern) != nil {

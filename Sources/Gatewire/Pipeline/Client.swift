@@ -37,8 +37,10 @@ public final class Client: Sendable {
 
     /// A client for `config` whose config plugins `registry` builds (the C ABI library and the
     /// CLI pass one that loads shared objects), with `plugins` after them.
-    /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:catalog:)``).
+    /// - Throws: ``ConfigError`` from `registry` (``PluginRegistry/plugins(for:catalog:)``), or
+    ///   for a path or URL with a NUL byte (``GatewayConfig/cStringProblem``).
     package init(config: GatewayConfig, plugins: [any Plugin], registry: PluginRegistry, randomSeed: UInt64?) throws(ConfigError) {
+        if let problem = config.cStringProblem { throw problem }
         let configPlugins = try registry.plugins(for: config.plugins, catalog: config.catalog)
         let storedCookies = try config.cookies?.storedCookies() ?? []
         core = ClientCore(config: config, plugins: configPlugins + plugins, randomSeed: randomSeed, storedCookies: storedCookies)

@@ -15,3 +15,21 @@ extension Request {
         return request
     }
 }
+
+extension Request {
+    /// Why this request cannot be sent as it is because text of it would reach C cut short,
+    /// or nil: its path (the URL libcurl takes) or its download destination
+    /// (``BodySink/file(_:resume:maxBytes:)``, opened with `open(2)`) with a NUL byte
+    /// (``CStringRule``; a path `"out.bin\0.tmp"` would write `out.bin`). The call checks it
+    /// before anything is built or sent, and fails with kind `invalidArgument` and this
+    /// message, which names the field. Multipart parts are checked by
+    /// ``MultipartPart/problem``, header fields by ``HTTPHeaders``.
+    package var cStringProblem: String? {
+        if let problem = CStringRule.problem(path, what: "the path") { return "path: \(problem)" }
+        if case .file(let destination, _, _)? = options.bodySink,
+           let problem = CStringRule.problem(destination, what: "the path") {
+            return "download destination: \(problem)"
+        }
+        return nil
+    }
+}

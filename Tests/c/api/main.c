@@ -77,6 +77,9 @@ static const named_test tests[] = {
     {"progress_upload_and_retries", test_progress_upload_and_retries, 0},
     {"download_to_file", test_download_to_file, 0},
     {"httpbin_chunks", test_httpbin_chunks, 1},
+    {"queue_wait_without_limit", test_queue_wait_without_limit, 0},
+    {"numbers_out_of_range", test_numbers_out_of_range, 0},
+    {"text_with_nul", test_text_with_nul, 0},
 };
 
 #define TEST_COUNT (sizeof tests / sizeof tests[0])

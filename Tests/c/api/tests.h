@@ -53,5 +53,8 @@ void test_progress_download(void);
 void test_progress_upload_and_retries(void);
 void test_download_to_file(void);
 void test_httpbin_chunks(void);
+void test_queue_wait_without_limit(void);
+void test_numbers_out_of_range(void);
+void test_text_with_nul(void);
 
 #endif

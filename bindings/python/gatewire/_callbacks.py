@@ -146,7 +146,9 @@ def _on_prepare(request: int | None, user_data: int | None) -> int:
     except BaseException as error:  # noqa: BLE001
         _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (the call fails)")
         try:  # the reason reaches the PluginError: "plugin NAME failed: RuntimeError: ..."
-            _native.lib.gw_request_fail(request, f"{type(error).__name__}: {error}".encode("utf-8", "replace"))
+            # A NUL in it would end the C string there: written as \x00, so nothing is lost.
+            reason = f"{type(error).__name__}: {error}".replace("\x00", "\\x00")
+            _native.lib.gw_request_fail(request, reason.encode("utf-8", "replace"))
         except BaseException:  # noqa: BLE001 - must not reach C
             _log_hook_error(f"plugin {_plugin_name(plugin)}.prepare (reporting its failure)")
         return 1

@@ -133,11 +133,16 @@ class Completions:
 
     def take(self, queue: int, timeout: float) -> list[tuple[int, Outcome]]:
         """Up to ``capacity`` finished results, oldest first, as (tag, outcome): waits at most
-        ``timeout`` seconds (0: no wait) with the GIL released. A native result is always
-        freed, or owned by its Result; one that cannot be read becomes a CallError of kind
-        ``none`` that says why."""
+        ``timeout`` seconds (0: no wait; < 0 or infinity: until a result arrives) with the GIL
+        released. A native result is always freed, or owned by its Result; one that cannot be
+        read becomes a CallError of kind ``none`` that says why.
+
+        Raises:
+            ValueError: ``timeout`` is NaN."""
         if self._fast is not None:
             return self._fast.take(queue, timeout, self.capacity)  # type: ignore[no-any-return]
+        if timeout != timeout:
+            raise ValueError("timeout is NaN (0 = do not wait, < 0 or inf = no limit)")
         count = self._count
         _native.lib.gw_queue_wait(queue, timeout, self._results, self._tags, self.capacity, ctypes.byref(count))
         fields, fields_ref = self._fields, ctypes.byref(self._fields)

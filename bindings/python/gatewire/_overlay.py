@@ -8,7 +8,7 @@ import json as _json
 import os
 from typing import Any, Mapping, Union
 
-from ._encoding import Config
+from ._encoding import Config, c_path
 from .errors import InvalidArgument
 
 #: ``cookies=``: True for a jar in memory, a path for a jar loaded from and written to that
@@ -20,6 +20,8 @@ def cookies_key(cookies: CookiesArgument) -> Any:
     """The config's ``cookies`` value for ``cookies=``, or None to keep the config's.
 
     Raises:
+        InvalidArgument: the path has a NUL character (``c_path``: the library would write
+            the jar to a shorter path).
         TypeError: ``cookies`` is not a bool, a str or a path.
     """
     if cookies is None or cookies is False:
@@ -27,6 +29,7 @@ def cookies_key(cookies: CookiesArgument) -> Any:
     if cookies is True:
         return True
     if isinstance(cookies, (str, os.PathLike)):
+        c_path(cookies, "cookies")
         return {"file": os.fspath(cookies)}
     raise TypeError(f"cookies must be True, False, None or a file path, not {type(cookies).__name__}")
 
@@ -40,12 +43,18 @@ def cache_key(cache: CacheArgument) -> Any:
     """The config's ``cache`` value for ``cache=``, or None to keep the config's.
 
     Raises:
+        InvalidArgument: its ``directory`` has a NUL character (``c_path``).
         TypeError: ``cache`` is not a bool or a mapping.
     """
     if cache is None or cache is False:
         return None
     if cache is True or isinstance(cache, Mapping):
-        return cache if cache is True else dict(cache)
+        if cache is True:
+            return True
+        settings = dict(cache)
+        if isinstance(settings.get("directory"), (str, os.PathLike)):
+            c_path(settings["directory"], "cache['directory']")
+        return settings
     raise TypeError(f"cache must be True, False, None or a dict of settings, not {type(cache).__name__}")
 
 

@@ -15,6 +15,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -427,7 +428,8 @@ static PyObject *finished(PyObject *raw) {
 
 /* take(queue, timeout, capacity) -> [(tag, outcome), ...], oldest first.
  *
- * Waits as gw_queue_wait (at most `timeout` seconds, the GIL released when it may block) and
+ * Waits as gw_queue_wait (at most `timeout` seconds; < 0 or infinity: until a result arrives;
+ * NaN: ValueError; the GIL released when it may block) and
  * takes up to `capacity` finished results. Each outcome is a Result (a success) or what
  * `finish` made of the rest: a NativeResult owning a failed result (or one gw_result_read
  * refused), or None when not even that could be made (out of memory; the result is freed).
@@ -444,6 +446,7 @@ static PyObject *take(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     if (unpack_pointers(args, 1, &queue) < 0) return NULL;
     double timeout = PyFloat_AsDouble(args[1]);
     if (timeout == -1.0 && PyErr_Occurred()) return NULL;
+    if (isnan(timeout)) return PyErr_Format(PyExc_ValueError, "timeout is NaN (0 = do not wait, < 0 or inf = no limit)");
     Py_ssize_t capacity = PyLong_AsSsize_t(args[2]);
     if (capacity == -1 && PyErr_Occurred()) return NULL;
     if (capacity < 1 || capacity > 65536) return PyErr_Format(PyExc_ValueError, "capacity must be 1...65536");
@@ -515,7 +518,7 @@ static PyMethodDef methods[] = {
     {"notifier_close", notifier_close, METH_O, "notifier_close(notifier): no more writes to its fd."},
     {"take", (PyCFunction)(void (*)(void))take, METH_FASTCALL,
      "take(queue, timeout, capacity) -> [(tag, outcome), ...]: up to capacity finished results "
-     "(waiting at most timeout seconds without the GIL); an outcome is a Result or what finish made of a "
+     "(waiting at most timeout seconds without the GIL; < 0 or inf: until one arrives; NaN: ValueError); an outcome is a Result or what finish made of a "
      "NativeResult (a failure) or of None (unreadable, freed)."},
     {NULL, NULL, 0, NULL},
 };

@@ -46,6 +46,11 @@ _BATCH = 256  # results taken per gw_queue_wait
 _BARE_LIMIT = 256  # (method, path, route) whose option-less calls' gw_call_options are kept
 
 
+def _no_queue() -> _LoopQueue | None:
+    """``AsyncClient._last_queue`` before any call: answers as a dead weak reference does."""
+    return None
+
+
 def _on_queue_notify(queue: int | None, user_data: int | None) -> None:
     """The library's notice that results wait in a loop's queue (on its loop thread)."""
     reference: weakref.ref[_LoopQueue] | None = _registry.get(user_data)
@@ -105,10 +110,16 @@ def _progress_key(progress: ProgressCallback | None, loop: asyncio.AbstractEvent
 
 class _LoopQueue:
     """The completion queue of one (client, asyncio loop) pair and the futures of its calls
-    in flight, keyed by tag. Used on its loop's thread only, except :meth:`wake`.
+    in flight, keyed by tag. Used on its loop's thread only, except :meth:`wake` and, once
+    the loop is closed, :meth:`discard`.
 
     It refers to its loop, and the registry to it, weakly: a loop that is gone (each
-    ``asyncio.run`` makes one) takes its queue with it, and the queue is freed then."""
+    ``asyncio.run`` makes one) takes its queue with it, and the queue (its eventfd and its
+    ``gw_queue``) is freed then. A call whose awaiting task is cancelled (``asyncio.run``
+    cancels the tasks left when it ends) leaves ``pending`` at once, so its future cannot
+    keep a finished loop alive; a loop closed while tasks still await calls is kept alive by
+    their futures, and :meth:`AsyncClient._loop_queue` discards its queue when the next loop
+    makes its first call (:meth:`AsyncClient.aclose` at the latest)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop, log: CallLog) -> None:
         self.loop = weakref.ref(loop)  # the loop, or None once it is gone
@@ -157,12 +168,10 @@ class _LoopQueue:
         while True:
             taken = self.completions.take(self.handle, 0.0)
             for tag, outcome in taken:
-                future = pending.pop(tag, None)
-                if future is None:
-                    continue
-                if retry_keys:
+                if retry_keys:  # the call has ended: its retry test is asked no more
                     _registry.pop(retry_keys.pop(tag, 0))
-                if not future.done():  # a cancelled task's future is done already
+                future = pending.pop(tag, None)  # None: its task was cancelled
+                if future is not None and not future.done():
                     future.set_result(outcome)
             if len(taken) < _BATCH:
                 break
@@ -177,6 +186,16 @@ class _LoopQueue:
         self.drain()
         self._finalizer()
 
+    def discard(self) -> None:
+        """Free the queue of a closed loop (any thread: nothing runs on that loop any more).
+        The futures of its calls are dropped unresolved (their tasks can never resume); the
+        results of the calls still running are freed by the library as they arrive."""
+        self.pending.clear()
+        for key in self.retry_keys.values():
+            _registry.pop(key)  # a retry test asked meanwhile finds none: the policy decides
+        self.retry_keys.clear()
+        self._finalizer()
+
 
 class AsyncClient:
     """A Gatewire client for asyncio: ``async with gatewire.AsyncClient(url) as client:
@@ -189,9 +208,12 @@ class AsyncClient:
     back with others in one wake-up of the asyncio loop per batch (module docs).
 
     Any number of asyncio loops, in any threads, may use one AsyncClient at once (each has
-    its own completion queue). Cancelling the task that awaits a call cancels the call: the
-    request in flight is aborted (its connection closed) or the retry delay stopped, and the
-    failure observers see a :class:`Cancelled` failure as for :meth:`CallFuture.cancel`.
+    its own completion queue, freed with its loop: at once when the loop ends with its tasks
+    done or cancelled, as ``asyncio.run`` leaves them; for a loop closed while tasks still
+    await calls, when the next loop makes its first call, or at :meth:`aclose`). Cancelling
+    the task that awaits a call cancels the call: the request in flight is aborted (its
+    connection closed) or the retry delay stopped, and the failure observers see a
+    :class:`Cancelled` failure as for :meth:`CallFuture.cancel`.
 
     Calls log to the ``gatewire`` logger as :class:`Client`'s do. Its level is read when a
     loop makes its first call and after each batch of results, not per call (the check would
@@ -228,7 +250,8 @@ class AsyncClient:
                               cache=cache)
         self._queues: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopQueue] = weakref.WeakKeyDictionary()
         self._queues_lock = threading.Lock()
-        self._last_queue: _LoopQueue | None = None  # the queue of the loop that called last
+        # The queue of the loop that called last, weakly: it must not outlive its loop.
+        self._last_queue: Callable[[], _LoopQueue | None] = _no_queue
         # (method, path, route, options, their types, (gw_call_options, address)) of the last
         # call with scalar options and no hooks; the options of option-less calls by (method, path, route)
         self._last_options: tuple[Any, ...] | None = None
@@ -243,7 +266,7 @@ class AsyncClient:
         with self._queues_lock:
             queues = list(self._queues.items())
             self._queues.clear()
-            self._last_queue = None
+            self._last_queue = _no_queue
         running = asyncio.get_running_loop()
         for loop, loop_queue in queues:
             if loop is running:
@@ -270,12 +293,18 @@ class AsyncClient:
 
     # -- calls ---------------------------------------------------------------------------
     def _loop_queue(self, loop: asyncio.AbstractEventLoop) -> _LoopQueue:
-        """The queue of ``loop``, made on its first call (``_call`` checks ``_last_queue`` first)."""
+        """The queue of ``loop``, made on its first call (``_call`` checks ``_last_queue``
+        first). A new loop's first call also frees the queues of the loops closed meanwhile
+        with calls in flight (``_LoopQueue``), so closed loops hold no eventfd for long."""
         with self._queues_lock:
             loop_queue = self._queues.get(loop)
             if loop_queue is None:
+                for other, closed in list(self._queues.items()):
+                    if other.is_closed():  # not running, and never again: its queue is idle
+                        del self._queues[other]
+                        closed.discard()
                 loop_queue = self._queues[loop] = _LoopQueue(loop, self._client._log)
-            self._last_queue = loop_queue
+            self._last_queue = weakref.ref(loop_queue)
             return loop_queue
 
     def _native_options(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any],
@@ -310,7 +339,7 @@ class AsyncClient:
     async def _call(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any]) -> Result:
         client = self._client
         loop = asyncio.get_running_loop()
-        loop_queue = self._last_queue  # most programs run one loop: no lock, no weak dict
+        loop_queue = self._last_queue()  # most programs run one loop: no lock, no weak dict
         if loop_queue is None or loop_queue.loop() is not loop:
             loop_queue = self._loop_queue(loop)
         retry_key = progress_key = 0
@@ -348,6 +377,8 @@ class AsyncClient:
             outcome = await future
         except asyncio.CancelledError:
             _native.lib.gw_call_cancel(call)
+            # Its result finds no future: none keeps this loop alive once its tasks are done.
+            loop_queue.pending.pop(tag, None)
             raise
         finally:
             completions.release(call)

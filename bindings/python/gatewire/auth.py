@@ -13,6 +13,7 @@ import threading
 from typing import Callable, Optional
 
 from . import _native
+from ._encoding import c_double, c_integer, c_text
 
 __all__ = ["RefreshingCredential", "RefreshFunction"]
 
@@ -21,6 +22,7 @@ logger = logging.getLogger("gatewire")
 #: ``refresh(current_token) -> new_token or None``: called on a worker thread; None (or an
 #: exception, which is logged) means the refresh failed and the waiting calls fail with ``auth``;
 #: so does a token with a control character (RFC 9110 section 5.5: it could not be sent; logged).
+#: A token with a NUL character fails the refresh the same way (C would end it there).
 RefreshFunction = Callable[[Optional[str]], Optional[str]]
 
 _credentials: dict[int, "RefreshingCredential"] = {}
@@ -28,15 +30,16 @@ _credentials_lock = threading.Lock()
 
 
 def _run_refresh(credential: "RefreshingCredential", handle: int, current: str | None) -> None:
-    token: str | None = None
+    token: bytes | None = None
     try:
-        token = credential.refresh(current)
-        if token is not None and not isinstance(token, str):
-            raise TypeError(f"a refresh function must return a str or None, not {type(token).__name__}")
+        answer = credential.refresh(current)
+        if answer is not None and not isinstance(answer, str):
+            raise TypeError(f"a refresh function must return a str or None, not {type(answer).__name__}")
+        token = c_text(answer, "the refreshed token")  # a NUL would cut the token short in C
     except BaseException:  # noqa: BLE001 - reported, then answered as a failed refresh
         logger.exception("gatewire: the refresh function raised (the refresh fails)")
         token = None
-    status = _native.lib.gw_refresh_complete(handle, None if token is None else token.encode("utf-8"))
+    status = _native.lib.gw_refresh_complete(handle, token)
     if status != _native.GW_OK:  # e.g. a token with CR or LF (RFC 9110 section 5.5): the refresh failed
         logger.error("gatewire: the refreshed token was refused (the refresh fails): %s", _native.last_error_message())
 
@@ -77,7 +80,11 @@ class RefreshingCredential:
 
     Raises:
         InvalidArgument: ``header`` is not a token, or ``prefix + token`` has a control character other than HTAB
-            (RFC 9110 sections 5.1 and 5.5); the message names the header.
+            (RFC 9110 sections 5.1 and 5.5); the message names the header. Also ``token``,
+            ``header`` or ``prefix`` with a NUL character, ``max_refreshes`` outside 0...2**31-1
+            and a negative or NaN ``refresh_interval`` (infinity: the budget holds for the
+            credential's life), each named.
+        TypeError: an argument of another type.
     """
 
     def __init__(self, refresh: RefreshFunction, *, token: str | None = None, header: str | None = None,
@@ -88,15 +95,15 @@ class RefreshingCredential:
         # The library's defaults; None keeps them.
         _native.check(
             _native.lib.gw_credential_options_init(ctypes.byref(options), _native.GW_CREDENTIAL_OPTIONS_VERSION))
-        options.token = None if token is None else token.encode("utf-8")
+        options.token = c_text(token, "token")
         if header is not None:
-            options.header = header.encode("utf-8")
+            options.header = c_text(header, "header")
         if prefix is not None:
-            options.prefix = prefix.encode("utf-8")
+            options.prefix = c_text(prefix, "prefix")
         if max_refreshes is not None:
-            options.max_refreshes = max_refreshes
+            options.max_refreshes = c_integer(max_refreshes, "max_refreshes", "int32_t")
         if refresh_interval is not None:
-            options.refresh_interval = refresh_interval
+            options.refresh_interval = c_double(refresh_interval, "refresh_interval")
         options.refresh = _REFRESH
         with _credentials_lock:
             self._key = id(self)

@@ -40,7 +40,10 @@ from ._completions import Completions
 from ._encoding import (
     Config,
     _config_text,
-    _encode,
+    c_double,
+    c_integer,
+    c_path,
+    c_text,
     _filter_json,
     _headers_json,
     _form_json,
@@ -128,7 +131,11 @@ class CallOptions(TypedDict, total=False):
     :meth:`Client.call_async` and the items of :meth:`Client.call_many` (one definition,
     turned into the library's ``gw_call_options`` by one converter). Every key is optional;
     absent or None keeps the default. The ranges are the library's: a value out of range
-    raises :class:`InvalidArgument` with its message, which names the field.
+    raises :class:`InvalidArgument` with its message, which names the field; so does a number
+    that does not fit its C field (``max_retries=2**32 + 3``, never wrapped to 3) and text
+    (``method``, ``path``, ``route``, ``content_type``, ``object_type``, ``download``, the
+    names, filenames, content types and paths of ``files``) with a NUL character, which C
+    would end there (``ValueError: embedded null byte``, as Python's ``open()`` says).
 
     Attributes:
         params: path (``:name``) and query parameters; values are str/int/float/bool (bools
@@ -156,19 +163,24 @@ class CallOptions(TypedDict, total=False):
             of field name to value, or ``(name, value)`` pairs to repeat a name, in order,
             after ``data``'s fields (or, with ``json`` and an ``object_type``, after the
             object's fields as its request descriptor maps them: ``user[name]``). A value is
-            a path (``str`` or :class:`os.PathLike`), an open file
-            (``open(path, "rb")``), bytes, or a tuple ``(filename, content)`` or
-            ``(filename, content, content_type)`` whose content is any of those or a
-            ``str`` of text. A path, and an open file that has one, is streamed from disk by
-            the library, whole and from its first byte on every attempt and every 307/308
-            redirect (memory stays flat for a file of any size); other file objects are read
-            first. Filename: the tuple's, else a path's last component, else the field name
-            for bytes (requests'). Content type: the tuple's, else guessed by libcurl from
-            the extension of the filename, else of the path (gif, jpg, jpeg, png, svg, txt,
-            htm, html, pdf, xml), else ``application/octet-stream`` for a path and none for
+            a path (``str`` or :class:`os.PathLike`), a file object (``open(path, "rb")``,
+            ``gzip.open(path)``, :class:`io.BytesIO`), bytes, or a tuple
+            ``(filename, content)`` or ``(filename, content, content_type)`` whose content is
+            any of those or a ``str`` of text. A path, and a file ``open(path, "rb")``
+            returned that is still at its start, is streamed from disk by the library, whole
+            and from its first byte on every attempt and every 307/308 redirect (memory stays
+            flat for a file of any size); any other file object is read whole first, as
+            requests reads it, so what is sent is what it reads (``gzip.open``: the
+            decompressed bytes; a file read partway: the rest). Filename: the tuple's, else
+            a path's (or a file object's ``name``'s) last component, else the field name for
+            bytes (requests'). Content type: the tuple's, else guessed by libcurl from the
+            extension of the filename, else of the path (gif, jpg, jpeg, png, svg, txt, htm,
+            html, pdf, xml), else ``application/octet-stream`` for a path and none for
             bytes. A file that cannot be read, or is not a regular file, raises
-            :class:`InvalidArgument` naming the part and the path before anything is sent.
-            libcurl writes the ``Content-Type`` header (with its boundary); one in
+            :class:`InvalidArgument` naming the part and the path before anything is sent;
+            so does a name, filename, content type or path with a NUL character (C would
+            end it there; Python's ``open()`` refuses such a path too). libcurl writes the
+            ``Content-Type`` header (with its boundary); one in
             ``headers`` or the config is not sent. Not with ``content``.
         content: a body of raw bytes (``bytes``, ``bytearray`` or ``memoryview``), sent as
             they are with ``content_type``, as httpx's ``content=``.
@@ -323,7 +335,10 @@ class Client:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
         InvalidArgument: no config source, or both ``config`` and ``config_path`` (the
-            library's message), or ``timeout`` with ``config_path``.
+            library's message), or ``timeout`` with ``config_path``; ``base_url``, config
+            text, ``config_path``, ``cookies`` or ``cache["directory"]`` with a NUL
+            character (C would end it there: ``ValueError: embedded null byte``, as
+            ``open()``), or a ``random_seed`` outside 0...2**64-1.
         TypeError: a plugin hook is a coroutine function, or ``timeout`` is neither a number
             nor a :class:`Timeouts`.
         OSError: the library cannot be loaded.
@@ -355,17 +370,18 @@ class Client:
                 check_plain_callable(getattr(plugin, hook, None), f"plugin {_plugin_name(plugin)}.{hook}")
         options = _native.gw_client_options()
         _native.check(native.gw_client_options_init(ctypes.byref(options), _native.GW_CLIENT_OPTIONS_VERSION))
-        options.base_url = _encode(base_url)
-        options.config_json = None if config is None else _config_text(config).encode("utf-8")
-        options.config_path = None if config_path is None else os.fsencode(config_path)
-        options.random_seed = int(random_seed or 0)
+        options.base_url = c_text(base_url, "base_url")
+        options.config_json = None if config is None else _config_text(config)
+        options.config_path = c_path(config_path, "config_path")
+        options.random_seed = c_integer(random_seed or 0, "random_seed", "uint64_t")
         structs = (_native.gw_plugin * max(1, len(self._plugins)))()
+        for index, plugin in enumerate(self._plugins):  # text first: nothing is registered if one is refused
+            structs[index].name = c_text(_plugin_name(plugin), f"plugin {index} name")
         for index, plugin in enumerate(self._plugins):
             key = _registry.add(plugin)
             self._native.plugin_keys.append(key)
             struct = structs[index]
             struct.version = _native.GW_PLUGIN_VERSION
-            struct.name = _plugin_name(plugin).encode("utf-8")
             if _overrides(plugin, "prepare"):
                 struct.prepare = _PREPARE
             if _overrides(plugin, "did_receive"):
@@ -442,9 +458,9 @@ class Client:
             options = _with_call_timeouts(options)
         native = _native.gw_call_options()
         _native.check(_native.lib.gw_call_options_init(ctypes.byref(native), _native.GW_CALL_OPTIONS_VERSION))
-        native.method = _encode(method)
-        native.path = _encode(path)
-        native.route = _encode(route)
+        native.method = c_text(method, "method")
+        native.path = c_text(path, "path")
+        native.route = c_text(route, "route")
         native.params_json = _params_json(options.get("params"))
         native.headers_json = _headers_json(options.get("headers"))
         # An absent json is no body; json=None is a JSON null.
@@ -463,15 +479,15 @@ class Client:
             # The cast keeps raw alive as long as the struct (ctypes' _objects).
             native.body = ctypes.cast(ctypes.c_char_p(raw), ctypes.c_void_p)
             native.body_length = len(raw)
-        native.content_type = _encode(options.get("content_type"))
-        native.object_type = _encode(options.get("object_type"))
+        native.content_type = c_text(options.get("content_type"), "content_type")
+        native.object_type = c_text(options.get("object_type"), "object_type")
         # None keeps the struct's "not set" (-1, 0, 0) from gw_call_options_init.
         if options.get("max_retries") is not None:
-            native.max_retries = options["max_retries"]
+            native.max_retries = c_integer(options["max_retries"], "max_retries", "int32_t")
         if options.get("attempt_timeout") is not None:
-            native.attempt_timeout = options["attempt_timeout"]
+            native.attempt_timeout = c_double(options["attempt_timeout"], "attempt_timeout")
         if options.get("deadline") is not None:
-            native.deadline = options["deadline"]
+            native.deadline = c_double(options["deadline"], "deadline")
         policy, redirects = options.get("policy"), options.get("redirects")
         max_response_bytes = options.get("max_response_bytes")
         if policy is not None or redirects is not None or max_response_bytes is not None:
@@ -490,9 +506,9 @@ class Client:
             native.on_progress = _PROGRESS
             native.on_progress_user_data = progress_key
         if options.get("download") is not None:
-            native.download_path = os.fsencode(options["download"])
+            native.download_path = c_path(options["download"], "download")
         if options.get("download_max_bytes") is not None:
-            native.download_max_bytes = options["download_max_bytes"]
+            native.download_max_bytes = c_integer(options["download_max_bytes"], "download_max_bytes", "int64_t")
         if chunk_key:
             native.on_chunk = _CHUNK
             native.on_chunk_user_data = chunk_key
@@ -894,9 +910,10 @@ class Client:
         """Unregister an observer; it is not called for calls that fail afterwards.
 
         Raises:
-            InvalidArgument: ``observer_id`` is not registered.
+            InvalidArgument: ``observer_id`` is not registered (or not an unsigned 64-bit int).
             GatewireError: the client is closed.
         """
+        observer_id = c_integer(observer_id, "observer_id", "uint64_t")
         handle = self._native.acquire()
         try:
             status = _native.lib.gw_client_remove_failure_observer(handle, observer_id)
@@ -943,8 +960,9 @@ class Client:
         """Unregister an event monitor.
 
         Raises:
-            InvalidArgument: ``monitor_id`` is not registered.
+            InvalidArgument: ``monitor_id`` is not registered (or not an unsigned 64-bit int).
         """
+        monitor_id = c_integer(monitor_id, "monitor_id", "uint64_t")
         handle = self._native.acquire()
         try:
             _native.check(_native.lib.gw_client_remove_event_monitor(handle, monitor_id))
@@ -1007,7 +1025,7 @@ def check_config(config: Config) -> list[str]:
         InvalidArgument: malformed input.
     """
     out = ctypes.c_void_p()
-    status = _native.lib.gw_config_check(_config_text(config).encode("utf-8"), ctypes.byref(out))
+    status = _native.lib.gw_config_check(_config_text(config), ctypes.byref(out))
     if status != _native.GW_OK:
         message = _native.last_error_message()
         _native.take_string(out.value)

@@ -15,6 +15,7 @@ import json as _json
 from typing import Any, Callable, Union
 
 from . import _native
+from ._encoding import c_integer, c_text
 from .errors import ErrorKind, InvalidArgument
 
 __all__ = ["AttemptInfo", "PreparedRequest", "FinalResult", "Plugin", "RetryVerdict", "RetryTest", "RetryAnswer"]
@@ -63,8 +64,11 @@ class AttemptInfo(_Borrowed):
         self.elapsed = float(native.gw_attempt_elapsed(pointer))
 
     def header(self, name: str) -> str | None:
-        """A response header of this attempt (case-insensitive), or None. Callback only."""
-        return _native.decode(_native.lib.gw_attempt_header(self._live(), name.encode("utf-8")))
+        """A response header of this attempt (case-insensitive), or None. Callback only.
+
+        Raises:
+            gatewire.InvalidArgument: ``name`` has a NUL character (C would end it there)."""
+        return _native.decode(_native.lib.gw_attempt_header(self._live(), c_text(name, "name")))
 
     def __repr__(self) -> str:
         return (
@@ -95,8 +99,11 @@ class PreparedRequest(_Borrowed):
         return _native.decode(_native.lib.gw_request_url(self._live())) or ""
 
     def header(self, name: str) -> str | None:
-        """A request header (case-insensitive), or None."""
-        return _native.decode(_native.lib.gw_request_header(self._live(), name.encode("utf-8")))
+        """A request header (case-insensitive), or None.
+
+        Raises:
+            gatewire.InvalidArgument: ``name`` has a NUL character (C would end it there)."""
+        return _native.decode(_native.lib.gw_request_header(self._live(), c_text(name, "name")))
 
     def set_header(self, name: str, value: str) -> None:
         """Set (replace) header ``name``.
@@ -106,21 +113,25 @@ class PreparedRequest(_Borrowed):
                 letters, digits and ``!#$%&'*+-.^_`|~``), a framing or connection field
                 (Content-Length, Connection...), or a value with a control character other
                 than HTAB (RFC 9110 section 5.5); the message names the header. Raised from
-                :meth:`Plugin.prepare` it fails the call (PluginError) with that reason.
+                :meth:`Plugin.prepare` it fails the call (PluginError) with that reason. A
+                NUL character in either (C would end the text there) is refused here.
         """
-        self._check(_native.lib.gw_request_set_header(self._live(), name.encode("utf-8"), value.encode("utf-8")))
+        self._check(_native.lib.gw_request_set_header(self._live(), c_text(name, "name"), c_text(value, "value")))
 
     def remove_header(self, name: str) -> None:
-        """Remove header ``name`` (no error if absent)."""
-        self._check(_native.lib.gw_request_set_header(self._live(), name.encode("utf-8"), None))
+        """Remove header ``name`` (no error if absent).
+
+        Raises:
+            gatewire.InvalidArgument: ``name`` has a NUL character (C would end it there)."""
+        self._check(_native.lib.gw_request_set_header(self._live(), c_text(name, "name"), None))
 
     def set_url(self, url: str) -> None:
         """Replace the URL (absolute).
 
         Raises:
-            gatewire.InvalidArgument: the library rejected the URL.
+            gatewire.InvalidArgument: the library rejected the URL, or it has a NUL character.
         """
-        self._check(_native.lib.gw_request_set_url(self._live(), url.encode("utf-8")))
+        self._check(_native.lib.gw_request_set_url(self._live(), c_text(url, "url")))
 
     @staticmethod
     def _check(status: int) -> None:
@@ -165,8 +176,11 @@ class FinalResult(_Borrowed):
         return _json.loads(self.body.decode("utf-8"))
 
     def header(self, name: str) -> str | None:
-        """A response header (case-insensitive), or None."""
-        return _native.decode(_native.lib.gw_result_header(self._result(), name.encode("utf-8")))
+        """A response header (case-insensitive), or None.
+
+        Raises:
+            gatewire.InvalidArgument: ``name`` has a NUL character (C would end it there)."""
+        return _native.decode(_native.lib.gw_result_header(self._result(), c_text(name, "name")))
 
     def fail(self, message: str, kind: ErrorKind = ErrorKind.plugin, errors: list[Any] | None = None) -> None:
         """Make the call fail with ``kind`` and ``message`` (status and response are kept).
@@ -183,13 +197,14 @@ class FinalResult(_Borrowed):
         Raises:
             TypeError: ``errors`` is not a list, or holds a value ``json.dumps`` cannot write.
             ValueError: ``errors`` holds a NaN or an infinity (not JSON).
-            gatewire.InvalidArgument: the library rejected the kind.
+            gatewire.InvalidArgument: the library rejected the kind, or ``message`` has a NUL
+                character (C would end it there).
         """
         if errors is not None and not isinstance(errors, list):
             raise TypeError(f"errors must be a list of JSON values, not {type(errors).__name__}")
         errors_json = None if errors is None else _json.dumps(errors, allow_nan=False).encode("utf-8")
-        _native.check(_native.lib.gw_process_fail_with_errors(self._live(), int(kind), message.encode("utf-8"),
-                                                              errors_json))
+        _native.check(_native.lib.gw_process_fail_with_errors(self._live(), c_integer(kind, "kind", "int32_t"),
+                                                              c_text(message, "message"), errors_json))
 
 
 class Plugin:
