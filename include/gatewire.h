@@ -527,7 +527,9 @@ int32_t gw_client_options_init(gw_client_options *options, uint32_t version);
 
 /**
  * Validates a gateway config without creating a client. A shared-object plugin it names is
- * loaded and its entry called, as gw_client_create would (gw_plugin_entry_fn).
+ * loaded and its entry called, as gw_client_create would (gw_plugin_entry_fn): checking a
+ * config runs the code of its plugins, so check an untrusted config with
+ * `gatewire check --no-load-plugins`, which lists them without loading them.
  * @param config_json the gateway config as JSON text.
  * @param out_warnings if not NULL, receives on GW_OK a JSON array of warning strings, freed
  *        with gw_string_free().

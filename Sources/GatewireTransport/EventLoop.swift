@@ -191,8 +191,11 @@ package final class EventLoop: Sendable {
             transfer.addedAt = now
         } else if let timeout = transfer.options.timeout {
             // libcurl's timeout starts now; the attempt's started when it was queued.
+            // Clamped: an infinite or huge timeout (a Swift program may set one) is no limit
+            // (0), not a trap in the conversion to Int.
             let left = (timeout - (now - transfer.addedAt)) * 1000
-            _ = gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, Int(max(1, left.rounded(.up))))
+            let milliseconds = left.isFinite && left < Double(Int32.max) ? Int(max(1, left.rounded(.up))) : 0
+            _ = gw_easy_setopt_long(easy, CURLOPT_TIMEOUT_MS, milliseconds)
         }
         activate(slot, transfer)
         slot.origin = origin

@@ -90,6 +90,15 @@ import Testing
         #expect(try await seen(client, key: "queued-cancel") == 0)
     }
 
+    @Test func aQueuedCallWithAnInfiniteAttemptTimeoutRunsWithoutLimit() async throws {
+        let (client, holder) = try await clientWithTheConnectionHeld()
+        var request = Request.get("/sequence/queued-infinite/200")
+        request.options.timeouts = Timeouts(attempt: .infinity)
+        let queued = try await client.send(request)  // admitted when the holder lets go
+        #expect(queued.status == 200)
+        #expect(try await holder.value.status == 200)
+    }
+
     @Test func aDeadlineFailsACallStillInTheQueueWithItsQueuedTime() async throws {
         let (client, holder) = try await clientWithTheConnectionHeld()
         var request = Request.get("/sequence/queued-deadline/200")

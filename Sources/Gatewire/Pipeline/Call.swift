@@ -278,6 +278,9 @@ final class Call: @unchecked Sendable {
         if let problem = request.method.bodyProblem(hasBody: request.hasBody) {
             return "plugin \(plugin.name) set a body: \(problem)"
         }
+        if let problem = CStringRule.problem(request.url, what: "the URL") {
+            return "plugin \(plugin.name) set a URL libcurl cannot take: \(problem)"
+        }
         return nil
     }
 

@@ -1013,6 +1013,10 @@ class Client:
 def check_config(config: Config) -> list[str]:
     """Validate a gateway config without creating a client.
 
+    A shared-object plugin the config names is loaded and its entry called, as a client
+    would (``gw_config_check``): checking a config runs its plugins' code. Check an untrusted
+    config with ``gatewire check --no-load-plugins``, which lists them without loading them.
+
     Args:
         config: a dict or JSON text.
 
