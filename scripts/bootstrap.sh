@@ -7,7 +7,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
+debs=(libcurl4-openssl-dev libjansson-dev zlib1g-dev cmake pkg-config openssl
       nginx-light  # the resilience tests and the bench run a real nginx
       gdb          # scripts/watchdog.py prints a hung test's thread stacks
       doxygen)     # make docs: the C API reference from include/gatewire.h (docs/c/Doxyfile)
