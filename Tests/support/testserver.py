@@ -39,7 +39,16 @@ keep-alive works. Endpoints (any method unless stated):
                             them chunked, without Content-Length (HEAD: the headers only)
   /gzip-bomb/<n>            200 Content-Encoding: gzip whatever the request accepts: n zero
                             bytes once decoded, about n/1000 on the wire (Content-Length
-                            the compressed size; made once per n and kept)
+                            the compressed size; made once per n and kept); ?marked=1: each
+                            1 MiB of it starts with its number (8 bytes, big-endian), so a
+                            byte out of place shows
+  /encoded/<codings>/<n>    200 of the first n bytes of "line 00000000\\n", "line 00000001\\n", ...
+                            encoded by each coding of the comma-separated list in turn (gzip,
+                            x-gzip, deflate: zlib-wrapped, rawdeflate: sent as deflate without
+                            the zlib header, gzip2: two gzip members sent as gzip, br: sent as
+                            br but not encoded, identity), with Content-Encoding naming them
+                            whatever the request accepts; X-Accept-Encoding echoes the
+                            request's Accept-Encoding
   /reset                    reads the request, then closes the socket without answering
   /fault/<key>/<step>,...   scripted faults: the n-th request for <key> runs step n (the last
                             repeats). A step is a base and optional "+" modifiers:
@@ -158,7 +167,7 @@ class Server(ThreadingHTTPServer):
         self.counters_lock = threading.Lock()
         self.tokens: dict[str, dict[str, object]] = {}  # realm -> {"token", "rotations", "rejected"}
         self.ports: dict[str, int] = {}  # "main" and "plain" (the twins'), shared by the twins
-        self.bombs: dict[int, bytes] = {}  # /gzip-bomb/<n>: decoded size -> gzip body
+        self.bombs: dict[tuple[int, bool], bytes] = {}  # /gzip-bomb/<n>: (decoded size, marked) -> gzip body
         self.uploads: dict[str, list[dict]] = {}  # /multipart/<key>: what each request sent
         self.resumes: dict[str, list[dict]] = {}  # /resume/<key>: the Range fields of each request
 
@@ -265,7 +274,9 @@ class Handler(BaseHTTPRequestHandler):
             if head == "bytes" and len(parts) == 2:
                 return self._bytes(parts[1], query)
             if head == "gzip-bomb" and len(parts) == 2:
-                return self._gzip_bomb(parts[1])
+                return self._gzip_bomb(parts[1], query.get("marked") == "1")
+            if head == "encoded" and len(parts) == 3:
+                return self._encoded(parts[1], parts[2])
             if head == "reset" and len(parts) == 1:
                 return self._reset()
             if head == "resume" and len(parts) == 3:
@@ -506,22 +517,52 @@ class Handler(BaseHTTPRequestHandler):
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
 
-    def _gzip_bomb(self, count_text: str) -> None:
+    @staticmethod
+    def lines(count: int) -> bytes:
+        """The first `count` bytes of "line 00000000\\n", "line 00000001\\n", ... (14 bytes each)."""
+        return b"".join(b"line %08d\n" % i for i in range(count // 14 + 1))[:count]
+
+    def _encoded(self, codings: str, count_text: str) -> None:
+        try:
+            body = self.lines(int(count_text))
+        except ValueError:
+            return self._json(400, {"error": "the byte count must be an integer"})
+        names = []
+        for coding in codings.split(","):
+            if coding in ("gzip", "x-gzip"):
+                body = gzip.compress(body)
+            elif coding == "gzip2":
+                body = gzip.compress(body[:len(body) // 2]) + gzip.compress(body[len(body) // 2:])
+            elif coding == "deflate":
+                body = zlib.compress(body)
+            elif coding == "rawdeflate":
+                raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+                body = raw.compress(body) + raw.flush()
+            elif coding not in ("br", "identity"):
+                return self._json(400, {"error": f"unknown coding {coding!r}"})
+            names.append({"gzip2": "gzip", "rawdeflate": "deflate"}.get(coding, coding))
+        self._send(200, body, content_type="text/plain",
+                   headers={"Content-Encoding": ", ".join(names),
+                            "X-Accept-Encoding": self.headers.get("Accept-Encoding", "")})
+
+    def _gzip_bomb(self, count_text: str, marked: bool) -> None:
         try:
             count = int(count_text)
         except ValueError:
             return self._json(400, {"error": "the byte count must be an integer"})
         with self.server.counters_lock:
-            body = self.server.bombs.get(count)
+            body = self.server.bombs.get((count, marked))
         if body is None:
             compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: the gzip container
-            zeros, pieces, left = bytes(1 << 20), [], count
+            zeros, pieces, left, number = bytes(1 << 20), [], count, 0
             while left > 0:
-                pieces.append(compressor.compress(zeros[:min(left, len(zeros))]))
-                left -= min(left, len(zeros))
+                block = struct.pack(">Q", number) + zeros[8:] if marked else zeros
+                pieces.append(compressor.compress(block[:min(left, len(block))]))
+                left -= min(left, len(block))
+                number += 1
             body = b"".join(pieces) + compressor.flush()
             with self.server.counters_lock:
-                self.server.bombs[count] = body
+                self.server.bombs[(count, marked)] = body
         self._send(200, body, content_type="application/octet-stream", headers={"Content-Encoding": "gzip"})
 
     RESUME_SIZE = 10240
