@@ -135,7 +135,8 @@ private final class Inflater {
     }
 
     /// Sends the pending piece downstream, then decodes `input` piece by piece, until the
-    /// input is used up or the downstream pauses.
+    /// input is used up or the downstream pauses: returns `(input.count, false)`, or how
+    /// much was consumed and `true`. `downstream` answers the same way.
     func inflate(_ input: UnsafeRawBufferPointer,
                  downstream: (UnsafeRawBufferPointer) throws(TransportError) -> (consumed: Int, paused: Bool))
         throws(TransportError) -> (consumed: Int, paused: Bool)
@@ -184,9 +185,15 @@ private final class Inflater {
                 pending = taken.consumed..<produced
                 if taken.paused { return (used, true) }
             }
-            // A full piece may leave more output in zlib; otherwise all is out until more input.
-            if !ended, produced < output.count, used == input.count { return (used, false) }
-            if !ended, produced == 0, read == 0 { return (used, false) }
+            // A full piece may leave more output in zlib; a piece short of full means zlib
+            // took all the input it could and has nothing more to give until there is more.
+            guard ended || produced == output.count else {
+                guard used == input.count else {
+                    throw TransportError(kind: .protocolViolation, curlCode: 0,
+                                         message: "the \(coding.name) body cannot be decoded: zlib stopped short of its input")
+                }
+                return (used, false)
+            }
         }
     }
 

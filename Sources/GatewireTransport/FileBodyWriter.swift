@@ -96,7 +96,8 @@ package final class FileBodyWriter: ResponseBodyWriter {
     /// plugin's): then nothing is resumed and its `206` is taken as the body.
     package func requestFields(callerRange: Bool) -> [(name: String, value: String)] {
         self.callerRange = callerRange
-        guard resumes, !callerRange, written > 0, let resumable else {
+        // A file already as long as the representation would get a 416: it starts again.
+        guard resumes, !callerRange, written > 0, let resumable, written < resumable.length ?? .max else {
             requestedOffset = nil
             return []
         }

@@ -102,6 +102,11 @@ extension Transfer {
     /// decoded bytes the transfer holds go to the writer first (it may pause again), then
     /// libcurl hands the bytes it kept (`curl_easy_pause`). Loop thread only, outside
     /// libcurl's callbacks; nothing once the transfer has ended.
+    ///
+    /// A failure on the way (the writer's, its cap's, the decoder's) is kept in
+    /// ``StreamState/failure``: libcurl's kept bytes then reach ``stream(_:_:)``, which
+    /// refuses them, and the loop's next `curl_multi_perform` (it runs every transfer) ends
+    /// the transfer with it.
     package func resumeBody() {
         guard let easy else { return }
         if let decoder = stream.decoder, stream.failure == nil {
@@ -109,7 +114,7 @@ extension Transfer {
                 let empty = UnsafeRawBufferPointer(start: nil, count: 0)
                 if try decoder.decode(empty, into: { (piece) throws(TransportError) in try deliver(piece) }).paused { return }
             } catch {
-                stream.failure = error  // libcurl's kept bytes reach stream(_:_:), which ends the transfer
+                stream.failure = error
             }
         }
         _ = curl_easy_pause(easy, 0)  // CURLPAUSE_CONT

@@ -36,18 +36,6 @@ import Testing
 
     static func key() -> String { "resume-\(getpid())-\(UInt32.random(in: 0...UInt32.max))" }
 
-    @Test("a matching 206 is appended: the file is the representation, resumed from byte 5120")
-    func matching() async throws {
-        let (folder, key) = (DownloadFiles.folder(), Self.key())
-        let response = try await client(retries: 2).send(download("cut,range", key: key, to: folder + "/out.bin"))
-        #expect(response.status == 206)
-        #expect(response.attempts.map(\.bytesReceived) == [5120, 5120])
-        #expect(DownloadFiles.read(folder + "/out.bin") == Self.version("A"))
-        let requests = try await sent(key)
-        #expect(requests.map(\.range) == [nil, "bytes=5120-"])
-        #expect(requests.map(\.ifRange) == [nil, "\"A\""])
-    }
-
     @Test("a 206 that does not continue the partial file drops it; the retry starts again from byte 0", arguments: [
         // Another representation (ETag "B"), as from a server that ignores If-Range.
         ("cut,range-b,a", #"the 206 has ETag "B", the partial file ETag "A": another representation"#),

@@ -130,7 +130,7 @@ def resume_log(server: str, key: str) -> list[str | None]:
     ("cut,range-short,a", 'asked for the rest from byte 5120; the 206 has Content-Range "bytes 5120-5129/10240", '
                           'not "bytes 5120-10239/10240"'),
     ("cut,range-more+nolength,a", "the 206 sent more bytes than its Content-Range declares (up to byte 10239)"),
-])
+], ids=["another-etag", "lying-end", "lying-total", "short-range", "more-bytes"])
 def test_a_206_that_does_not_continue_the_file_is_never_spliced(
         server: str, tmp_path: Path, library: str, steps: str, reason: str) -> None:
     key, target = uuid.uuid4().hex, tmp_path / "out.bin"
