@@ -16,7 +16,10 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+        // libcrypto: SHA-256 names the HTTP cache's entries (no URL or credential in clear).
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+        // zlib: the content codings of a streamed body that may pause, decoded by the transport itself.
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CGatewireABI"),
         // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
         // symbol hidden, so nothing leaks into the .so's exports).
@@ -26,7 +29,7 @@ let package = Package(
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
         .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
         .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "CJansson"]),
-        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena"]),
+        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena", "CZlib"]),
         .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCurl", "CJansson", "CGatewireArena", "CCrypto"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.

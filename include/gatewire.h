@@ -729,8 +729,10 @@ typedef void (*gw_progress_fn)(const gw_progress *progress, void *user_data);
 /**
  * Takes the next chunk of a streamed body (gw_call_options.on_chunk).
  *
- * Runs on the client's event-loop thread, in order, once per chunk libcurl decodes (at most
- * 100 KiB, the transfer's receive buffer); must not block (return GW_CHUNK_PAUSE instead).
+ * Runs on the client's event-loop thread, in order, once per decoded chunk (at most 100 KiB,
+ * the transfer's receive buffer); must not block (return GW_CHUNK_PAUSE instead). Such a
+ * body is decoded by Gatewire, which offers "Accept-Encoding: deflate, gzip" only, so a
+ * pause holds at most one network read and one chunk whatever the compression ratio.
  * @param data the chunk, borrowed: valid during the callback only (copy what you keep).
  * @param length its bytes (more than 0).
  * @param user_data gw_call_options.on_chunk_user_data.
@@ -830,9 +832,15 @@ typedef struct gw_call_options {
          (".NAME.PID-RANDOM.part") and renamed onto the path when the call succeeds (not fsync'd),
          removed when it fails: the path appears (or is replaced) only then, whole. A folder
          that takes no new file fails the call before anything is sent
-         (GW_KIND_INVALID_ARGUMENT naming the path). A retry after a partial 2xx body resumes
-         it with Range and If-Range when that response had a strong ETag or Last-Modified (a
-         206 is appended, a 200 starts again), else starts the file again. Bodies of other
+         (GW_KIND_INVALID_ARGUMENT naming the path). A replaced file keeps its permission
+         bits; a new one gets 0666 less the umask. A retry after a partial 200 body resumes it
+         with Range and If-Range when that response had a strong ETag or a Last-Modified at
+         least a second before its Date, and no content coding: a 200 starts the file again,
+         a 206 is appended only when it continues the file exactly (same validator,
+         Content-Range from the file's end to the declared length, exactly those bytes); any
+         other 206 drops the partial file and fails the attempt (GW_KIND_PROTOCOL), which the
+         retry policy may send again from byte 0. Without a validator a retry starts the file
+         again. Bodies of other
          statuses (a 5xx that is retried, a 4xx) are kept in the result as without it,
          within maxResponseBytes, and mapped; a streamed body is not mapped
          (gw_result_body is empty; "bytes_received" of gw_result_attempts_json counts it).

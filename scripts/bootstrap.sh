@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test Gatewire:
-# Debian packages (libcurl, Jansson, CMake, pkg-config; nginx for the bench; Doxygen for the
+# Debian packages (libcurl, Jansson, zlib, CMake, pkg-config; nginx for the bench; Doxygen for the
 # C API reference) and a project-local Python virtual environment (.venv) with the test and
 # demo servers.
 # Idempotent: a second run only checks. Needs root for apt-get.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-debs=(libcurl4-openssl-dev libjansson-dev cmake pkg-config openssl
+debs=(libcurl4-openssl-dev libjansson-dev zlib1g-dev cmake pkg-config openssl
       libssl-dev   # libcrypto's SHA-256: the HTTP cache's entry names
       nginx-light  # the resilience tests and the bench run a real nginx
       gdb          # scripts/watchdog.py prints a hung test's thread stacks

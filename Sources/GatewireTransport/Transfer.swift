@@ -69,12 +69,13 @@ package final class Transfer: @unchecked Sendable {
     private var sendsBody: Bool { request.hasBody || request.method == .post }
 
     /// The header fields libcurl sends besides its own: the request's, `Expect:` when a body
-    /// is sent, and ``AcceptEncoding/field`` when decoding is on and the request has none.
+    /// is sent, and ``AcceptEncoding/field`` when decoding is on and the request has none
+    /// (``ContentDecoder/field`` when the transfer decodes itself, ``decodesBody``).
     /// A request with no field and no body shares ``AcceptEncoding/onlyField`` (nothing to
     /// build or free); any other gets its own list, freed with the transfer.
     private func makeHeaderList() -> UnsafeMutablePointer<curl_slist>? {
-        let encoding = options.acceptEncoding ? AcceptEncoding.field : nil
-        if request.headers.count == 0, !sendsBody {
+        let encoding = !options.acceptEncoding ? nil : decodesBody ? ContentDecoder.field : AcceptEncoding.field
+        if request.headers.count == 0, !sendsBody, !decodesBody {
             return encoding == nil ? nil : AcceptEncoding.onlyField.list
         }
         for field in request.headers {
@@ -207,7 +208,8 @@ package final class Transfer: @unchecked Sendable {
         if let proxy = options.proxy { setter.check(gw_easy_setopt_str(easy, CURLOPT_PROXY, proxy)) }
         if let noProxy = options.noProxy { setter.check(gw_easy_setopt_str(easy, CURLOPT_NOPROXY, noProxy)) }
         // Decodes what libcurl can; the field itself comes from `makeHeaderList` (AcceptEncoding).
-        if options.acceptEncoding { setter.check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
+        // A transfer that decodes itself leaves libcurl's decoders off (Transfer+BodyWriter.swift).
+        if options.acceptEncoding, !decodesBody { setter.check(gw_easy_setopt_str(easy, CURLOPT_ACCEPT_ENCODING, "")) }
         // Redirects are the call's (RedirectPolicy decides each hop): libcurl only reports
         // the target (CURLINFO_REDIRECT_URL).
         setter.check(gw_easy_setopt_long(easy, CURLOPT_FOLLOWLOCATION, 0))
@@ -288,7 +290,8 @@ package final class Transfer: @unchecked Sendable {
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
                                     bytesReceived: Int64(body.count + refusedChunk + stream.bytes), requestSent: requestSent)
-        if code == CURLE_OK {
+        // A body the writer took must be whole (endStream); if not, stream.failure says why.
+        if code == CURLE_OK, endStream() {
             var status = 0
             _ = gw_easy_getinfo_long(easy, CURLINFO_RESPONSE_CODE, &status)
             var url: UnsafeMutablePointer<CChar>?

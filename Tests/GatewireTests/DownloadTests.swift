@@ -68,6 +68,31 @@ import Testing
         #expect(DownloadFiles.names(in: target) == ["out.json"])
     }
 
+    @Test("a replaced destination keeps its mode (0600 stays 0600); a new one gets 0666 less the umask, as from curl -o")
+    func mode() async throws {
+        let target = DownloadFiles.folder()
+        DownloadFiles.write(Array("secret".utf8), to: target + "/kept.bin")
+        #expect(chmod(target + "/kept.bin", 0o600) == 0)
+        _ = try await client(server.baseURL).send(download("/bytes/1000", to: target + "/kept.bin"))
+        _ = try await client(server.baseURL).send(download("/bytes/1000", to: target + "/new.bin"))
+        #expect(DownloadFiles.read(target + "/kept.bin")?.count == 1000)
+        #expect(Self.permissions(target + "/kept.bin") == 0o600)
+        #expect(Self.permissions(target + "/new.bin") == 0o666 & ~Self.umask())
+    }
+
+    /// The permission bits of the file at `path`.
+    static func permissions(_ path: String) -> mode_t {
+        var info = stat()
+        return stat(path, &info) == 0 ? info.st_mode & 0o777 : 0
+    }
+
+    /// The process's umask, read from /proc/self/status (umask() would change it for every thread).
+    static func umask() -> mode_t {
+        let status = String(decoding: DownloadFiles.read("/proc/self/status") ?? [], as: UTF8.self)
+        let line = status.split(separator: "\n").first { $0.hasPrefix("Umask:") } ?? ""
+        return mode_t(line.dropFirst(6).trimmingPrefix(while: { $0 == "\t" || $0 == " " }), radix: 8) ?? 0
+    }
+
     @Test("an attempt cut short mid-body is resumed with Range and If-Range (nginx answers 206)")
     func resume() async throws {
         let target = DownloadFiles.folder()

@@ -109,6 +109,62 @@ def test_interrupted_download_resumes_with_range_and_if_range(nginx: Nginx, tmp_
     assert offset == SIZE
 
 
+def resume_version(name: str) -> bytes:
+    """Version A or B of the test server's /resume/ representation (10,240 bytes)."""
+    step, offset = (7, 1) if name == "A" else (13, 5)
+    return bytes((step * i + offset) % 251 for i in range(10240))
+
+
+def resume_log(server: str, key: str) -> list[str | None]:
+    """The Range field each request for /resume/<key>/ sent (None: none)."""
+    with gatewire.Client(server) as client:
+        return [r["range"] for r in json.loads(client.get(f"/resume/{key}/log").body)["requests"]]
+
+
+@pytest.mark.parametrize("steps, reason", [
+    ("cut,range-b,a", 'the 206 has ETag "B", the partial file ETag "A": another representation'),
+    ("cut,range-end,a", 'the 206 has Content-Range "bytes 5120-35839/10240", not "bytes first-last/length" '
+                        'with first <= last < length'),
+    ("cut,range-total,a", 'asked for the rest from byte 5120; the 206 has Content-Range "bytes 5120-35839/35840", '
+                          'not "bytes 5120-10239/10240"'),
+    ("cut,range-short,a", 'asked for the rest from byte 5120; the 206 has Content-Range "bytes 5120-5129/10240", '
+                          'not "bytes 5120-10239/10240"'),
+    ("cut,range-more+nolength,a", "the 206 sent more bytes than its Content-Range declares (up to byte 10239)"),
+], ids=["another-etag", "lying-end", "lying-total", "short-range", "more-bytes"])
+def test_a_206_that_does_not_continue_the_file_is_never_spliced(
+        server: str, tmp_path: Path, library: str, steps: str, reason: str) -> None:
+    key, target = uuid.uuid4().hex, tmp_path / "out.bin"
+    with gatewire.Client(config={"baseURL": server, "retry": FAST_RETRY}) as client:
+        result = client.get(f"/resume/{key}/{steps}", download=target)
+    assert target.read_bytes() == resume_version("A")
+    assert [a.error for a in result.attempts] == ["network", "protocol", None]
+    assert result.attempts[1].message == reason + "; the partial file was dropped"
+    assert resume_log(server, key) == [None, "bytes=5120-", None]
+
+
+def test_a_206_mismatch_without_retries_fails_and_leaves_no_file(server: str, tmp_path: Path, library: str) -> None:
+    key, target = uuid.uuid4().hex, tmp_path / "out.bin"
+    with gatewire.Client(config={"baseURL": server, "retry": {**FAST_RETRY, "maxRetries": 1}}) as client:
+        with pytest.raises(gatewire.ProtocolError, match="another representation; the partial file was dropped"):
+            client.get(f"/resume/{key}/cut,range-b", download=target)
+        with pytest.raises(gatewire.ProtocolError, match="a 206 answered a request without Range"):
+            client.get(f"/resume/{uuid.uuid4().hex}/partial206", download=target)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_replaced_destination_keeps_its_mode(server: str, tmp_path: Path, library: str) -> None:
+    kept, new = tmp_path / "kept.bin", tmp_path / "new.bin"
+    kept.write_bytes(b"secret")
+    kept.chmod(0o600)
+    umask = int(next(line for line in Path("/proc/self/status").read_text().splitlines()
+                     if line.startswith("Umask:")).split()[1], 8)
+    with gatewire.Client(server) as client:
+        client.get("/bytes/1000", download=kept)
+        client.get("/bytes/1000", download=new)
+    assert len(kept.read_bytes()) == 1000
+    assert (kept.stat().st_mode & 0o777, new.stat().st_mode & 0o777) == (0o600, 0o666 & ~umask)
+
+
 def test_download_cap_and_unwritable_folder(nginx: Nginx, tmp_path: Path, library: str) -> None:
     with gatewire.Client(nginx.url) as client:
         with pytest.raises(gatewire.ResponseTooLarge):
@@ -165,6 +221,64 @@ def test_stream_is_not_retried_once_chunks_arrived(server: str, library: str) ->
     assert b"".join(got) == b"0123456789"
     assert len(caught.value.attempts) == 1
     assert "already reached the chunk consumer" in caught.value.attempts[0].decision
+
+
+STREAM_200_MIB = """
+import sys, time, gatewire
+def peak():
+    return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM")) * 1024
+size, block, total, count = 200 << 20, 1 << 20, 0, 0
+with gatewire.Client(sys.argv[1]) as client:
+    before = peak()
+    with client.stream("GET", f"/gzip-bomb/{size}?marked=1", buffer_bytes=64 << 10, attempt_timeout=300) as body:
+        for chunk in body.iter_bytes():
+            for offset in range(-total % block, len(chunk), block):  # where a 1 MiB block starts
+                number = ((total + offset) // block).to_bytes(8, "big")
+                assert chunk[offset:offset + 8] == number[:len(chunk) - offset], total + offset
+            total += len(chunk)
+            count += 1
+            if count % 16 == 0:
+                time.sleep(0.001)
+        status = body.result.status
+print(status, total, peak() - before)
+"""
+
+
+def test_stream_of_a_200_mib_gzip_body_read_slowly_completes_in_bounded_memory(server: str, library: str) -> None:
+    # A child process, so its peak memory is the stream's alone. The 64 KiB buffer pauses
+    # the transfer after every chunk; libcurl 7.88's own decoding failed it at once
+    # ("network: Out of memory") as one read decoded to ~100 MB.
+    done = subprocess.run([sys.executable, "-c", STREAM_200_MIB, server], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    status, total, growth = map(int, done.stdout.split())
+    assert (status, total) == (200, 200 << 20)
+    assert growth < 16 << 20  # measured: about 2 MB; libcurl's pause buffer alone may take 64 MiB
+
+
+def test_stream_of_a_gzip_bomb_past_its_cap_is_response_too_large(server: str, library: str) -> None:
+    received = 0
+    with gatewire.Client(server) as client:
+        with client.stream("GET", f"/gzip-bomb/{200 << 20}", buffer_bytes=64 << 10, download_max_bytes=10_000_000) as body:
+            with pytest.raises(gatewire.ResponseTooLarge, match=r"the streamed body passed its cap \(10000000 bytes\)"):
+                for chunk in body.iter_bytes():
+                    received += len(chunk)
+                    time.sleep(0.001)
+    assert 0 < received <= 10_000_000
+
+
+def test_cli_output_refuses_a_206_of_another_representation(cli: str, server: str, tmp_path: Path) -> None:  # noqa: F811
+    target, key = tmp_path / "out.bin", uuid.uuid4().hex
+    done = run(cli, "call", "--base-url", server, "--max-retries", "1", "GET", f"/resume/{key}/cut,range-b,a",
+               "-o", str(target))
+    assert done.returncode == 1
+    error = json.loads(done.stderr)
+    assert error["kind"] == "protocol"
+    assert 'the 206 has ETag "B", the partial file ETag "A": another representation' in error["message"]
+    assert list(tmp_path.iterdir()) == []
+    done = run(cli, "call", "--base-url", server, "--max-retries", "2", "GET", f"/resume/{uuid.uuid4().hex}/cut,range-b,b",
+               "-o", str(target))
+    assert done.returncode == 0, done.stderr
+    assert target.read_bytes() == resume_version("B")
 
 
 def test_cli_output_writes_the_file_and_the_summary_to_stderr(cli: str, nginx: Nginx, tmp_path: Path) -> None:  # noqa: F811

@@ -40,7 +40,16 @@ keep-alive works. Endpoints (any method unless stated):
                             them chunked, without Content-Length (HEAD: the headers only)
   /gzip-bomb/<n>            200 Content-Encoding: gzip whatever the request accepts: n zero
                             bytes once decoded, about n/1000 on the wire (Content-Length
-                            the compressed size; made once per n and kept)
+                            the compressed size; made once per n and kept); ?marked=1: each
+                            1 MiB of it starts with its number (8 bytes, big-endian), so a
+                            byte out of place shows
+  /encoded/<codings>/<n>    200 of the first n bytes of "line 00000000\\n", "line 00000001\\n", ...
+                            encoded by each coding of the comma-separated list in turn (gzip,
+                            x-gzip, deflate: zlib-wrapped, rawdeflate: sent as deflate without
+                            the zlib header, gzip2: two gzip members sent as gzip, br: sent as
+                            br but not encoded, identity), with Content-Encoding naming them
+                            whatever the request accepts; X-Accept-Encoding echoes the
+                            request's Accept-Encoding
   /reset                    reads the request, then closes the socket without answering
   /fault/<key>/<step>,...   scripted faults: the n-th request for <key> runs step n (the last
                             repeats). A step is a base and optional "+" modifiers:
@@ -64,6 +73,31 @@ keep-alive works. Endpoints (any method unless stated):
                                               a dead reused connection cannot hide a fault)
                             e.g. /fault/k1/503+ra2,reset-after,200
   /fault/<key>/count        GET: {"count": n} requests seen for <key>, not counted itself
+  /resume/<key>/<step>,...  a download and its resumption: the n-th request for <key> runs step
+                            n (the last repeats). The representation is 10,240 bytes, byte i
+                            (7i+1) % 251 (version A) or (13i+5) % 251 (version B), with
+                            `ETag: "A"` (or "B") and `Last-Modified: Tue, 10 Oct 2017 16:00:00
+                            GMT`. N below is the first byte the request's `Range: bytes=N-`
+                            asks for (0 without one). A step is a base and "+" modifiers:
+                              cut             200 of A, Content-Length 10,240; sends 5,120 bytes, closes
+                              a, b            200 of A, of B (Range and If-Range ignored)
+                              range           a server that honours ranges: 206 of A[N:] with
+                                              `Content-Range: bytes N-10239/10240`, 200 of A without Range
+                              range-b         206 of B[N:] (ETag "B"): a changed representation
+                              range-end       206 of A, `bytes N-35839/10240`, 35,840 - N bytes
+                              range-total     206 of A, `bytes N-35839/35840`, 35,840 - N bytes
+                              range-short     206 of A, `bytes N-(N+9)/10240`, 10 bytes
+                              range-more      206 of A, `bytes N-10239/10240`, 35,840 - N bytes
+                              range-empty     206 of A, `bytes N-10239/10240`, Content-Length 0
+                              partial206      206 of A[:5120], `bytes 0-5119/10240`, whatever was asked
+                              +noetag         no ETag field
+                              +lmnow          Last-Modified is the Date (this second)
+                              +lm2018         Last-Modified a year later (a changed date)
+                              +gzip           (cut) the body gzip-encoded, Content-Length its
+                                              size; half of it is sent
+                              +nolength       no Content-Length: the body ends when the connection closes
+  /resume/<key>/log         GET: {"requests": [{"range", "if_range"}, ...]}: what each request
+                            for <key> sent (null for a field it did not send)
   /auth/<realm>             200 {"realm", "authorized": true} only for "Authorization: Bearer
                             <current token of realm>" (no token until rotated), else 401
   /auth/<realm>/rotate      makes a new token for realm, 200 {"token", "rotations"}
@@ -134,14 +168,15 @@ class Server(ThreadingHTTPServer):
         self.counters_lock = threading.Lock()
         self.tokens: dict[str, dict[str, object]] = {}  # realm -> {"token", "rotations", "rejected"}
         self.ports: dict[str, int] = {}  # "main" and "plain" (the twins'), shared by the twins
-        self.bombs: dict[int, bytes] = {}  # /gzip-bomb/<n>: decoded size -> gzip body
+        self.bombs: dict[tuple[int, bool], bytes] = {}  # /gzip-bomb/<n>: (decoded size, marked) -> gzip body
         self.uploads: dict[str, list[dict]] = {}  # /multipart/<key>: what each request sent
+        self.resumes: dict[str, list[dict]] = {}  # /resume/<key>: the Range fields of each request
 
     def twin(self, address) -> "Server":
         """Another listener (another origin) that shares this server's state."""
         other = Server(address, self.RequestHandlerClass, self.fixtures, self.verbose)
-        other.counters, other.counters_lock, other.tokens, other.ports, other.uploads = (
-            self.counters, self.counters_lock, self.tokens, self.ports, self.uploads)
+        other.counters, other.counters_lock, other.tokens, other.ports, other.uploads, other.resumes = (
+            self.counters, self.counters_lock, self.tokens, self.ports, self.uploads, self.resumes)
         return other
 
     def handle_error(self, request, client_address):
@@ -240,9 +275,13 @@ class Handler(BaseHTTPRequestHandler):
             if head == "bytes" and len(parts) == 2:
                 return self._bytes(parts[1], query)
             if head == "gzip-bomb" and len(parts) == 2:
-                return self._gzip_bomb(parts[1])
+                return self._gzip_bomb(parts[1], query.get("marked") == "1")
+            if head == "encoded" and len(parts) == 3:
+                return self._encoded(parts[1], parts[2])
             if head == "reset" and len(parts) == 1:
                 return self._reset()
+            if head == "resume" and len(parts) == 3:
+                return self._resume(parts[1], parts[2])
             if head == "auth" and len(parts) in (2, 3):
                 return self._auth(parts[1], parts[2] if len(parts) == 3 else None)
             if head == "redirect-to" and len(parts) == 1:
@@ -480,23 +519,126 @@ class Handler(BaseHTTPRequestHandler):
         if chunked:
             self.wfile.write(b"0\r\n\r\n")
 
-    def _gzip_bomb(self, count_text: str) -> None:
+    @staticmethod
+    def lines(count: int) -> bytes:
+        """The first `count` bytes of "line 00000000\\n", "line 00000001\\n", ... (14 bytes each)."""
+        return b"".join(b"line %08d\n" % i for i in range(count // 14 + 1))[:count]
+
+    def _encoded(self, codings: str, count_text: str) -> None:
+        try:
+            body = self.lines(int(count_text))
+        except ValueError:
+            return self._json(400, {"error": "the byte count must be an integer"})
+        names = []
+        for coding in codings.split(","):
+            if coding in ("gzip", "x-gzip"):
+                body = gzip.compress(body)
+            elif coding == "gzip2":
+                body = gzip.compress(body[:len(body) // 2]) + gzip.compress(body[len(body) // 2:])
+            elif coding == "deflate":
+                body = zlib.compress(body)
+            elif coding == "rawdeflate":
+                raw = zlib.compressobj(9, zlib.DEFLATED, -15)
+                body = raw.compress(body) + raw.flush()
+            elif coding not in ("br", "identity"):
+                return self._json(400, {"error": f"unknown coding {coding!r}"})
+            names.append({"gzip2": "gzip", "rawdeflate": "deflate"}.get(coding, coding))
+        self._send(200, body, content_type="text/plain",
+                   headers={"Content-Encoding": ", ".join(names),
+                            "X-Accept-Encoding": self.headers.get("Accept-Encoding", "")})
+
+    def _gzip_bomb(self, count_text: str, marked: bool) -> None:
         try:
             count = int(count_text)
         except ValueError:
             return self._json(400, {"error": "the byte count must be an integer"})
         with self.server.counters_lock:
-            body = self.server.bombs.get(count)
+            body = self.server.bombs.get((count, marked))
         if body is None:
             compressor = zlib.compressobj(9, zlib.DEFLATED, 31)  # 31: the gzip container
-            zeros, pieces, left = bytes(1 << 20), [], count
+            zeros, pieces, left, number = bytes(1 << 20), [], count, 0
             while left > 0:
-                pieces.append(compressor.compress(zeros[:min(left, len(zeros))]))
-                left -= min(left, len(zeros))
+                block = struct.pack(">Q", number) + zeros[8:] if marked else zeros
+                pieces.append(compressor.compress(block[:min(left, len(block))]))
+                left -= min(left, len(block))
+                number += 1
             body = b"".join(pieces) + compressor.flush()
             with self.server.counters_lock:
-                self.server.bombs[count] = body
+                self.server.bombs[(count, marked)] = body
         self._send(200, body, content_type="application/octet-stream", headers={"Content-Encoding": "gzip"})
+
+    RESUME_SIZE = 10240
+
+    @staticmethod
+    def resume_version(name: str) -> bytes:
+        """Version A or B of /resume's representation (10,240 bytes)."""
+        step, offset = (7, 1) if name == "A" else (13, 5)
+        return bytes((step * i + offset) % 251 for i in range(Handler.RESUME_SIZE))
+
+    def _resume(self, key: str, spec: str) -> None:
+        key = "resume:" + key
+        if spec == "log":
+            with self.server.counters_lock:
+                return self._json(200, {"requests": list(self.server.resumes.get(key, []))})
+        asked, validator = self.headers.get("Range"), self.headers.get("If-Range")
+        with self.server.counters_lock:
+            log = self.server.resumes.setdefault(key, [])
+            log.append({"range": asked, "if_range": validator})
+            steps = spec.split(",")
+            base, *modifiers = steps[min(len(log), len(steps)) - 1].split("+")
+        first = 0
+        if asked and asked.startswith("bytes=") and asked.endswith("-") and asked[6:-1].isdigit():
+            first = int(asked[6:-1])
+        size, whole = self.RESUME_SIZE, self.resume_version("B" if base in ("b", "range-b") else "A")
+        now = self.date_time_string()  # one Date for the field and +lmnow
+        headers = {"Date": now, "ETag": '"B"' if base in ("b", "range-b") else '"A"',
+                   "Last-Modified": "Tue, 10 Oct 2017 16:00:00 GMT", "Connection": "close"}
+        if "noetag" in modifiers:
+            del headers["ETag"]
+        if "lmnow" in modifiers:
+            headers["Last-Modified"] = now
+        if "lm2018" in modifiers:
+            headers["Last-Modified"] = "Wed, 10 Oct 2018 16:00:00 GMT"
+        self.close_connection = True
+        padding = bytes(35840)  # what a lying server sends past the representation's end
+        if base == "cut":
+            body = whole
+            if "gzip" in modifiers:
+                body = gzip.compress(whole)
+                headers["Content-Encoding"] = "gzip"
+            return self._resume_reply(200, headers, len(body), body[:len(body) // 2 if "gzip" in modifiers else 5120])
+        if base in ("a", "b") or (base == "range" and not asked):
+            return self._resume_reply(200, headers, size, whole)
+        if base == "partial206":
+            headers["Content-Range"] = f"bytes 0-5119/{size}"
+            return self._resume_reply(206, headers, 5120, whole[:5120])
+        ranges = {"range": (size - 1, size, whole[first:]), "range-b": (size - 1, size, whole[first:]),
+                  "range-end": (35839, size, (whole + padding)[first:35840]),
+                  "range-total": (35839, 35840, (whole + padding)[first:35840]),
+                  "range-short": (first + 9, size, whole[first:first + 10]),
+                  "range-more": (size - 1, size, (whole + padding)[first:35840]),
+                  "range-empty": (size - 1, size, b"")}
+        if base not in ranges:
+            return self._json(400, {"error": f"unknown step {base!r}"})
+        last, total, body = ranges[base]
+        headers["Content-Range"] = f"bytes {first}-{last}/{total}"
+        self._resume_reply(206, headers, None if "nolength" in modifiers else len(body), body)
+
+    def _resume_reply(self, status: int, headers: dict[str, str], length: int | None, body: bytes) -> None:
+        """A /resume answer: `length` as Content-Length (None: none, the close ends the body),
+        then `body` (fewer bytes: a cut). `headers` holds the Date field (send_response would
+        write another)."""
+        self.log_request(status)
+        self.send_response_only(status)
+        self.send_header("Server", self.version_string())
+        self.send_header("Content-Type", "application/octet-stream")
+        for name, value in headers.items():
+            self.send_header(name, value)
+        if length is not None:
+            self.send_header("Content-Length", str(length))
+        self.end_headers()
+        self.wfile.write(body)
+        self.wfile.flush()
 
     def _fault(self) -> None:
         parts = [unquote(p) for p in urlsplit(self.path).path.split("/") if p != ""]

@@ -17,7 +17,8 @@ final class BodySinkSession {
     init(_ sink: BodySink, method: HTTPMethod, path: String) throws(GatewireError) {
         switch sink {
         case let .file(path, resume, maxBytes):
-            let file = FileBodyWriter(destination: path, resumes: resume, maxBytes: maxBytes)
+            let file = FileBodyWriter(destination: path, resumes: resume, maxBytes: maxBytes,
+                                      httpDate: { RetryAfter.httpDate($0) })
             (writer, self.file, chunks) = (file, file, nil)
             do throws(TransportError) {
                 try file.open()
@@ -31,10 +32,12 @@ final class BodySinkSession {
     }
 
     /// Before an attempt is sent (after the plugins' `prepare`): a file's `Range` and
-    /// `If-Range` when it resumes a partial body.
+    /// `If-Range` when it resumes a partial body (never over a `Range` the request has).
     func prepare(_ request: inout HTTPRequest) {
         guard let file else { return }
-        for field in file.requestFields() { request.headers.set(field.name, field.value) }
+        for field in file.requestFields(callerRange: request.headers.contains("Range")) {
+            request.headers.set(field.name, field.value)
+        }
     }
 
     /// Why a retry must not be sent, or nil: chunks already reached the consumer.

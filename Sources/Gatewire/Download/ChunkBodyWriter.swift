@@ -11,6 +11,9 @@ final class ChunkBodyWriter: ResponseBodyWriter {
         self.consumer = consumer
     }
 
+    /// A consumer can pause (``ChunkVerdict/pause``).
+    var mayPause: Bool { true }
+
     func begin(status: Int, field: (String) -> String?) -> Bool { (200...299).contains(status) }
 
     func write(_ bytes: UnsafeRawBufferPointer) throws(TransportError) -> BodyWrite {
@@ -24,4 +27,7 @@ final class ChunkBodyWriter: ResponseBodyWriter {
             throw TransportError(kind: .cancelled, curlCode: 0, message: "the chunk consumer stopped the body")
         }
     }
+
+    /// Chunks are whatever arrived: nothing to check at the end.
+    func end() {}
 }
