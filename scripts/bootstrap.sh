@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what a fresh Debian 12 machine lacks to build and test Gatewire:
-# Debian packages (libcurl, Jansson, zlib, CMake, pkg-config; nginx for the bench; Doxygen for the
+# Debian packages (libcurl, Jansson, zlib, OpenSSL's libcrypto, CMake, pkg-config; nginx for the bench; Doxygen for the
 # C API reference) and a project-local Python virtual environment (.venv) with the test and
 # demo servers.
 # Idempotent: a second run only checks. Needs root for apt-get.
