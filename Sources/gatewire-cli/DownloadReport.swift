@@ -1,9 +1,11 @@
 import Gatewire
+import Glibc
 
 /// `gatewire call ... --output FILE`: sends `request`, whose 2xx body the core writes to
 /// `path` (whole, on success only), and prints on stderr, as curl keeps stdout for the body:
-/// a JSON summary `{"status", "path", "bytes"}` (the bytes of the last attempt, which after
-/// a resumed download count only its part), or the error's. Returns the exit status.
+/// a JSON summary `{"status", "path", "bytes"}` (`bytes`: the size of the file written, which
+/// a resumed or restarted download received over several attempts), or the error's. Returns
+/// the exit status.
 func reportDownload(_ request: Request, to path: String, client: Client, report: AttemptReport) -> Int32 {
     do {
         let response = try client.sendAndWait(request)
@@ -12,7 +14,9 @@ func reportDownload(_ request: Request, to path: String, client: Client, report:
         let summary = JSONValue.object()
         summary.set("status", .integer(Int64(response.status)))
         summary.set("path", .string(path))
-        summary.set("bytes", .integer(response.attempts.reduce(0) { $0 + $1.bytesReceived }))
+        var file = stat()
+        let written = stat(path, &file) == 0 ? Int64(file.st_size) : response.attempts.last?.bytesReceived ?? 0
+        summary.set("bytes", .integer(written))
         printError(summary.serialized(pretty: true))
         return 0
     } catch {

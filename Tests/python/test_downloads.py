@@ -279,6 +279,7 @@ def test_cli_output_refuses_a_206_of_another_representation(cli: str, server: st
                "-o", str(target))
     assert done.returncode == 0, done.stderr
     assert target.read_bytes() == resume_version("B")
+    assert json.loads(done.stderr)["bytes"] == len(resume_version("B"))  # the file's, not every attempt's
 
 
 def test_cli_output_writes_the_file_and_the_summary_to_stderr(cli: str, nginx: Nginx, tmp_path: Path) -> None:  # noqa: F811
