@@ -1,6 +1,6 @@
 /// A client's HTTP cache (RFC 9111; config key `cache`): which calls use it and where it
 /// keeps responses. Off unless the config says so. A stored response is served only to a
-/// call with the same credentials (``HTTPCache``; docs/http-cache.md).
+/// call with the same credentials (docs/http-cache.md).
 public struct HTTPCacheSettings: Sendable, Equatable {
     /// The most bytes of responses kept (bodies and header fields); the least recently used
     /// go first. Default 10 MiB, as OkHttp's typical configuration.
