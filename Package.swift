@@ -25,7 +25,7 @@ let package = Package(
         // symbol hidden, so nothing leaks into the .so's exports).
         .target(name: "CGatewireArena", dependencies: ["CJansson"]),
         // The layers, each seeing only those below it (README, Layout).
-        .target(name: "GatewireBase", dependencies: ["CGatewireABI"]),
+        .target(name: "GatewireBase"),
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
         .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
         .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "CJansson"]),
