@@ -77,6 +77,20 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
         return try result.get()
     }
 
+    /// Reads and parses the UTF-8 JSON file at `path` (Jansson's `json_load_file`, which reads
+    /// it in pieces: the text is never held whole). A key repeated in one object keeps its
+    /// last value, unless `rejectingDuplicateKeys` makes it an error.
+    /// - Throws: ``JSONParseError``: for invalid JSON with its line and column; for a file that
+    ///   cannot be opened with line -1 and Jansson's message naming the file and the reason
+    ///   (`unable to open x.json: No such file or directory`).
+    package static func load(file path: String, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) -> JSONValue {
+        var error = json_error_t()
+        guard let loaded = json_load_file(path, gw_json_load_flags(rejectingDuplicateKeys ? 1 : 0), &error) else {
+            throw JSONParseError(error)
+        }
+        return JSONValue(taking: loaded)
+    }
+
     /// The value as JSON text: compact by default, or indented by two spaces.
     /// - Parameter pretty: indent by two spaces; false (default) writes compact text.
     /// - Parameter significantDigits: digits of real numbers, 1...17; the default 17 writes
