@@ -29,8 +29,8 @@ let package = Package(
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
         .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
         .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping"]),
-        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena", "CZlib"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCrypto"]),
+        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CZlib"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCrypto"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),

@@ -37,9 +37,11 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
-        if let home, home.release(pointer) { return }
-        json_decref(pointer)
-        gw_arena_flush()  // an arena tree's slots go back to the pool now (see JSONArena)
+        if let home {
+            let tree = HandedOverTree(pointer: pointer)
+            if home.release({ tree.release() }) { return }
+        }
+        HandedOverTree(pointer: pointer).release()
     }
 
     /// A view of the root for walking the tree (it keeps this value alive).
@@ -136,6 +138,19 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// Appends `value` to this array.
     public func append(_ value: JSONValue) {
         _ = json_array_append(pointer, value.pointer)
+    }
+}
+
+/// The one reference to a tree that a ``JSONValue`` gives up, released on whichever thread runs
+/// ``release()``.
+private struct HandedOverTree: @unchecked Sendable {
+    // @unchecked: the reference is handed over whole (its JSONValue is gone) and released
+    // exactly once; Jansson's reference counts are atomic.
+    let pointer: UnsafeMutablePointer<json_t>
+
+    func release() {
+        json_decref(pointer)
+        gw_arena_flush()  // an arena tree's slots go back to the pool now (see JSONArena)
     }
 }
 
