@@ -34,6 +34,14 @@ let package = Package(
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),
+        // One test target per layer, depending on that layer only, so that each is tested alone;
+        // GatewireTests covers the pipeline and everything above it (and, through the
+        // fixtures and servers it shares, most of the layers' own tests still).
+        .testTarget(name: "GatewireBaseTests", dependencies: ["GatewireBase"]),
+        .testTarget(name: "GatewireJSONTests", dependencies: ["GatewireJSON"]),
+        .testTarget(name: "GatewireMappingTests", dependencies: ["GatewireMapping", "GatewireJSON"]),
+        .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
+        .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
         .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

@@ -1,4 +1,4 @@
-import Gatewire
+import GatewireJSON
 import Glibc
 import Testing
 

@@ -1,4 +1,4 @@
-import Gatewire
+import GatewireBase
 import Testing
 
 @Suite("HTTP-date parsing (RFC 9110 section 5.6.7)")

@@ -1,4 +1,4 @@
-import Gatewire
+import GatewireTransport
 import Testing
 
 /// The URL parts the pipeline reads through the transport's libcurl URL parser (origins for
