@@ -11,7 +11,7 @@ import GatewireJSON
 ///
 /// A key path is the mapper's way of addressing a body (mappings name their sources with
 /// it, descriptors their objects), so it lives in the mapping layer with the ``MappingError``
-/// it throws; the JSON layer's own addressing is ``JSONPointer`` (RFC 6901).
+/// it throws; the JSON layer itself only looks up members and elements (``JSONNode``).
 ///
 /// The empty path (`""`) means the whole body (``isRoot``). Walking rules:
 /// - a missing key, or `null` before the last key, means "not found" (nil); a `null` at the
