@@ -25,15 +25,23 @@ let package = Package(
         // symbol hidden, so nothing leaks into the .so's exports).
         .target(name: "CGatewireArena", dependencies: ["CJansson"]),
         // The layers, each seeing only those below it (README, Layout).
-        .target(name: "GatewireBase", dependencies: ["CGatewireABI"]),
+        .target(name: "GatewireBase"),
         .target(name: "GatewireJSON", dependencies: ["CJansson", "CGatewireArena"]),
         .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
-        .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "CJansson"]),
-        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CJansson", "CGatewireArena", "CZlib"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCurl", "CJansson", "CGatewireArena", "CCrypto"]),
+        .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping"]),
+        .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CZlib"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCrypto"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),
+        // One test target per layer, depending on that layer only, so that each is tested alone;
+        // GatewireTests covers the pipeline and everything above it (and, through the
+        // fixtures and servers it shares, most of the layers' own tests still).
+        .testTarget(name: "GatewireBaseTests", dependencies: ["GatewireBase"]),
+        .testTarget(name: "GatewireJSONTests", dependencies: ["GatewireJSON"]),
+        .testTarget(name: "GatewireMappingTests", dependencies: ["GatewireMapping", "GatewireJSON"]),
+        .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
+        .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
         .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

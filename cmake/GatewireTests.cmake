@@ -194,6 +194,11 @@ if(TARGET test_resilience_cases_c)  # else c_resilience_cases fails, naming jans
         "comment;calls[0].retries;calls[0].expect.atempts;calls[0].expect.echo.methd;calls[0].expect.bytes_received.mx")
 endif()
 
+# ---- layout_matches_package: README's Layout == scripts/layout.py's graph of Package.swift
+add_test(NAME layout_matches_package
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_layout.py --root ${CMAKE_SOURCE_DIR})
+set_tests_properties(layout_matches_package PROPERTIES TIMEOUT 60 LABELS "docs")
+
 # ---- version_agrees: VERSION == CMake, header macros, gw_version, CLI, Python; SONAME, links
 add_test(NAME version_agrees
          COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_version.py

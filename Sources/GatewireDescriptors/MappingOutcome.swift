@@ -1,4 +1,5 @@
 import GatewireJSON
+import GatewireMapping
 
 /// What a response means, as decided by ``ResponseMapper/map(_:)``.
 ///

@@ -1,4 +1,5 @@
 import GatewireJSON
+import GatewireMapping
 
 /// The objects a response's descriptors mapped, keyed by key path, with first/all accessors
 /// and the response metadata (RestKit's `RKMappingResult`: `dictionary`, `array`,

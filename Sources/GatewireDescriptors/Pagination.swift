@@ -1,4 +1,5 @@
 import GatewireJSON
+import GatewireMapping
 
 /// How a route's results are split into pages (config `routes.<name>.pagination`), walked
 /// lazily by a ``Paginator``.

@@ -1,5 +1,6 @@
 import GatewireBase
 import GatewireJSON
+import GatewireMapping
 
 /// Which responses a mapping applies to: methods, path pattern, status codes, and the key
 /// path in the body where the objects are (RestKit's `RKResponseDescriptor`).

@@ -1,4 +1,3 @@
-import CJansson
 import GatewireJSON
 import GatewireMapping
 
@@ -209,8 +208,8 @@ public struct ResponseMapper: Sendable {
     static func isNothing(_ node: JSONNode) -> Bool {
         if node.isNull { return true }
         guard node.kind == .array else { return false }
-        let count = json_array_size(node.pointer)
-        return count > 0 && (0..<count).allSatisfy { json_array_get(node.pointer, $0).type == JSON_NULL }
+        let count = node.count
+        return count > 0 && (0..<count).allSatisfy { node.element(at: $0)?.isNull ?? false }
     }
 
     /// The body parsed by Jansson (the caller sets up any `JSONArena` scope).

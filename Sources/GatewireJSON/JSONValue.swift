@@ -37,9 +37,11 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
-        if let home, home.release(pointer) { return }
-        json_decref(pointer)
-        gw_arena_flush()  // an arena tree's slots go back to the pool now (see JSONArena)
+        if let home {
+            let tree = HandedOverTree(pointer: pointer)
+            if home.release({ tree.release() }) { return }
+        }
+        HandedOverTree(pointer: pointer).release()
     }
 
     /// A view of the root for walking the tree (it keeps this value alive).
@@ -75,6 +77,20 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
             }
         }
         return try result.get()
+    }
+
+    /// Reads and parses the UTF-8 JSON file at `path` (Jansson's `json_load_file`, which reads
+    /// it in pieces: the text is never held whole). A key repeated in one object keeps its
+    /// last value, unless `rejectingDuplicateKeys` makes it an error.
+    /// - Throws: ``JSONParseError``: for invalid JSON with its line and column; for a file that
+    ///   cannot be opened with line -1 and Jansson's message naming the file and the reason
+    ///   (`unable to open x.json: No such file or directory`).
+    package static func load(file path: String, rejectingDuplicateKeys: Bool = false) throws(JSONParseError) -> JSONValue {
+        var error = json_error_t()
+        guard let loaded = json_load_file(path, gw_json_load_flags(rejectingDuplicateKeys ? 1 : 0), &error) else {
+            throw JSONParseError(error)
+        }
+        return JSONValue(taking: loaded)
     }
 
     /// The value as JSON text: compact by default, or indented by two spaces.
@@ -122,6 +138,19 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// Appends `value` to this array.
     public func append(_ value: JSONValue) {
         _ = json_array_append(pointer, value.pointer)
+    }
+}
+
+/// The one reference to a tree that a ``JSONValue`` gives up, released on whichever thread runs
+/// ``release()``.
+private struct HandedOverTree: @unchecked Sendable {
+    // @unchecked: the reference is handed over whole (its JSONValue is gone) and released
+    // exactly once; Jansson's reference counts are atomic.
+    let pointer: UnsafeMutablePointer<json_t>
+
+    func release() {
+        json_decref(pointer)
+        gw_arena_flush()  // an arena tree's slots go back to the pool now (see JSONArena)
     }
 }
 

@@ -44,7 +44,6 @@ package final class FileBodyWriter: ResponseBodyWriter {
     package let maxBytes: Int?
     package var mayPause: Bool { false }
     private let resumes: Bool
-    private let httpDate: (String) -> Double?
     private let temporaryPath: String
     private var descriptor: Int32 = -1
     /// Bytes in the temporary file that belong to the body being received.
@@ -62,14 +61,10 @@ package final class FileBodyWriter: ResponseBodyWriter {
 
     /// A writer for `destination`. `resumes`: whether a retry asks for the rest of a partial
     /// body (default true). `maxBytes`: the largest body accepted (nil: no limit).
-    /// `httpDate`: parses an HTTP-date (RFC 9110 section 5.6.7) to seconds since the epoch,
-    /// nil when malformed; it compares `Last-Modified` with `Date` and with a `206`'s.
-    package init(destination: String, resumes: Bool = true, maxBytes: Int? = nil,
-                 httpDate: @escaping (String) -> Double?) {
+    package init(destination: String, resumes: Bool = true, maxBytes: Int? = nil) {
         self.destination = destination
         self.resumes = resumes
         self.maxBytes = maxBytes
-        self.httpDate = httpDate
         let slash = destination.lastIndex(of: "/")
         let folder = slash.map { String(destination[...$0]) } ?? ""
         let name = slash.map { String(destination[destination.index(after: $0)...]) } ?? destination
@@ -117,7 +112,7 @@ package final class FileBodyWriter: ResponseBodyWriter {
             }
         } else {
             try truncate()
-            resumable = status == 200 ? Self.resumable(field, httpDate: httpDate) : nil
+            resumable = status == 200 ? Self.resumable(field) : nil
         }
         return true
     }
@@ -181,7 +176,7 @@ package final class FileBodyWriter: ResponseBodyWriter {
             throw Self.violation("a 206 answered a request without Range")
         }
         let value = field(resumable.field)
-        guard let value, Self.sameValidator(value, resumable.validator, field: resumable.field, httpDate: httpDate) else {
+        guard let value, Self.sameValidator(value, resumable.validator, field: resumable.field) else {
             let got = value.map { "has \(resumable.field) \($0)" } ?? "has no \(resumable.field)"
             throw Self.violation("the 206 \(got), the partial file \(resumable.field) \(resumable.validator): another representation")
         }
@@ -234,14 +229,12 @@ package final class FileBodyWriter: ResponseBodyWriter {
     /// Whether a `200`'s body can be resumed, and with what: a strong `ETag`, else a
     /// `Last-Modified` that is a strong validator (RFC 9110 section 8.8.2.2: the response's
     /// `Date` is at least one second later), and no content coding; with the `Content-Length`.
-    private static func resumable(_ field: (String) -> String?, httpDate: (String) -> Double?)
-        -> (validator: String, field: String, length: Int?)?
-    {
+    private static func resumable(_ field: (String) -> String?) -> (validator: String, field: String, length: Int?)? {
         guard contentCoding(field) == nil else { return nil }
         let length = field("Content-Length").flatMap { $0.utf8.allSatisfy { (0x30...0x39).contains($0) } ? Int($0) : nil }
         if let etag = field("ETag"), isStrongEntityTag(etag) { return (etag, "ETag", length) }
         guard let modified = field("Last-Modified"), let date = field("Date"),
-              let modifiedAt = httpDate(modified), let dateAt = httpDate(date), dateAt - modifiedAt >= 1 else { return nil }
+              let modifiedAt = HTTPDate.parse(modified), let dateAt = HTTPDate.parse(date), dateAt - modifiedAt >= 1 else { return nil }
         return (modified, "Last-Modified", length)
     }
 
@@ -255,10 +248,9 @@ package final class FileBodyWriter: ResponseBodyWriter {
     /// Whether a `206`'s validator is the partial file's: the same strong `ETag` (strong
     /// comparison, RFC 9110 section 8.8.3.2: the same characters), or the same
     /// `Last-Modified` instant.
-    private static func sameValidator(_ value: String, _ validator: String, field: String,
-                                      httpDate: (String) -> Double?) -> Bool {
+    private static func sameValidator(_ value: String, _ validator: String, field: String) -> Bool {
         if field == "ETag" { return value == validator }
-        guard let at = httpDate(value), let expected = httpDate(validator) else { return false }
+        guard let at = HTTPDate.parse(value), let expected = HTTPDate.parse(validator) else { return false }
         return at == expected
     }
 

@@ -1,5 +1,3 @@
-import CGatewireArena
-import CJansson
 import GatewireBase
 import Glibc
 
@@ -25,9 +23,10 @@ import Glibc
 /// drop their responses), each of their ~20,000 `free`s takes the worker's arena lock while
 /// the worker allocates the next tree: measured, the lock contention and the arena heap
 /// growing and shrinking doubled the CPU per call and left the second core idle. So the
-/// roots a worker hands out are ``JSONValue``s that know their ``Home``: their last release
-/// queues the `json_decref` back to that worker (``release(_:home:)``), which frees before it
-/// takes its next job. Once the pool has stopped, the release happens in place.
+/// roots a worker hands out know their ``Home``: their last release is queued back to that
+/// worker (``release(on:_:)``), which runs it before it takes its next job. Once the pool has
+/// stopped, the release happens in place. The pool itself knows nothing of JSON: a release
+/// is a closure (the pipeline joins the two, `WorkerPool+JSONTreeHome`).
 package final class WorkerPool: Sendable {
     /// Bodies at least this large are parsed and mapped on the pool; smaller ones on the loop
     /// thread, where the hand-off (a queue, a wake-up, a second loop job) would cost more than
@@ -90,10 +89,11 @@ package final class WorkerPool: Sendable {
     /// Queues `job` to run on a free worker, with that worker's index. Safe from any thread.
     package func submit(_ job: @escaping @Sendable (_ worker: Int) -> Void) { state.push(job) }
 
-    /// Queues the release of one reference to `tree` on `home`'s worker. Returns false, doing
-    /// nothing, once the pool has stopped (the caller releases it). Safe from any thread.
-    package func release(_ tree: UnsafeMutablePointer<json_t>, home worker: Int) -> Bool {
-        state.pushRelease(tree, worker: worker)
+    /// Queues `release` to run on worker `worker` before that worker's next job (freeing there
+    /// what that worker allocated). Returns false, dropping `release` without running it, once
+    /// the pool has stopped (the caller releases in place). Safe from any thread.
+    package func release(on worker: Int, _ release: @escaping @Sendable () -> Void) -> Bool {
+        state.pushRelease(release, worker: worker)
     }
 
     // MARK: Leases
@@ -146,14 +146,14 @@ private final class WorkerContext: Sendable {
 private final class PoolState: @unchecked Sendable {
     // @unchecked: every `var` below is read and written only with `mutex` held; the mutex
     // and condition pointers are set once in init and freed in deinit, after every worker
-    // (each holds a reference through its WorkerContext) has returned. The tree pointers in
-    // `releases` are references handed over by their owners (see `WorkerPool.release`).
+    // (each holds a reference through its WorkerContext) has returned.
     typealias Job = @Sendable (_ worker: Int) -> Void
+    typealias Release = @Sendable () -> Void
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let conditions: UnsafeMutablePointer<pthread_cond_t>
     private let workers: Int
     private var jobs = FIFO<Job>()
-    private var releases: [[UnsafeMutablePointer<json_t>]]
+    private var releases: [[Release]]
     private var waiting: [Bool]
     private var closed = false
 
@@ -185,11 +185,11 @@ private final class PoolState: @unchecked Sendable {
         pthread_mutex_unlock(mutex)
     }
 
-    func pushRelease(_ tree: UnsafeMutablePointer<json_t>, worker: Int) -> Bool {
+    func pushRelease(_ release: @escaping Release, worker: Int) -> Bool {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         guard !closed else { return false }
-        releases[worker].append(tree)
+        releases[worker].append(release)
         if waiting[worker] {
             waiting[worker] = false
             pthread_cond_signal(conditions + worker)
@@ -217,8 +217,7 @@ private final class PoolState: @unchecked Sendable {
                 let batch = releases[index]
                 releases[index].removeAll(keepingCapacity: true)
                 pthread_mutex_unlock(mutex)
-                for tree in batch { json_decref(tree) }
-                gw_arena_flush()  // arena slots freed here go back to the pool now
+                for release in batch { release() }
                 pthread_mutex_lock(mutex)
                 continue
             }

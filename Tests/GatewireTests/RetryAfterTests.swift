@@ -16,13 +16,11 @@ struct RetryAfterTests {
         #expect(huge != nil && huge!.isFinite && huge! > 1e300)
     }
 
-    @Test("the three HTTP-date forms give the same instant")
-    func dates() {
+    @Test("httpDate is HTTPDate.parse")
+    func httpDate() {
         #expect(RetryAfter.httpDate("Sun, 06 Nov 1994 08:49:37 GMT") == rfcExample)
         #expect(RetryAfter.httpDate("Sunday, 06-Nov-94 08:49:37 GMT", now: 1_795_996_800) == rfcExample)
-        #expect(RetryAfter.httpDate("Sun Nov  6 08:49:37 1994") == rfcExample)
-        #expect(RetryAfter.httpDate("Tue, 29 Feb 2000 00:00:00 GMT") == 951_782_400)
-        #expect(RetryAfter.httpDate("Thu, 01 Jan 1970 00:00:00 GMT") == 0)
+        #expect(RetryAfter.httpDate("Sun, 31 Nov 1994 08:49:37 GMT") == nil)
     }
 
     @Test("an HTTP-date gives the time until it; a past date gives 0")
@@ -31,14 +29,6 @@ struct RetryAfterTests {
         #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: rfcExample - 0.5) == 0.5)
         #expect(RetryAfter.delay("Sun, 06 Nov 1994 08:49:37 GMT", now: rfcExample + 3600) == 0)
         #expect(RetryAfter.delay("Sun Nov  6 08:50:37 1994", now: rfcExample) == 60)
-    }
-
-    @Test("RFC 850 two-digit years: more than 50 years ahead means the past century")
-    func twoDigitYears() {
-        let now2026 = 1_795_996_800.0  // 2026-11-30
-        #expect(RetryAfter.httpDate("Tuesday, 01-Jan-80 00:00:00 GMT", now: now2026) == 315_532_800)  // 1980
-        #expect(RetryAfter.httpDate("Tuesday, 01-Jan-76 00:00:00 GMT", now: now2026) == 3_345_062_400)  // 2076
-        #expect(RetryAfter.httpDate("Friday, 01-Jan-27 00:00:00 GMT", now: now2026) == 1_798_761_600)
     }
 
     @Test("malformed values give nil", arguments: [

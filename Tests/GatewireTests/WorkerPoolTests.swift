@@ -176,4 +176,19 @@ import Testing
         // A mapped tree outliving the pool is released in place.
         #expect(response.body?.node["body"]?.count == 500)
     }
+
+    /// A release handed to a worker runs on that worker's own thread (whose malloc arena holds
+    /// what the worker built), not on the thread that hands it over.
+    @Test func aReleaseRunsOnItsWorkersThread() {
+        let pool = WorkerPool.lease()
+        defer { WorkerPool.returnLease(pool) }
+        let job = Waiter<(worker: Int, thread: pthread_t)>()
+        pool.submit { worker in job.put((worker, pthread_self())) }
+        let ran = job.wait()
+        let released = Waiter<pthread_t>()
+        #expect(pool.release(on: ran.worker) { released.put(pthread_self()) })
+        let releasedOn = released.wait()
+        #expect(pthread_equal(releasedOn, ran.thread) != 0)
+        #expect(pthread_equal(releasedOn, pthread_self()) == 0)
+    }
 }

@@ -6,6 +6,8 @@
 Fails (exit 1), printing each difference, unless all of these equal VERSION (MAJOR.MINOR.PATCH):
   - CMake's PROJECT_VERSION (passed in; CMakeLists.txt reads VERSION);
   - include/gatewire.h: GW_VERSION_MAJOR, GW_VERSION_MINOR, GW_VERSION_PATCH, GW_VERSION_STRING;
+  - the Swift literal `Version.string` in Sources/GatewireBase/Version.swift (the Swift
+    layers read no C header; gw_version, the CLI and the User-Agent return this literal);
   - gw_version() of the built library (loaded with ctypes);
   - the built CLI's `gatewire --version` ("gatewire VERSION");
   - the Python package's VERSION file (bindings/python/gatewire/VERSION, which must be a
@@ -32,6 +34,12 @@ def header_macros(header: Path) -> dict[str, str]:
     """The GW_VERSION_* #defines of the header, as written."""
     pattern = re.compile(r"^#define\s+(GW_VERSION_(?:MAJOR|MINOR|PATCH|STRING))\s+(\S+)", re.M)
     return dict(pattern.findall(header.read_text()))
+
+
+def swift_version(source: Path) -> str | None:
+    """The literal of `public static let string: String = "..."` in Version.swift, as written."""
+    match = re.search(r'^\s*public static let string: String = "([^"]*)"', source.read_text(), re.M)
+    return match.group(1) if match else None
 
 
 def python_version(package: Path) -> str:
@@ -82,6 +90,8 @@ def main() -> int:
     agree("GW_VERSION_MINOR", macros.get("GW_VERSION_MINOR"), minor)
     agree("GW_VERSION_PATCH", macros.get("GW_VERSION_PATCH"), patch)
     agree("GW_VERSION_STRING", macros.get("GW_VERSION_STRING"), f'"{version}"')
+    agree("Version.string (Sources/GatewireBase/Version.swift)",
+          swift_version(args.root / "Sources" / "GatewireBase" / "Version.swift"), version)
 
     package = args.root / "bindings" / "python"
     package_version = package / "gatewire" / "VERSION"

@@ -40,15 +40,15 @@ struct CachedResponse {
         let control = CacheControl(headers)
         if let maxAge = control.seconds("max-age") { return maxAge }
         if let expires = headers["Expires"] {
-            guard let expiry = RetryAfter.httpDate(expires, now: responseTime) else { return 0 }
-            return expiry - (headers["Date"].flatMap { RetryAfter.httpDate($0, now: responseTime) } ?? responseTime)
+            guard let expiry = HTTPDate.parse(expires, now: responseTime) else { return 0 }
+            return expiry - (headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime)
         }
         return 0
     }
 
     /// Its age at `now` (section 4.2.3).
     func currentAge(now: Double) -> Double {
-        let date = headers["Date"].flatMap { RetryAfter.httpDate($0, now: responseTime) } ?? responseTime
+        let date = headers["Date"].flatMap { HTTPDate.parse($0, now: responseTime) } ?? responseTime
         let ageValue = headers["Age"].flatMap { Double($0.utf8.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? $0 : "") } ?? 0
         let apparentAge = max(0, responseTime - date)
         let correctedAgeValue = ageValue + (responseTime - requestTime)

@@ -87,7 +87,7 @@ final class DiskCacheStore: CacheStore {
         let vary = (json["vary"]?.elements ?? []).map { pair in
             (name: pair.elements.first?.string ?? "", digest: pair.elements.count > 1 ? pair.elements[1].string : nil)
         }
-        files[name] = (bytes.count, RetryPolicy.wallClock())
+        files[name] = (bytes.count, WallClock.now())
         utimensat(folder, name, nil, AT_SYMLINK_NOFOLLOW)  // the recency the next client reads
         return CachedResponse(url: key.url, status: Int(status), headers: headers, body: Array(bytes[(newline + 1)...]),
                               httpVersion: json["httpVersion"]?.string ?? "1.1", varyValues: vary,
@@ -130,7 +130,7 @@ final class DiskCacheStore: CacheStore {
             unlinkat(folder, temporary, 0)
             return
         }
-        files[name] = (bytes.count, RetryPolicy.wallClock())
+        files[name] = (bytes.count, WallClock.now())
         total += bytes.count
     }
 

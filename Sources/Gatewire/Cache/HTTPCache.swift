@@ -87,7 +87,7 @@ final class HTTPCache: @unchecked Sendable {
     /// a 304 to a revalidation (`revalidated` true), else `response` itself, kept if it may be.
     func received(_ response: HTTPResponse, to request: HTTPRequest, lookup: Lookup, requestTime: Double,
                   direct: Bool) -> (response: HTTPResponse, revalidated: Bool) {
-        let now = RetryPolicy.wallClock()
+        let now = WallClock.now()
         if !request.method.isSafe {
             if response.status < 400 {
                 store.removeAll(urlDigest: CacheKey(request, redactor: redactor, jarCookies: []).urlDigest)

@@ -1,4 +1,3 @@
-import CJansson
 import Glibc
 
 /// A declarative description of one REST gateway: base URL, default headers, credentials,
@@ -164,11 +163,12 @@ public struct GatewayConfig: Sendable {
     /// is relative to the file's directory.
     /// - Throws: ``ConfigError`` naming the file when it cannot be read or parsed.
     public init(contentsOfFile path: String) throws(ConfigError) {
-        var error = json_error_t()
-        guard let loaded = json_load_file(path, gw_json_load_flags(1), &error) else {
-            throw ConfigError(path: "", message: "\(path): \(JSONParseError(error).description)")
+        let document: JSONValue
+        do {
+            document = try JSONValue.load(file: path, rejectingDuplicateKeys: true)
+        } catch {
+            throw ConfigError(path: "", message: "\(path): \(error.description)")
         }
-        let document = JSONValue(taking: loaded)
         try self.init(root: ConfigNode(document.node), directory: ConfigPath.directory(of: path))
     }
 

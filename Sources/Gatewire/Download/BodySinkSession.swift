@@ -17,8 +17,7 @@ final class BodySinkSession {
     init(_ sink: BodySink, method: HTTPMethod, path: String) throws(GatewireError) {
         switch sink {
         case let .file(path, resume, maxBytes):
-            let file = FileBodyWriter(destination: path, resumes: resume, maxBytes: maxBytes,
-                                      httpDate: { RetryAfter.httpDate($0) })
+            let file = FileBodyWriter(destination: path, resumes: resume, maxBytes: maxBytes)
             (writer, self.file, chunks) = (file, file, nil)
             do throws(TransportError) {
                 try file.open()

@@ -218,7 +218,7 @@ final class Call: @unchecked Sendable {
         // The cache sees the request as it would go out (a plugin's Authorization and the
         // fields Vary names included): a fresh hit ends here, a revalidation adds its fields.
         if let cache {
-            cacheRequestTime = RetryPolicy.wallClock()
+            cacheRequestTime = WallClock.now()
             let loop = core.loop
             cacheLookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: maxResponseBytes,
                                        now: cacheRequestTime)

@@ -1,8 +1,9 @@
-import CJansson
 import GatewireJSON
 
 /// A tree built on a worker is released on that worker, whose arena holds it: the pipeline
 /// joins the two layers, so neither JSON nor the transport knows the other.
 extension WorkerPool.Home: JSONTreeHome {
-    package func release(_ tree: UnsafeMutablePointer<json_t>) -> Bool { pool.release(tree, home: worker) }
+    package func release(_ release: @escaping @Sendable () -> Void) -> Bool {
+        pool.release(on: worker, release)
+    }
 }

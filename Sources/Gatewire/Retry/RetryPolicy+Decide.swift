@@ -114,7 +114,7 @@ extension RetryPolicy {
         if let explicitDelay {
             delay = explicitDelay
         } else if outcome.status != 0, let header = outcome.header("Retry-After"),
-                  let asked = RetryAfter.delay(header, now: now ?? Self.wallClock())
+                  let asked = RetryAfter.delay(header, now: now ?? WallClock.now())
         {
             if asked > max(0, maxRetryAfter) {
                 return (.stop(reason: "Retry-After \(asked.formatted)s exceeds maxRetryAfter \(maxRetryAfter.formatted)s"), nil)
@@ -255,12 +255,5 @@ extension RetryPolicy {
     private func safety(_ method: HTTPMethod, _ hasIdempotencyKey: Bool) -> String {
         retryableMethods.contains(method) ? "retryable method"
             : hasIdempotencyKey ? "Idempotency-Key" : "retryNonIdempotent"
-    }
-
-    /// The wall clock in seconds since the Unix epoch.
-    static func wallClock() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
     }
 }

@@ -1,3 +1,5 @@
+import GatewireJSON
+
 /// A response or request body that could not be parsed or mapped.
 ///
 /// Produced by ``JSONKeyPath`` walking, attribute coercion (``AttributeType``), the

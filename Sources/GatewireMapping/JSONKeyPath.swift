@@ -1,4 +1,6 @@
 import CJansson
+import GatewireJSON
+
 /// A dotted path into a JSON body, such as `items`, `user.address.city` or `meta\.data.id`.
 ///
 /// Follows RestKit's `valueForKeyPath:` (KVC) rules with two deliberate differences:
@@ -6,6 +8,10 @@ import CJansson
 ///   a literal backslash. `a\.b.c` is the key `a.b` followed by the key `c`.
 /// - A path that runs into a string, number or boolean is a ``MappingError`` naming the
 ///   path; in RestKit it raises (a crash, issue #2042).
+///
+/// A key path is the mapper's way of addressing a body (mappings name their sources with
+/// it, descriptors their objects), so it lives in the mapping layer with the ``MappingError``
+/// it throws; the JSON layer itself only looks up members and elements (``JSONNode``).
 ///
 /// The empty path (`""`) means the whole body (``isRoot``). Walking rules:
 /// - a missing key, or `null` before the last key, means "not found" (nil); a `null` at the

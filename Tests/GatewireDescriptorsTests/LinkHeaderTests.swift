@@ -1,4 +1,4 @@
-import Gatewire
+import GatewireDescriptors
 import Testing
 
 /// The RFC 8288 `Link` field-value parser behind Link-header pagination.

@@ -1,4 +1,5 @@
-import Gatewire
+import GatewireJSON
+import GatewireMapping
 import Testing
 
 @Suite struct AttributeTypeTests {
