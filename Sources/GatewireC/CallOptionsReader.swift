@@ -119,9 +119,8 @@ enum CallOptionsReader {
                                 client: Client) throws(Failure) {
         let given = [("body_json", options.body_json != nil), ("body", options.body != nil || options.body_length > 0),
                      ("form_json", options.form_json != nil)].filter(\.1).map(\.0)
-        if given.count > 1 {
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                          message: "\(given.joined(separator: " and ")): set at most one body")
+        if let problem = Request.oneBodyProblem(given) {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")

@@ -189,8 +189,8 @@ struct CallArguments {
             if values.count == 1 { request.parameters[name] = values[0] } else { request.listParameters[name] = values }
         }
         let bodies = [("--body", body != nil && parts.isEmpty), ("--data", !form.isEmpty), ("--data-binary", binary != nil),
-                      ("--form/--file", !parts.isEmpty)].filter(\.1)
-        if bodies.count > 1 { fail("\(bodies.map(\.0).joined(separator: " and ")): give one body") }
+                      ("--form/--file", !parts.isEmpty)].filter(\.1).map(\.0)
+        if let problem = Request.oneBodyProblem(bodies) { fail(problem) }
         if contentType != nil, binary == nil { fail("--content-type goes with --data-binary") }
         if !form.isEmpty { request.body = .form(form) }
         if let binary { request.body = .bytes(binary, contentType: contentType ?? "application/octet-stream") }
