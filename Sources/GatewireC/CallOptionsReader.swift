@@ -119,9 +119,8 @@ enum CallOptionsReader {
                                 client: Client) throws(Failure) {
         let given = [("body_json", options.body_json != nil), ("body", options.body != nil || options.body_length > 0),
                      ("form_json", options.form_json != nil)].filter(\.1).map(\.0)
-        if given.count > 1 {
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                          message: "\(given.joined(separator: " and ")): set at most one body")
+        if let problem = Request.oneBodyProblem(given) {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
         }
         if let body = options.body_json {
             let value = try parse(body, field: "body_json")
@@ -209,24 +208,20 @@ enum CallOptionsReader {
         return method
     }
 
-    /// The header's ranges: `max_retries` -1 (the route's or client's policy) or 0...100 (as
-    /// the config's `retry.maxRetries`); `attempt_timeout` and `deadline` 0 (the client's) or
-    /// 0.001...86400 seconds (as the config's `timeouts`). NaN and infinities are out of range.
-    /// `body_length` and `part_count` at most `Int.max` (``SizeArgument``).
+    /// The header's ranges, the core's rules (``CallLimits``, which the CLI's options follow
+    /// too): `max_retries` -1 (the route's or client's policy) or 0...100; `attempt_timeout`
+    /// and `deadline` 0 (the client's) or 0.001...86400 seconds, NaN and infinities out of
+    /// range. `body_length` and `part_count` at most `Int.max` (``SizeArgument``).
     private static func checkNumbers(_ options: gw_call_options) throws(Failure) {
         for (field, value) in [("body_length", options.body_length), ("part_count", options.part_count)] {
             if let problem = SizeArgument.problem(value, field: field) {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
             }
         }
-        if !(-1...100).contains(options.max_retries) {
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                          message: "max_retries: \(options.max_retries) is out of range (-1 = the route's or client's policy, or 0...100 retries)")
-        }
-        for (field, value) in [("attempt_timeout", options.attempt_timeout), ("deadline", options.deadline)]
-        where value != 0 && !(0.001...86_400).contains(value) {
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                          message: "\(field): \(value) is out of range (0 = the client's, or 0.001...86400 seconds)")
+        if let problem = CallLimits.maxRetriesProblem(Int64(options.max_retries), field: "max_retries")
+            ?? CallLimits.timeoutProblem(options.attempt_timeout, field: "attempt_timeout")
+            ?? CallLimits.timeoutProblem(options.deadline, field: "deadline") {
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
         }
     }
 

@@ -73,11 +73,17 @@ struct CallArguments {
             case "--object-type": objectType = value(argument)
             case "--user": user = value(argument)
             case "--max-retries":
-                guard let count = Int(value(argument)), count >= 0 else { fail("--max-retries expects a count >= 0") }
-                maxRetries = count
+                // The core's rule and message, as C's and Python's `max_retries`; -1 keeps the count.
+                let text = value(argument)
+                guard let count = Int64(text) else { fail("--max-retries expects a count, got \"\(text)\"") }
+                if let problem = CallLimits.maxRetriesProblem(count, field: argument) { fail(problem) }
+                maxRetries = count == -1 ? nil : Int(count)
             case "--deadline":
-                guard let limit = Double(value(argument)), limit > 0 else { fail("--deadline expects seconds > 0") }
-                deadline = limit
+                // The core's rule and message, as C's and Python's `deadline`; 0 keeps the config's.
+                let text = value(argument)
+                guard let limit = Double(text) else { fail("--deadline expects seconds, got \"\(text)\"") }
+                if let problem = CallLimits.timeoutProblem(limit, field: argument) { fail(problem) }
+                deadline = limit == 0 ? nil : limit
             case "--redirects":
                 let words: [String: RedirectPolicy.Follow] = ["none": .none, "same-origin": .sameOrigin, "any": .any]
                 let word = value(argument)
@@ -85,13 +91,15 @@ struct CallArguments {
                 follow = which
             case "--max-redirects":
                 let text = value(argument)
-                guard let count = Int(text), RedirectPolicy.maxRedirectsRange.contains(Int64(count)) else {
-                    fail("--max-redirects expects a count in 0...50, got \"\(text)\"")
+                let range = CallLimits.maxRedirects
+                guard let count = Int(text), range.contains(Int64(count)) else {
+                    fail("--max-redirects expects a count in \(range.lowerBound)...\(range.upperBound), got \"\(text)\"")
                 }
                 maxRedirects = count
             case "--max-response-bytes":
-                guard let limit = Int64(value(argument)), ResponseSizeLimit.range.contains(limit) else {
-                    fail("--max-response-bytes expects bytes in \(ResponseSizeLimit.range.lowerBound)...\(ResponseSizeLimit.range.upperBound)")
+                let range = CallLimits.maxResponseBytes
+                guard let limit = Int64(value(argument)), range.contains(limit) else {
+                    fail("--max-response-bytes expects bytes in \(range.lowerBound)...\(range.upperBound)")
                 }
                 maxResponseBytes = Int(limit)
             case "--verbose", "-v": verbose = true
@@ -181,8 +189,8 @@ struct CallArguments {
             if values.count == 1 { request.parameters[name] = values[0] } else { request.listParameters[name] = values }
         }
         let bodies = [("--body", body != nil && parts.isEmpty), ("--data", !form.isEmpty), ("--data-binary", binary != nil),
-                      ("--form/--file", !parts.isEmpty)].filter(\.1)
-        if bodies.count > 1 { fail("\(bodies.map(\.0).joined(separator: " and ")): give one body") }
+                      ("--form/--file", !parts.isEmpty)].filter(\.1).map(\.0)
+        if let problem = Request.oneBodyProblem(bodies) { fail(problem) }
         if contentType != nil, binary == nil { fail("--content-type goes with --data-binary") }
         if !form.isEmpty { request.body = .form(form) }
         if let binary { request.body = .bytes(binary, contentType: contentType ?? "application/octet-stream") }

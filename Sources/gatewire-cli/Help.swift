@@ -39,9 +39,10 @@ let help = usage + """
                               object's mapped fields come first. A file that cannot be read
                               fails the call (invalid_argument) before anything is sent
       --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
-      --max-retries N         retries after the first attempt (replaces only maxRetries of the
-                              route's retry policy, else the config's)
-      --deadline SECONDS      overall time limit of the call, retries included
+      --max-retries N         retries after the first attempt, 0...100 (replaces only maxRetries
+                              of the route's retry policy, else the config's; -1 keeps it)
+      --deadline SECONDS      overall time limit of the call, retries included, 0.001...86400
+                              (0: the config's timeouts.deadline)
       --redirects WHICH       none, same-origin or any (default: the config's "redirects",
                               else any): which redirects to follow. Credentials (Authorization,
                               Cookie, auth plugins' headers) and secret query parameters are

@@ -56,7 +56,7 @@ def test_data_binary_sends_a_files_bytes_with_the_content_type(cli: str, httpbin
 
 def test_body_options_are_checked_before_sending(cli: str, httpbin: str, tmp_path: Path) -> None:  # noqa: F811
     both = run(cli, "call", "--base-url", httpbin, "POST", "/anything", "--body", "{}", "--data", "a=1")
-    assert (both.returncode, both.stdout, both.stderr.splitlines()[0]) == (2, "", "gatewire: --body and --data: give one body")
+    assert (both.returncode, both.stdout, both.stderr.splitlines()[0]) == (2, "", "gatewire: --body and --data: set at most one body")
     missing = tmp_path / "missing.bin"
     unread = run(cli, "call", "--base-url", httpbin, "POST", "/anything", "--data-binary", f"@{missing}")
     assert unread.returncode == 2

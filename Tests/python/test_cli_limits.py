@@ -1,11 +1,14 @@
 """The `gatewire` command line and the call's limits: dot segments refused (and the path on
-the wire is the path written), and `--max-response-bytes`."""
+the wire is the path written), `--max-response-bytes`, and `--max-retries` and `--deadline`
+checked by the same rule and message as C's and Python's `max_retries` and `deadline`."""
 
 from __future__ import annotations
 
 import json
 import time
+from typing import Callable
 
+import gatewire
 import pytest
 from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
 
@@ -54,3 +57,33 @@ def test_max_response_bytes_usage_errors(cli: str, server: str, value: str) -> N
     done = run(cli, "call", "--base-url", server, "GET", "/bytes/1", "--max-response-bytes", value)
     assert done.returncode == 2
     assert "--max-response-bytes expects bytes in 1...4611686018427387904" in done.stderr
+
+
+@pytest.mark.parametrize(("argument", "flag", "value"), [
+    ("max_retries", "--max-retries", 150),
+    ("max_retries", "--max-retries", -2),
+    ("deadline", "--deadline", 100000),
+    ("deadline", "--deadline", -1),
+])
+def test_call_overrides_are_refused_as_the_library_refuses_them(
+        cli: str, server: str, client: gatewire.Client, key: str, sequence_count: Callable[[str], int],  # noqa: F811
+        argument: str, flag: str, value: int) -> None:
+    with pytest.raises(gatewire.InvalidArgument) as caught:
+        client.call("GET", f"/sequence/{key}/503", **{argument: value})
+    library = str(caught.value)
+    assert library.startswith(f"{argument}: ")
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/503", flag, str(value))
+    assert done.returncode == 2, done.stdout
+    # One rule, one message: only the field's name is the front-end's own.
+    assert done.stderr == f"gatewire: {flag}: {library.removeprefix(f'{argument}: ')}\n"
+    assert sequence_count(key) == 0
+
+
+def test_call_overrides_at_the_limits_are_accepted(cli: str, server: str, key: str,  # noqa: F811
+                                                   sequence_count: Callable[[str], int]) -> None:
+    # -1 keeps the route's count and 0 the config's deadline, as C's and Python's sentinels.
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--max-retries", "-1", "--deadline", "0")
+    assert done.returncode == 0, done.stderr
+    done = run(cli, "call", "--base-url", server, "GET", f"/sequence/{key}/200", "--max-retries", "100", "--deadline", "86400")
+    assert done.returncode == 0, done.stderr
+    assert sequence_count(key) == 2

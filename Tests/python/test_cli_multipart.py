@@ -53,4 +53,4 @@ def test_a_missing_file_fails_before_sending_and_bad_syntax_is_a_usage_error(
     assert (usage.returncode, usage.stderr.splitlines()[0]) == (
         2, 'gatewire: --file: expected field=@path[;type=TYPE][;filename=NAME], got "f=path-without-at"')
     both = run(cli, "call", "--base-url", server, "POST", "/echo", "--data", "a=1", "--form", "b=2")
-    assert (both.returncode, both.stderr.splitlines()[0]) == (2, "gatewire: --data and --form/--file: give one body")
+    assert (both.returncode, both.stderr.splitlines()[0]) == (2, "gatewire: --data and --form/--file: set at most one body")

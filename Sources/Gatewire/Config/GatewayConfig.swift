@@ -188,7 +188,7 @@ public struct GatewayConfig: Sendable {
         authentication = try root.optional("auth").map { (node) throws(ConfigError) in try Authentication(config: node) }
         if let node = try root.optional("timeouts") {
             try node.rejectUnknownKeys(["connect", "attempt", "deadline"])
-            let positive = 0.001...86_400.0
+            let positive = CallLimits.duration
             if let connect = try node.optional("connect") { timeouts.connect = try connect.number(in: positive) }
             if let attempt = try node.optional("attempt") { timeouts.attempt = try attempt.number(in: positive) }
             if let deadline = try node.optional("deadline") { timeouts.deadline = try deadline.number(in: positive) }

@@ -236,7 +236,7 @@ final class Call: @unchecked Sendable {
         options.connectTimeout = timeouts.connect
         options.maxResponseBytes = maxResponseBytes
         options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
-                                                                  hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"))
+                                                                  hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
         // attempt's, or a safety net just past the deadline when that comes first.
         if let remaining, remaining < timeouts.attempt ?? .infinity {
@@ -384,13 +384,12 @@ final class Call: @unchecked Sendable {
                                      headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: result.requestSent)
         var jitter = generator ?? SeededGenerator()
-        var verdict = policy.decideForCall(
+        let verdict = policy.decideForCall(
             method: prepared.method, outcome: outcome, test: retryTest,
-            hasIdempotencyKey: prepared.headers.contains("Idempotency-Key"), remaining: remaining,
+            hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName), remaining: remaining,
             previousDelay: last > 0 ? attempts[last - 1].delayAfter : nil, budget: budget, url: prepared.url,
-            using: &jitter)
+            bodySinkRefusal: sink?.refusesRetry, using: &jitter)
         generator = jitter
-        if case .retry = verdict, let refusal = sink?.refusesRetry { verdict = .stop(reason: refusal) }
         switch verdict {
         case .retry(let delay, let reason):
             attempts[last].delayAfter = delay

@@ -17,6 +17,14 @@ extension Request {
 }
 
 extension Request {
+    /// Why a call given the bodies `given` (each front-end's names for them, in its order:
+    /// C `body_json`, `body`, `form_json`; the CLI `--body`, `--data`, ...) cannot be made,
+    /// or nil for one body or none: a call sends one ``Body``, so two are a mistake, never
+    /// merged. The message names them: `body_json and form_json: set at most one body`.
+    public static func oneBodyProblem(_ given: [String]) -> String? {
+        given.count > 1 ? "\(given.joined(separator: " and ")): set at most one body" : nil
+    }
+
     /// Why this request cannot be sent as it is because text of it would reach C cut short,
     /// or nil: its path (the URL libcurl takes) or its download destination
     /// (``BodySink/file(_:resume:maxBytes:)``, opened with `open(2)`) with a NUL byte

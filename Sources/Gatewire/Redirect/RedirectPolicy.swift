@@ -63,9 +63,6 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// The statuses that are redirects when they carry a `Location` (RFC 9110 section 15.4).
     public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
-    /// The range of ``maxRedirects``.
-    public static let maxRedirectsRange: ClosedRange<Int64> = 0...50
-
     /// A policy; every parameter has the documented default.
     public init(follow: Follow = .any, maxRedirects: Int = 10, allowDowngrade: Bool = false,
                 allowCrossOriginBody: Bool = false) {
@@ -98,7 +95,7 @@ public struct RedirectPolicy: Sendable, Equatable {
             }
             follow = value
         }
-        if let node = try config.optional("max") { maxRedirects = Int(try node.integer(in: Self.maxRedirectsRange)) }
+        if let node = try config.optional("max") { maxRedirects = Int(try node.integer(in: CallLimits.maxRedirects)) }
         if let node = try config.optional("allowDowngrade") { allowDowngrade = try node.bool() }
         if let node = try config.optional("allowCrossOriginBody") { allowCrossOriginBody = try node.bool() }
     }

@@ -80,8 +80,8 @@ public struct CircuitBreakerPolicy: Sendable, Hashable {
         if let node = try config.optional("minimumThroughput") {
             minimumThroughput = Int(try node.integer(in: 1...100_000))
         }
-        if let node = try config.optional("samplingDuration") { samplingDuration = try node.number(in: 0.001...86400) }
-        if let node = try config.optional("breakDuration") { breakDuration = try node.number(in: 0.001...86400) }
+        if let node = try config.optional("samplingDuration") { samplingDuration = try node.number(in: CallLimits.duration) }
+        if let node = try config.optional("breakDuration") { breakDuration = try node.number(in: CallLimits.duration) }
         if let node = try config.optional("statusCodes") {
             var codes: Set<Int> = []
             for element in try node.elements() { codes.insert(Int(try element.integer(in: 100...599))) }

@@ -3,12 +3,15 @@ import Glibc
 extension RetryPolicy {
     /// Decides whether to retry after a failed attempt, and after how long (seconds).
     ///
-    /// The one place the retry rules live; the C ABI and the Python binding call it, never
-    /// re-implement it. Call it once per attempt that failed (a transport error, or a status
+    /// The retry rules, which live in one place: ``decideForCall``, which every call (Swift,
+    /// the C ABI, Python, the CLI) goes through, adds only a call's retry budget and body
+    /// sink to them. Call it once per attempt that failed (a transport error, or a status
     /// the call does not accept). Rules, in order:
     ///
-    /// 1. `cancelled`, `deadline`, `invalidArgument` and `plugin` end the call at once; the
-    ///    test is not consulted (retrying a cancelled request is RACRetry's bug).
+    /// 1. The kinds ``neverRetried(_:)`` lists (a cancel, the deadline, a bad argument, a
+    ///    plugin's or the credential's failure, an open circuit, a body too large, a refused
+    ///    redirect) end the call at once; the test is not consulted (retrying a cancelled
+    ///    request is RACRetry's bug).
     /// 2. The caller's `test`, if any, is consulted exactly once: `.stop` stops, `.retry`
     ///    retries (with its delay, or the policy's delay below), `.usePolicy` falls through.
     /// 3. No more than ``maxRetries`` retries: attempt `n + 1` exists only if `n <= maxRetries`.
@@ -47,42 +50,71 @@ extension RetryPolicy {
         now: Double? = nil,
         using generator: inout some RandomNumberGenerator
     ) -> RetryDecision {
-        decideWithCause(method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
-                        remaining: remaining, now: now, previousDelay: nil, using: &generator).decision
+        // No budget and no body sink: the call's own rules never turn a retry into a stop here.
+        switch decideForCall(method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
+                             remaining: remaining, now: now, previousDelay: nil, budget: nil, url: "",
+                             using: &generator) {
+        case .retry(let delay, let reason): .retry(delay: delay, reason: reason)
+        case .stop(let reason), .failDeadline(let reason): .stop(reason: reason)
+        }
     }
 
-    /// Why ``decideWithCause`` stopped, when the call should report more than the attempt.
-    enum StopCause {
-        /// The next wait (computed or the test's, not a `Retry-After`) would pass the deadline:
-        /// the call fails with kind `deadline` at once, with the last attempt's details.
-        case deadline
+    /// What a call does after a failed attempt: ``decideForCall`` for the call.
+    enum CallVerdict: Equatable {
+        /// Send attempt `outcome.attempt + 1` after `delay` seconds.
+        case retry(delay: Double, reason: String)
+        /// The call ends with the failed attempt's result (its response is mapped).
+        case stop(reason: String)
+        /// The call fails at once with kind `deadline`: the next wait (computed or the
+        /// test's, not a `Retry-After`) would pass the deadline, or none is left.
+        case failDeadline(reason: String)
     }
 
-    /// The decision, and for a stop caused by the deadline, that cause. `previousDelay` is the
-    /// wait before the previous retry (for ``Jitter/decorrelated``).
-    func decideWithCause(
+    /// The decision for one call after a failed attempt: the rules of
+    /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)``, then those of
+    /// the call around them:
+    ///
+    /// 1. A stop caused by the deadline fails the call with kind `deadline`
+    ///    (``CallVerdict/failDeadline(reason:)``) rather than reporting the attempt's outcome.
+    /// 2. A retry the policy allows is refused when the host's retry budget is spent
+    ///    (``RetryBudgetState/allowsRetry``, the token bucket of gRPC's retry throttling):
+    ///    the call stops with the attempt's result.
+    /// 3. A retry is refused when `bodySinkRefusal` says why one must not be sent (body
+    ///    bytes already reached a chunk consumer, which cannot take them back).
+    ///
+    /// - Parameters:
+    ///   - previousDelay: the wait before the previous retry (for ``Jitter/decorrelated``).
+    ///   - budget: the host's retry budget, nil when budgets are off; read, never charged.
+    ///   - url: the call's URL, whose host names the budget in the reason.
+    ///   - bodySinkRefusal: why the call's body sink refuses a retry, or nil.
+    ///   - Other parameters: as for ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)``.
+    ///     Event-loop thread (the budget's).
+    func decideForCall(
         method: HTTPMethod,
         outcome: AttemptOutcome,
         test: RetryTest?,
         hasIdempotencyKey: Bool,
         remaining: Double?,
-        now: Double?,
+        now: Double? = nil,
         previousDelay: Double?,
+        budget: RetryBudgetState?,
+        url: String,
+        bodySinkRefusal: String? = nil,
         using generator: inout some RandomNumberGenerator
-    ) -> (decision: RetryDecision, cause: StopCause?) {
-        if let kind = outcome.errorKind, Self.finalKinds.contains(kind) {
-            return (.stop(reason: "\(kind.name) is never retried"), nil)
+    ) -> CallVerdict {
+        if let kind = outcome.errorKind, let refusal = Self.neverRetried(kind) {
+            return .stop(reason: refusal)
         }
 
         let verdict = test?(outcome) ?? .usePolicy
-        if case .stop = verdict { return (.stop(reason: "the retry test said stop"), nil) }
+        if case .stop = verdict { return .stop(reason: "the retry test said stop") }
 
         let retriesAllowed = max(0, maxRetries)
         if outcome.attempt > retriesAllowed {
-            return (.stop(reason: "retries exhausted (\(retriesAllowed))"), nil)
+            return .stop(reason: "retries exhausted (\(retriesAllowed))")
         }
         if let remaining, !(remaining > 0) {
-            return (.stop(reason: "no time left before the deadline"), .deadline)
+            return .failDeadline(reason: "no time left before the deadline")
         }
 
         let reason: String
@@ -102,82 +134,41 @@ extension RetryPolicy {
                 reason = "the retry test asked for a retry"
             }
         case .stop:
-            return (.stop(reason: "the retry test said stop"), nil)  // handled above
+            return .stop(reason: "the retry test said stop")  // handled above
         case .usePolicy:
             switch policyVerdict(method: method, outcome: outcome, hasIdempotencyKey: hasIdempotencyKey) {
             case .success(let why): reason = why
-            case .failure(let why): return (.stop(reason: why.text), nil)
+            case .failure(let why): return .stop(reason: why.text)
             }
         }
 
         let delay: Double
+        var retryReason = reason
         if let explicitDelay {
             delay = explicitDelay
         } else if outcome.status != 0, let header = outcome.header("Retry-After"),
                   let asked = RetryAfter.delay(header, now: now ?? WallClock.now())
         {
             if asked > max(0, maxRetryAfter) {
-                return (.stop(reason: "Retry-After \(asked.formatted)s exceeds maxRetryAfter \(maxRetryAfter.formatted)s"), nil)
+                return .stop(reason: "Retry-After \(asked.formatted)s exceeds maxRetryAfter \(maxRetryAfter.formatted)s")
             }
             if let remaining, asked > remaining {
-                return (.stop(reason: "Retry-After \(asked.formatted)s exceeds the time left (\(remaining.formatted)s)"), nil)
+                return .stop(reason: "Retry-After \(asked.formatted)s exceeds the time left (\(remaining.formatted)s)")
             }
-            return (.retry(delay: asked, reason: "\(reason) (Retry-After \(asked.formatted)s)"), nil)
+            (delay, retryReason) = (asked, "\(reason) (Retry-After \(asked.formatted)s)")
         } else {
             delay = self.delay(forRetry: outcome.attempt, previous: previousDelay, using: &generator)
         }
         if let remaining, delay > remaining {
-            return (.stop(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)"), .deadline)
+            return .failDeadline(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)")
         }
-        return (.retry(delay: delay, reason: reason), nil)
-    }
-
-    /// What a call does after a failed attempt: ``decideWithCause`` and then the rules of the
-    /// call around it.
-    enum CallVerdict: Equatable {
-        /// Send attempt `outcome.attempt + 1` after `delay` seconds.
-        case retry(delay: Double, reason: String)
-        /// The call ends with the failed attempt's result (its response is mapped).
-        case stop(reason: String)
-        /// The call fails at once with kind `deadline`: the next wait would pass the deadline.
-        case failDeadline(reason: String)
-    }
-
-    /// The decision for one call after a failed attempt. On top of ``decideWithCause``:
-    ///
-    /// 1. A retry the policy allows is refused when the host's retry budget is spent
-    ///    (``RetryBudgetState/allowsRetry``, the token bucket of gRPC's retry throttling):
-    ///    the call stops with the attempt's result.
-    /// 2. A stop caused by the deadline (``StopCause/deadline``) fails the call with kind
-    ///    `deadline` rather than reporting the attempt's own outcome.
-    ///
-    /// - Parameters:
-    ///   - budget: the host's retry budget, nil when budgets are off; read, never charged.
-    ///   - url: the call's URL, whose host names the budget in the reason.
-    ///   - Other parameters: as for ``decideWithCause``. Event-loop thread (the budget's).
-    func decideForCall(
-        method: HTTPMethod,
-        outcome: AttemptOutcome,
-        test: RetryTest?,
-        hasIdempotencyKey: Bool,
-        remaining: Double?,
-        previousDelay: Double?,
-        budget: RetryBudgetState?,
-        url: String,
-        using generator: inout some RandomNumberGenerator
-    ) -> CallVerdict {
-        let (decision, cause) = decideWithCause(
-            method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
-            remaining: remaining, now: nil, previousDelay: previousDelay, using: &generator)
-        switch decision {
-        case .retry(let delay, let reason):
-            guard let budget, !budget.allowsRetry else { return .retry(delay: delay, reason: reason) }
+        if let budget, !budget.allowsRetry {
             let host = ResilienceState.host(of: url)
             return .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
                 + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
-        case .stop(let reason):
-            return cause == .deadline ? .failDeadline(reason: reason) : .stop(reason: reason)
         }
+        if let bodySinkRefusal { return .stop(reason: bodySinkRefusal) }
+        return .retry(delay: delay, reason: retryReason)
     }
 
     /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`` with jitter from
@@ -205,6 +196,18 @@ extension RetryPolicy {
     static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen,
                                              .responseTooLarge, .redirect]
 
+    /// Why a failure of `kind` ends the call whatever the policy or the test say (rule 1),
+    /// or nil when the test and the policy decide. The one list of such kinds: the switch
+    /// names every kind, so a new one must be placed on a side.
+    static func neverRetried(_ kind: ErrorKind) -> String? {
+        switch kind {
+        case .cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen, .responseTooLarge, .redirect:
+            "\(kind.name) is never retried"
+        case .connect, .dns, .tls, .timeout, .network, .protocolViolation, .httpStatus, .mapping:
+            nil
+        }
+    }
+
     private struct Refusal: Error { let text: String }
 
     /// The policy's own rule (step 4): the retry reason, or why not.
@@ -223,8 +226,6 @@ extension RetryPolicy {
             return .success("\(kind) after sending \(method) (\(safety(method, hasIdempotencyKey)))")
         case .tls?, .mapping?:
             return .failure(Refusal(text: "\(outcome.errorKind!.name) errors are not retried"))
-        case .cancelled?, .deadline?, .invalidArgument?, .plugin?, .auth?, .circuitOpen?, .responseTooLarge?, .redirect?:
-            return .failure(Refusal(text: "\(outcome.errorKind!.name) is never retried"))
         case .httpStatus?, nil:
             guard outcome.status != 0 else { return .failure(Refusal(text: "no response and no error kind")) }
             guard retryableStatusCodes.contains(outcome.status) else {
@@ -234,6 +235,8 @@ extension RetryPolicy {
                 return .failure(refusal)
             }
             return .success("status \(outcome.status) is retryable")
+        case let kind?:  // the kinds `neverRetried` lists: rule 1 stopped before the policy is asked
+            return .failure(Refusal(text: Self.neverRetried(kind) ?? "\(kind.name) is not retried"))
         }
     }
 
@@ -254,6 +257,6 @@ extension RetryPolicy {
 
     private func safety(_ method: HTTPMethod, _ hasIdempotencyKey: Bool) -> String {
         retryableMethods.contains(method) ? "retryable method"
-            : hasIdempotencyKey ? "Idempotency-Key" : "retryNonIdempotent"
+            : hasIdempotencyKey ? IdempotencyKey.headerName : "retryNonIdempotent"
     }
 }

@@ -111,16 +111,16 @@ public struct RetryPolicy: Sendable, Equatable {
         self = base
         try config.rejectUnknownKeys(Self.configKeys)
         if let node = try config.optional("maxRetries") {
-            maxRetries = Int(try node.integer(in: 0...100))
+            maxRetries = Int(try node.integer(in: CallLimits.maxRetries))
         }
         if let node = try config.optional("initialDelay") {
-            initialDelay = try node.number(in: 0...86400)
+            initialDelay = try node.number(in: CallLimits.delay)
         }
         if let node = try config.optional("multiplier") {
-            multiplier = try node.number(in: 1...1000)
+            multiplier = try node.number(in: CallLimits.delayMultiplier)
         }
         if let node = try config.optional("maxDelay") {
-            maxDelay = try node.number(in: 0...86400)
+            maxDelay = try node.number(in: CallLimits.delay)
         }
         if let node = try config.optional("jitter") {
             let name = try node.string()
@@ -149,7 +149,7 @@ public struct RetryPolicy: Sendable, Equatable {
             retryableMethods = methods
         }
         if let node = try config.optional("maxRetryAfter") {
-            maxRetryAfter = try node.number(in: 0...86400)
+            maxRetryAfter = try node.number(in: CallLimits.delay)
         }
         if let node = try config.optional("idempotencyKey") { idempotencyKey = try node.bool() }
         if let node = try config.optional("retryNonIdempotent") { retryNonIdempotent = try node.bool() }
