@@ -168,6 +168,28 @@ import Testing
             == expected + ["avatar|avatar.png|image/png|5|\(Self.helloSHA256)"])
     }
 
+    /// The server grows the file (appending a request, as a request smuggler would) or
+    /// shrinks it once the request head has arrived: only the declared bytes go out, the
+    /// attempt fails at once naming the file, and the appended request never reaches the server.
+    @Test(arguments: ["grow", "shrink"])
+    func aFileThatChangesSizeWhileItIsSentFailsAtOnce(_ change: String) async throws {
+        let path = try file("changing-\(change).bin", [UInt8](repeating: 0x75, count: 32 << 20))
+        let key = "changes-\(change)"
+        let request = Request(.post, "/multipart/\(key)/200?\(change)=\(path)", body: .multipart([.file("upload", path: path)]))
+        let verb = change == "grow" ? "grew" : "shrank"
+        await #expect {
+            try await client(#", "timeouts": {"attempt": 20}"#).send(request)
+        } throws: { error in
+            guard let error = error as? GatewireError else { return false }
+            // Grown: the server appended a request line of its own length.
+            let rest = change == "grow" ? "it now has " : "it ended after \(16 << 20)"
+            return error.kind == .invalidArgument
+                && error.message.contains("file part \"upload\": \"\(path)\" \(verb) while it was sent: \(32 << 20) bytes were declared, \(rest)")
+        }
+        let smuggled = try await client().send(.get("/sequence/\(key)-smuggled/count"))
+        #expect(try JSONValue.parse(smuggled.http.text).node["count"]?.integer == 0)
+    }
+
     @Test func a64MiBFileStreamsFromDisk() async throws {
         var bytes = [UInt8](repeating: 0, count: 64 << 20)
         for index in stride(from: 0, to: bytes.count, by: 4096) { bytes[index] = UInt8(truncatingIfNeeded: index >> 12) }

@@ -115,6 +115,9 @@ keep-alive works. Endpoints (any method unless stated):
                             repeats) with {"attempt", "status", "content_type", "parts"}: each
                             part in order as {"name", "filename", "content_type", "size",
                             "sha256"}, plus "text" for a part without a filename
+                            ?grow=<file>: before reading the body, appends to <file> a request
+                            for /sequence/<key>-smuggled/200 (what a smuggled request would
+                            reach); ?shrink=<file>: truncates <file> to half its size first
   /multipart/<key>/log      GET: {"attempts": [...]}, each request's answer for <key> in order
   /raw-headers              200 {} with a hand-written header section that tests header parsing:
                             padded values, an empty value, a colon in a value, a name twice,
@@ -129,6 +132,7 @@ import argparse
 import gzip
 import hashlib
 import json
+import os
 import socket
 import ssl
 import subprocess
@@ -716,6 +720,12 @@ class Handler(BaseHTTPRequestHandler):
             self._read_body()
             with self.server.counters_lock:
                 return self._json(200, {"attempts": list(self.server.uploads.get(key, []))})
+        query = dict(parse_qsl(urlsplit(self.path).query, keep_blank_values=True))
+        if "grow" in query:
+            with open(query["grow"], "ab") as file:
+                file.write(b"\r\nGET /sequence/%s-smuggled/200 HTTP/1.1\r\nHost: x\r\n\r\n" % parts[1].encode())
+        if "shrink" in query:
+            os.truncate(query["shrink"], os.path.getsize(query["shrink"]) // 2)
         seen = self._multipart_parts()
         with self.server.counters_lock:
             log = self.server.uploads.setdefault(key, [])

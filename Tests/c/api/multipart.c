@@ -22,6 +22,8 @@ static char *upload_log(gw_client *client, const char *key)
     return text;
 }
 
+static void test_multipart_file_that_changes_size(void);
+
 void test_multipart_uploads(void)
 {
     static const uint8_t blob[] = {'H', 'e', 'l', 'l', 'o'};
@@ -132,6 +134,69 @@ void test_multipart_uploads(void)
     gw_result_free(result);
     free(v3);
 
+    unlink(file_path);
+    gw_client_free(client);
+    test_multipart_file_that_changes_size();
+}
+
+/* A file of `bytes` bytes at a new temporary path (written into `path`, 64 bytes). */
+static void write_file(char *path, size_t bytes)
+{
+    static char chunk[1 << 16];
+    int fd;
+    strcpy(path, "/tmp/gatewire-c-multipart-big-XXXXXX");
+    fd = mkstemp(path);
+    if (fd < 0)
+        abort();
+    memset(chunk, 'u', sizeof chunk);
+    for (size_t written = 0; written < bytes; written += sizeof chunk)
+        if (write(fd, chunk, sizeof chunk) != (ssize_t)sizeof chunk)
+            abort();
+    close(fd);
+}
+
+/* A file part whose file the server grows (appending a request, as a request smuggler would)
+ * or shrinks once the request head has arrived: only the declared bytes go out, the attempt
+ * fails at once as invalid_argument naming the file, and the appended request never reaches
+ * the server. 32 MiB: more than libcurl's upload buffer and the loopback socket buffers, so
+ * most of the file is read after the change. */
+static void test_multipart_file_that_changes_size(void)
+{
+    char file_path[64], path[512], key_smuggled[96];
+    const char *key = unique_key("c-multipart-grow");
+    gw_part part = {.kind = GW_PART_FILE, .name = "upload", .path = file_path};
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char *config = config_with_base("{\"baseURL\": \"%s\", \"timeouts\": {\"attempt\": 20}}");
+    gw_client *client = new_client_from_config(config);
+    free(config);
+    if (client == NULL)
+        return;
+    options.method = "POST";
+    options.path = path;
+    options.parts = &part;
+    options.part_count = 1;
+
+    step("multipart: a file that grows while it is sent sends only its declared bytes");
+    write_file(file_path, 32u << 20);
+    snprintf(path, sizeof path, "/multipart/%s/200?grow=%s", key, file_path);
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_STR(gw_result_error_kind_name(result), "invalid_argument");
+    CHECK_CONTAINS(gw_result_error_message(result), "file part \"upload\": \"/tmp/gatewire-c-multipart-big-");
+    CHECK_CONTAINS(gw_result_error_message(result), "grew while it was sent: 33554432 bytes were declared");
+    gw_result_free(result);
+    result = NULL;
+    snprintf(key_smuggled, sizeof key_smuggled, "%s-smuggled", key);
+    CHECK_INT(server_count(client, key_smuggled), 0);
+    unlink(file_path);
+
+    step("multipart: a file that shrinks while it is sent fails at once, not at the timeout");
+    write_file(file_path, 32u << 20);
+    snprintf(path, sizeof path, "/multipart/%s/200?shrink=%s", unique_key("c-multipart-shrink"), file_path);
+    CHECK_INT(gw_call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_STR(gw_result_error_kind_name(result), "invalid_argument");
+    CHECK_CONTAINS(gw_result_error_message(result), "shrank while it was sent: 33554432 bytes were declared");
+    gw_result_free(result);
     unlink(file_path);
     gw_client_free(client);
 }
