@@ -28,6 +28,28 @@ def run(cli: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([cli, *args], capture_output=True, text=True, timeout=60)
 
 
+def run_on_a_pty(argv: tuple[str, ...], terminal: str) -> tuple[bytes, bytes, int]:
+    """Runs ``argv`` with ``terminal`` ("stdout" or "stderr") on a pseudo-terminal and the
+    other stream on a pipe; returns what the terminal got (escape sequences and all), the
+    other stream's bytes and the exit status (waited for at most 60 s)."""
+    master, slave = os.openpty()
+    streams = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, terminal: slave}
+    process = subprocess.Popen(argv, stdout=streams["stdout"], stderr=streams["stderr"])
+    os.close(slave)
+    screen = b""
+    while True:
+        try:
+            data = os.read(master, 65536)
+        except OSError:  # EIO: the last writer closed the pty
+            break
+        if not data:
+            break
+        screen += data
+    os.close(master)
+    stdout, stderr = process.communicate(timeout=60)
+    return screen, (stderr if terminal == "stdout" else stdout) or b"", process.returncode
+
+
 def test_call_prints_the_body_as_json(cli: str, server: str) -> None:
     done = run(cli, "call", "--base-url", server, "GET", "/echo/:name", "--param", "name=ann", "--param", "q=1")
     assert done.returncode == 0, done.stderr

@@ -5,32 +5,18 @@ number of --all-pages. Asserts line order and content, never how long anything t
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 from pathlib import Path
 
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import cli, run, run_on_a_pty  # noqa: F401 (cli is a fixture)
 
 
 def run_on_a_terminal(*argv: str) -> tuple[str, str, int]:
     """Runs the CLI with stderr on a pty (stdout a pipe); returns what the terminal got
     (escape sequences and all), stdout and the exit status."""
-    master, slave = os.openpty()
-    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=slave)
-    os.close(slave)
-    screen = b""
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the last writer closed the pty
-            break
-        if not data:
-            break
-        screen += data
-    os.close(master)
-    stdout, _ = process.communicate(timeout=60)
-    return screen.decode(), stdout.decode(), process.returncode
+    screen, stdout, status = run_on_a_pty(argv, terminal="stderr")
+    return screen.decode(), stdout.decode(), status
 
 
 def test_verbose_prints_each_attempt_line_while_the_call_still_waits(cli: str, server: str, key: str) -> None:  # noqa: F811

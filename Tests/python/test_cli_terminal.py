@@ -5,11 +5,10 @@ terminal would act on rather than show (an escape sequence, binary data) is not,
 from __future__ import annotations
 
 import base64
-import os
 import subprocess
 import urllib.request
 
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import cli, run, run_on_a_pty  # noqa: F401 (cli is a fixture)
 
 # Sets the window's title, then clears the screen (ECMA-48 OSC and CSI 2 J).
 ESCAPES = b"\x1b]0;owned\x07\x1b[2Jhello"
@@ -23,21 +22,8 @@ def text_path(body: bytes) -> str:
 def run_with_stdout_on_a_terminal(*argv: str) -> tuple[bytes, str, int]:
     """Runs the CLI with stdout on a pty (stderr a pipe); returns what the terminal got,
     stderr and the exit status."""
-    master, slave = os.openpty()
-    process = subprocess.Popen(argv, stdout=slave, stderr=subprocess.PIPE)
-    os.close(slave)
-    screen = b""
-    while True:
-        try:
-            data = os.read(master, 65536)
-        except OSError:  # EIO: the last writer closed the pty
-            break
-        if not data:
-            break
-        screen += data
-    os.close(master)
-    _, stderr = process.communicate(timeout=60)
-    return screen, stderr.decode(), process.returncode
+    screen, stderr, status = run_on_a_pty(argv, terminal="stdout")
+    return screen, stderr.decode(), status
 
 
 def test_a_terminal_gets_text_but_never_an_escape_sequence(cli: str, httpbin: str) -> None:  # noqa: F811
