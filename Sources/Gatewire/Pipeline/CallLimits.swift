@@ -1,7 +1,8 @@
 /// The ranges of a call's numbers, defined once: the gateway config's readers
 /// (``GatewayConfig``, ``RetryPolicy``, ``CircuitBreakerPolicy``, ``RedirectPolicy``), the
-/// C ABI's `gw_call_options` reader (and through it Python) and the CLI's options all check
-/// against these, so a value one front-end refuses no other accepts.
+/// C ABI's `gw_call_options` reader (and through it Python), the CLI's options and a Swift
+/// call's ``CallOptions`` (``CallOptions/limitsProblem``) all check against these, so a
+/// value one front-end refuses no other accepts.
 ///
 /// The per-call overrides that C, Python and the CLI take as plain numbers have one rule
 /// each here (``maxRetriesProblem(_:field:)``, ``timeoutProblem(_:field:)``), which gives
@@ -39,8 +40,15 @@ public enum CallLimits {
     /// The message names `field`, the value and the range:
     /// `max_retries: 150 is out of range (-1 = the route's or client's policy, or 0...100 retries)`.
     public static func maxRetriesProblem(_ count: Int64, field: String) -> String? {
-        if count == -1 || maxRetries.contains(count) { return nil }
-        return "\(field): \(count) is out of range (-1 = the route's or client's policy, or "
+        count == -1 ? nil : maxRetriesProblem(count, field: field, keep: "-1")
+    }
+
+    /// Why `count` cannot be a call's retry count where `keep` (named in the message) is how
+    /// the front-end keeps the policy's count, or nil for a count in ``maxRetries``. Swift's
+    /// ``CallOptions/maxRetries`` keeps it with `nil`, so there -1 is out of range.
+    package static func maxRetriesProblem(_ count: Int64, field: String, keep: String) -> String? {
+        if maxRetries.contains(count) { return nil }
+        return "\(field): \(count) is out of range (\(keep) = the route's or client's policy, or "
             + "\(maxRetries.lowerBound)...\(maxRetries.upperBound) retries)"
     }
 
@@ -49,9 +57,25 @@ public enum CallLimits {
     /// message names `field`, the value and the range:
     /// `deadline: 100000.0 is out of range (0 = the client's, or 0.001...86400 seconds)`.
     public static func timeoutProblem(_ seconds: Double, field: String) -> String? {
-        if seconds == 0 || duration.contains(seconds) { return nil }
-        return "\(field): \(seconds) is out of range (0 = the client's, or "
+        seconds == 0 ? nil : timeoutProblem(seconds, field: field, unset: "0 = the client's")
+    }
+
+    /// Why `seconds` cannot be a time limit, or nil for a value in ``duration``; NaN is out
+    /// of range. `unset`, when given, names the front-end's value for "no value here" in the
+    /// message (`nil or infinity = no limit` for Swift's ``Timeouts/attempt``), which the
+    /// caller accepts before asking.
+    package static func timeoutProblem(_ seconds: Double, field: String, unset: String?) -> String? {
+        if duration.contains(seconds) { return nil }
+        return "\(field): \(seconds) is out of range (\(unset.map { "\($0), or " } ?? "")"
             + "\(text(duration.lowerBound))...\(text(duration.upperBound)) seconds)"
+    }
+
+    /// Why `bytes` cannot be a response size limit, or nil for a value in
+    /// ``maxResponseBytes``; the message is the config reader's, naming `field`:
+    /// `options.maxResponseBytes: 0 is out of range 1...4611686018427387904`.
+    package static func maxResponseBytesProblem(_ bytes: Int, field: String) -> String? {
+        if maxResponseBytes.contains(Int64(bytes)) { return nil }
+        return "\(field): \(bytes) is out of range \(maxResponseBytes.lowerBound)...\(maxResponseBytes.upperBound)"
     }
 
     /// A bound as people write it: `86400`, not `86400.0`.

@@ -129,7 +129,9 @@ public final class Client: Sendable {
     ///
     /// `completion` runs exactly once, on the client's event-loop thread, with the response
     /// or the error; failure observers run just before it. A call that cannot be built
-    /// (unknown route, missing parameter) fails with `invalidArgument`.
+    /// (unknown route, missing parameter, an option outside its range: ``CallOptions/maxRetries``
+    /// 0...100, ``Timeouts``' ranges, ``CallOptions/maxResponseBytes`` 1...2^62) fails with
+    /// `invalidArgument` before anything is sent.
     @discardableResult
     public func start(_ request: Request,
                       completion: @escaping @Sendable (Result<Response, GatewireError>) -> Void) -> CallHandle {
@@ -161,7 +163,8 @@ public final class Client: Sendable {
 
     /// Sends a call and waits for its result (async/await). Cancelling the task cancels the
     /// call (kind `cancelled`).
-    /// - Throws: ``GatewireError``.
+    /// - Throws: ``GatewireError``; kind `invalidArgument`, before anything is sent, for a
+    ///   call that cannot be built, as ``start(_:completion:)`` says (an option out of range).
     public func send(_ request: Request) async throws(GatewireError) -> Response {
         let handle = Lock<(handle: CallHandle?, cancelled: Bool)>((nil, false))
         let result = await withTaskCancellationHandler {
@@ -206,7 +209,8 @@ public final class Client: Sendable {
     ///
     /// - Throws: ``GatewireError``; kind `invalidArgument` at once, without sending, when
     ///   called on the client's event-loop thread (from a completion, plugin or observer),
-    ///   where waiting would deadlock.
+    ///   where waiting would deadlock; `invalidArgument`, before anything is sent, for a
+    ///   call that cannot be built, as ``start(_:completion:)`` says (an option out of range).
     public func sendAndWait(_ request: Request) throws(GatewireError) -> Response {
         guard !core.loop.isCurrentThread else {
             throw GatewireError(kind: .invalidArgument,

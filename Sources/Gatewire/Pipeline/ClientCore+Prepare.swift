@@ -5,6 +5,7 @@ extension ClientCore {
     /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
     ///   route, a missing parameter, a parameter or path with a dot segment (``DotSegments``),
     ///   a path or download destination with a NUL byte (``Request/cStringProblem``),
+    ///   an option outside its range (``CallOptions/limitsProblem``),
     ///   a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects, a body on a HEAD
     ///   request: ``HTTPMethod/bodyProblem(hasBody:)``).
     func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {
@@ -13,7 +14,7 @@ extension ClientCore {
         let invalid = { (message: String) in
             GatewireError(kind: .invalidArgument, message: message, method: method, path: self.redactor.url(pattern))
         }
-        if let problem = request.cStringProblem { throw invalid(problem) }
+        if let problem = request.cStringProblem ?? request.options.limitsProblem { throw invalid(problem) }
         var headers = config.headers
         if request.headers.count > 0 { headers.merge(request.headers) }
         let body = try encode(request.body, for: target, headers: &headers, invalid: invalid)

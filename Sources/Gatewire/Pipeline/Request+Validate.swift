@@ -41,3 +41,38 @@ extension Request {
         return nil
     }
 }
+
+extension CallOptions {
+    /// Why a call with these options cannot be made, or nil: a number outside its
+    /// ``CallLimits`` range, the same ranges and message text as C's `gw_call_options` and
+    /// the CLI, with the field named by its Swift path. ``maxRetries`` nil or 0...100
+    /// (`options.maxRetries: 150 is out of range (nil = the route's or client's policy, or
+    /// 0...100 retries)`); ``timeouts`` as ``Timeouts/problem(field:)``; ``maxResponseBytes``
+    /// nil or 1...2^62. The call checks it before anything is built or sent, and fails with
+    /// kind `invalidArgument` and this message.
+    package var limitsProblem: String? {
+        if let maxRetries,
+           let problem = CallLimits.maxRetriesProblem(Int64(maxRetries), field: "options.maxRetries", keep: "nil") {
+            return problem
+        }
+        if let problem = timeouts?.problem(field: "options.timeouts") { return problem }
+        return maxResponseBytes.flatMap { CallLimits.maxResponseBytesProblem($0, field: "options.maxResponseBytes") }
+    }
+}
+
+extension Timeouts {
+    /// Why these limits cannot bound a call, or nil: ``connect`` in 0.001...86400 seconds
+    /// (``CallLimits/duration``); ``attempt`` and ``deadline`` nil, infinity (both "no
+    /// limit") or in that range. NaN, zero, negatives and finite values above a day are out
+    /// of range: `options.timeouts.deadline: 100000.0 is out of range (nil or infinity = no
+    /// limit, or 0.001...86400 seconds)`, the fields named under `field`.
+    package func problem(field: String) -> String? {
+        let unlimited = "nil or infinity = no limit"
+        func limit(_ seconds: Double?, _ name: String) -> String? {
+            guard let seconds, seconds != .infinity else { return nil }
+            return CallLimits.timeoutProblem(seconds, field: "\(field).\(name)", unset: unlimited)
+        }
+        return CallLimits.timeoutProblem(connect, field: "\(field).connect", unset: nil)
+            ?? limit(attempt, "attempt") ?? limit(deadline, "deadline")
+    }
+}

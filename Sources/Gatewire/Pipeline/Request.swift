@@ -111,16 +111,23 @@ public struct Request: Sendable {
 public struct CallOptions: Sendable {
     /// The retry policy for this call, replacing the route's or the client's whole policy.
     public var retryPolicy: RetryPolicy?
-    /// Retries after the first attempt for this call (0...100, as the config's
-    /// `retry.maxRetries`; a negative count counts as 0, as in ``RetryPolicy``), replacing only ``RetryPolicy/maxRetries``
+    /// Retries after the first attempt for this call, replacing only ``RetryPolicy/maxRetries``
     /// of the policy the call uses: ``retryPolicy`` when set, else the route's, else the
     /// client's. Its status codes, methods, delays and jitter stay, so a route that retries
-    /// only 502 after 0.2 s still does. nil keeps the count. The CLI's `--max-retries`, C's
-    /// `gw_call_options.max_retries` and Python's `max_retries=` set this field.
+    /// only 502 after 0.2 s still does. nil keeps the count; otherwise 0...100
+    /// (``CallLimits/maxRetries``, as the config's `retry.maxRetries`): any other count
+    /// fails the call before anything is sent, with kind `invalidArgument` and the message
+    /// `options.maxRetries: 150 is out of range (nil = the route's or client's policy, or
+    /// 0...100 retries)`. The CLI's `--max-retries`, C's `gw_call_options.max_retries` and
+    /// Python's `max_retries=` set this field.
     public var maxRetries: Int?
     /// The caller's test, asked once per failed attempt whether to retry (see ``RetryVerdict``).
     public var retryTest: RetryTest?
-    /// Timeouts for this call.
+    /// Timeouts for this call, replacing the client's ``GatewayConfig/timeouts`` whole; nil
+    /// keeps them. A value outside the ranges ``Timeouts`` gives fails the call before
+    /// anything is sent, with kind `invalidArgument` and a message naming the field
+    /// (`options.timeouts.deadline: 100000.0 is out of range (nil or infinity = no limit,
+    /// or 0.001...86400 seconds)`).
     public var timeouts: Timeouts?
     /// The retry budget for this call (``RetryBudget/off`` for none); nil keeps the route's
     /// or the client's.
@@ -133,7 +140,9 @@ public struct CallOptions: Sendable {
     public var redirectPolicy: RedirectPolicy?
     /// The largest decoded response body this call accepts, in bytes (see
     /// ``ResponseSizeLimit``; a larger one fails with kind `responseTooLarge`); nil keeps
-    /// the route's or the client's (default 64 MiB).
+    /// the route's or the client's (default 64 MiB). 1...2^62 (``CallLimits/maxResponseBytes``):
+    /// another value fails the call before anything is sent, with kind `invalidArgument` and
+    /// the message `options.maxResponseBytes: 0 is out of range 1...4611686018427387904`.
     public var maxResponseBytes: Int?
     /// How ``Request/listParameters`` are written for this call; nil keeps the config's
     /// `arrayParameters` (default ``ArrayParameterStyle/repeat``).
@@ -184,15 +193,25 @@ public struct CallOptions: Sendable {
 }
 
 /// Time limits of a call, in seconds.
+///
+/// Ranges (``CallLimits/duration``, as the config's `timeouts`): ``connect`` 0.001...86400;
+/// ``attempt`` and ``deadline`` nil or `.infinity` (both mean no limit) or 0.001...86400.
+/// NaN, zero, negatives and finite values above 86400 (a day) fail a call that carries
+/// them in ``CallOptions/timeouts`` before anything is sent, with kind `invalidArgument`
+/// and a message naming the field: `options.timeouts.attempt: nan is out of range (nil or
+/// infinity = no limit, or 0.001...86400 seconds)`.
 public struct Timeouts: Sendable, Equatable {
-    /// Longest wait for a connection, per attempt. Default 10 s.
+    /// Longest wait for a connection, per attempt: 0.001...86400. Default 10 s.
     public var connect: Double
-    /// Longest time for one attempt, connect included; nil for none. Default 30 s.
+    /// Longest time for one attempt, connect included: 0.001...86400; nil or `.infinity`
+    /// for none. Default 30 s.
     public var attempt: Double?
-    /// Longest time for the whole call, all attempts and delays included; nil for none (default).
+    /// Longest time for the whole call, all attempts and delays included: 0.001...86400;
+    /// nil (default) or `.infinity` for none.
     public var deadline: Double?
 
-    /// Limits in seconds; nil means no limit.
+    /// Limits in seconds; nil or `.infinity` for `attempt` or `deadline` means no limit.
+    /// Not checked here: a call checks them (see ``Timeouts``).
     public init(connect: Double = 10, attempt: Double? = 30, deadline: Double? = nil) {
         self.connect = connect
         self.attempt = attempt
