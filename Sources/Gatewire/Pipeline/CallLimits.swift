@@ -1,7 +1,7 @@
 /// The ranges of a call's numbers, defined once: the gateway config's readers
 /// (``GatewayConfig``, ``RetryPolicy``, ``CircuitBreakerPolicy``, ``RedirectPolicy``), the
 /// C ABI's `gw_call_options` reader (and through it Python), the CLI's options and a Swift
-/// call's ``CallOptions`` (``CallOptions/limitsProblem``) all check against these, so a
+/// call's ``CallOptions`` (`CallOptions.limitsProblem`) all check against these, so a
 /// value one front-end refuses no other accepts.
 ///
 /// The per-call overrides that C, Python and the CLI take as plain numbers have one rule

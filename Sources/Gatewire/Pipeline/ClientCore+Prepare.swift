@@ -5,7 +5,7 @@ extension ClientCore {
     /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
     ///   route, a missing parameter, a parameter or path with a dot segment (``DotSegments``),
     ///   a path or download destination with a NUL byte (``Request/cStringProblem``),
-    ///   an option outside its range (``CallOptions/limitsProblem``),
+    ///   an option outside its range (`CallOptions.limitsProblem`),
     ///   a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects, a body on a HEAD
     ///   request: ``HTTPMethod/bodyProblem(hasBody:)``).
     func prepare(_ request: Request) throws(GatewireError) -> PreparedRequest {

@@ -3,12 +3,12 @@ import Glibc
 extension RetryPolicy {
     /// Decides whether to retry after a failed attempt, and after how long (seconds).
     ///
-    /// The retry rules, which live in one place: ``decideForCall``, which every call (Swift,
+    /// The retry rules, which live in one place: `decideForCall`, which every call (Swift,
     /// the C ABI, Python, the CLI) goes through, adds only a call's retry budget and body
     /// sink to them. Call it once per attempt that failed (a transport error, or a status
     /// the call does not accept). Rules, in order:
     ///
-    /// 1. The kinds ``neverRetried(_:)`` lists (a cancel, the deadline, a bad argument, a
+    /// 1. The kinds `neverRetried(_:)` lists (a cancel, the deadline, a bad argument, a
     ///    plugin's or the credential's failure, an open circuit, a body too large, a refused
     ///    redirect) end the call at once; the test is not consulted (retrying a cancelled
     ///    request is RACRetry's bug).
