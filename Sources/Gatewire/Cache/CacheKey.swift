@@ -24,7 +24,7 @@ struct CacheKey: Equatable {
     /// cookie jar (nil: none) sends `jarCookies` to the request's URL.
     init(_ request: HTTPRequest, redactor: Redactor, jarCookies: [Cookie]) {
         url = request.url
-        urlDigest = Self.sha256Hex(Array("gatewire-cache-url\u{0}".utf8) + Array(request.url.utf8))
+        urlDigest = Self.urlDigest(of: request.url)
         var partition: [UInt8] = Array("gatewire-cache-entry\u{0}".utf8) + Array(request.url.utf8) + [0]
         // Field names lower-cased and sorted, their values in order: the same credentials
         // in another field order are the same partition.
@@ -38,6 +38,11 @@ struct CacheKey: Equatable {
         }
         hasCredentials = !secret.isEmpty || !jarCookies.isEmpty
         digest = Self.sha256Hex(partition)
+    }
+
+    /// ``urlDigest`` of `url`, the part of a key an unsafe method's success drops.
+    static func urlDigest(of url: String) -> String {
+        sha256Hex(Array("gatewire-cache-url\u{0}".utf8) + Array(url.utf8))
     }
 
     /// The hex SHA-256 of `bytes` (OpenSSL's `EVP_Digest`).
@@ -54,24 +59,14 @@ struct CacheKey: Equatable {
 }
 
 extension Cookie {
-    /// Whether the jar may send this cookie with a request to `url`: its domain is the URL's
-    /// host or a domain the host is in (RFC 6265 section 5.1.3's domain-match, for host-only
-    /// cookies too). Path and `Secure` are not looked at: a cookie counted that libcurl then
-    /// leaves out only splits the partition finer (a miss), while one left out that libcurl
-    /// sends would let two users share a partition. Expired cookies are not listed at all.
-    func mayBeSent(to url: String) -> Bool {
-        guard let host = Self.host(url) else { return true }
+    /// Whether the jar may send this cookie with a request to `host` (lower-case, as
+    /// ``URLOrigin`` reads it): its domain is the host or a domain the host is in (RFC 6265
+    /// section 5.1.3's domain-match, for host-only cookies too). Path and `Secure` are not
+    /// looked at: a cookie counted that libcurl then leaves out only splits the partition
+    /// finer (a miss), while one left out that libcurl sends would let two users share a
+    /// partition. Expired cookies are not listed at all.
+    func mayBeSent(toHost host: String) -> Bool {
         let domain = (domain.hasPrefix(".") ? String(domain.dropFirst()) : domain).lowercased()
         return host == domain || host.hasSuffix("." + domain)
-    }
-
-    /// The lower-cased host of an absolute URL (an IPv6 literal with its brackets), or nil.
-    private static func host(_ url: String) -> String? {
-        guard let schemeEnd = url.firstRange(of: "://") else { return nil }
-        let rest = url[schemeEnd.upperBound...]
-        var authority = rest[..<(rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex)]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") { return authority[...close].lowercased() }
-        return (authority.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).first ?? authority).lowercased()
     }
 }

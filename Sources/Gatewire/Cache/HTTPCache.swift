@@ -66,8 +66,10 @@ final class HTTPCache: @unchecked Sendable {
         let control = CacheControl(request.headers)
         let conditional = ["If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since", "If-Range"]
         if control.has("no-store") || conditional.contains(where: request.headers.contains) { return .bypass }
-        let url = request.url
-        let key = CacheKey(request, redactor: redactor, jarCookies: jarCookies()?.filter { $0.mayBeSent(to: url) } ?? [])
+        var cookies = jarCookies() ?? []
+        // A URL libcurl cannot parse counts every cookie of the jar: finer, never shared.
+        if !cookies.isEmpty, let host = URLOrigin(request.url)?.host { cookies.removeAll { !$0.mayBeSent(toHost: host) } }
+        let key = CacheKey(request, redactor: redactor, jarCookies: cookies)
         guard let entry = store.entry(for: key, maxBodyBytes: maxBodyBytes), entry.matches(request.headers) else {
             return .miss(key)
         }
@@ -90,7 +92,7 @@ final class HTTPCache: @unchecked Sendable {
         let now = WallClock.now()
         if !request.method.isSafe {
             if response.status < 400 {
-                store.removeAll(urlDigest: CacheKey(request, redactor: redactor, jarCookies: []).urlDigest)
+                store.removeAll(urlDigest: CacheKey.urlDigest(of: request.url))
             }
             return (response, false)
         }
