@@ -60,7 +60,7 @@ final class CookieEngine {
     }
 
     /// Every cookie in the jar, expired ones left out.
-    func cookies() -> [Cookie] { lines().compactMap { Cookie(netscapeLine: $0) } }
+    func cookies() -> [Cookie] { listed().map(\.cookie) }
 
     /// Writes the jar's file (when it has one), reporting a failure, and releases the
     /// engine's handle; must run before the share is cleaned up. Idempotent.
@@ -68,7 +68,7 @@ final class CookieEngine {
         guard let handle else { return }
         if let file {
             do throws(CookieFileError) {
-                try CookieFile.write(lines(), to: file)
+                try CookieFile.write(listed().map(\.line), to: file)
             } catch {
                 report("the cookie jar was not saved: \(error.message)")
             }
@@ -77,25 +77,28 @@ final class CookieEngine {
         curl_easy_cleanup(handle)
     }
 
-    /// The jar's cookies as libcurl lists them (`CURLINFO_COOKIELIST`, Netscape lines, each
-    /// domain's in the order they were set), expired ones left out as libcurl's own jar
-    /// writer leaves them out (a cookie expires once its time is past; 0 is a session cookie).
-    private func lines() -> [String] {
+    /// The jar's cookies as libcurl lists them (`CURLINFO_COOKIELIST`: each Netscape line and
+    /// the cookie parsed from it, each domain's in the order they were set), expired ones left
+    /// out as libcurl's own jar writer leaves them out (a cookie expires once its time is
+    /// past; 0 is a session cookie).
+    private func listed() -> [(line: String, cookie: Cookie)] {
         guard let handle else { return [] }
         var list: UnsafeMutableRawPointer?
         guard gw_easy_getinfo_ptr(handle, CURLINFO_COOKIELIST, &list) == CURLE_OK, let list else { return [] }
         let head = list.assumingMemoryBound(to: curl_slist.self)
         defer { curl_slist_free_all(head) }
         let now = Int64(time(nil))
-        var lines: [String] = []
+        var listed: [(line: String, cookie: Cookie)] = []
         var node: UnsafeMutablePointer<curl_slist>? = head
         while let current = node {
             if let data = current.pointee.data {
                 let line = String(cString: data)
-                if let cookie = Cookie(netscapeLine: line), cookie.expires == 0 || cookie.expires >= now { lines.append(line) }
+                if let cookie = Cookie(netscapeLine: line), cookie.expires == 0 || cookie.expires >= now {
+                    listed.append((line, cookie))
+                }
             }
             node = current.pointee.next
         }
-        return lines
+        return listed
     }
 }
