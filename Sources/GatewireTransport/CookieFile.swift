@@ -1,3 +1,4 @@
+import GatewireBase
 import Glibc
 
 /// A cookie jar's file (``CookieJar/file``), in the Netscape cookie-file format of curl's
@@ -89,7 +90,7 @@ package enum CookieFile {
         var text = header
         for line in lines { text += line + "\n" }
         // fchmod: the umask could have left it narrower than 0600 (then unreadable to its owner).
-        let written = fchmod(fd, 0o600) == 0 && writeAll(Array(text.utf8), to: fd) && fsync(fd) == 0
+        let written = fchmod(fd, 0o600) == 0 && Array(text.utf8).withUnsafeBytes({ FileWriting.writeAll($0, to: fd) }) && fsync(fd) == 0
         let code = errno
         close(fd)
         guard written, rename(temporary, path) == 0 else {
@@ -137,19 +138,6 @@ package enum CookieFile {
     private static func linkProblem(_ path: String) -> String {
         "\"\(path)\" is a symbolic link; a cookie jar is read and written only as a regular file, "
             + "never through a link (which could point it at another file)"
-    }
-
-    private static func writeAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            offset += count
-        }
-        return true
     }
 }
 

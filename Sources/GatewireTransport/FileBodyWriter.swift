@@ -122,13 +122,7 @@ package final class FileBodyWriter: ResponseBodyWriter {
             drop()
             throw Self.violation("the 206 sent more bytes than its Content-Range declares (up to byte \(rangeEnd - 1))")
         }
-        var offset = 0
-        while offset < bytes.count {
-            let count = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { throw Self.failure("cannot write to \(temporaryPath)") }
-            offset += count
-        }
+        guard FileWriting.writeAll(bytes, to: descriptor) else { throw Self.failure("cannot write to \(temporaryPath)") }
         written += bytes.count
         return .taken
     }
