@@ -27,7 +27,7 @@ from typing import Any
 
 import pytest
 from test_cli_basics import cli  # noqa: F401 (a fixture)
-from test_resilience_cases import CASES, closed_port, count_path, substitute, unknown_keys
+from test_resilience_cases import CASES, check_echo, closed_port, count_path, substitute, unknown_keys
 
 # Delays are printed to the millisecond ("retrying in 0.400s").
 PRINTED_DELAY = 0.0005 + 1e-6
@@ -129,21 +129,6 @@ def check_attempts(where: str, attempts: list[dict[str, Any]], expect: dict[str,
         for attempt, needle in zip(attempts, expect["decisions"]):
             if needle is not None:
                 assert needle in attempt["decision"], f"{where}: {attempt['line']} lacks {needle!r}"
-
-
-def check_echo(where: str, echo: dict[str, Any], expect: dict[str, Any]) -> None:
-    """The final response is an /echo answer: what the last server received."""
-    for key in ("method", "path", "body"):
-        if key in expect:
-            assert echo[key] == expect[key], f"{where}: echo {key} {echo[key]!r}"
-    for name in expect.get("headers_present", ()):
-        assert name in echo["headers"], f"{where}: header {name} did not arrive: {sorted(echo['headers'])}"
-    for name in expect.get("headers_absent", ()):
-        assert name not in echo["headers"], f"{where}: header {name} arrived"
-    for name, value in expect.get("query", {}).items():
-        assert echo["query"].get(name) == value, f"{where}: query {name}: {echo['query']}"
-    for name in expect.get("query_absent", ()):
-        assert name not in echo["query"], f"{where}: query parameter {name} arrived"
 
 
 def server_count(server: str, path: str) -> int:
