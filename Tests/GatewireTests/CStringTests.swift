@@ -12,8 +12,7 @@ import Testing
 
     init() throws {
         server = try TestServer()
-        var template = Array("/tmp/gatewire-cstring-XXXXXX".utf8CString)
-        folder = String(cString: mkdtemp(&template))
+        folder = TestFiles.folder("gatewire-cstring")
     }
 
     func client() throws -> Client { try Client(baseURL: server.baseURL) }

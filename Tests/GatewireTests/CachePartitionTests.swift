@@ -18,7 +18,7 @@ import Testing
     }
 
     static func folder(mode: mode_t = 0o700) -> String {
-        let directory = CacheStoreTests.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cache")
         chmod(directory, mode)
         return directory
     }
@@ -140,12 +140,12 @@ import Testing
         let name = "\(key.urlDigest.prefix(32))-\(key.digest.prefix(32)).entry"
         let victim = directory + "-victim"
         defer { unlink(victim) }
-        #expect(Self.write("precious", to: victim))
+        #expect(TestFiles.write("precious", to: victim))
         symlink(victim, directory + "/" + name)
         let store = DiskCacheStore(directory: directory, maxBytes: 1 << 20)
         #expect(store.entry(for: key, maxBodyBytes: 1 << 20) == nil)  // not followed to the victim
         store.store(CacheStoreTests.entry("http://h/planted", bytes: 10), for: key)
-        #expect(Self.read(victim) == "precious")
+        #expect(TestFiles.read(victim) == "precious")
         var info = stat()
         #expect(lstat(directory + "/" + name, &info) == 0 && info.st_mode & S_IFMT == S_IFREG)
         #expect(store.entry(for: key, maxBodyBytes: 1 << 20)?.body.count == 10)
@@ -174,14 +174,6 @@ import Testing
             #expect(!files.contains(secret), "\(secret) is in the folder")
         }
     }
-
-    static func write(_ text: String, to path: String) -> Bool {
-        guard let file = fopen(path, "w") else { return false }
-        defer { fclose(file) }
-        return fputs(text, file) >= 0
-    }
-
-    static func read(_ path: String) -> String? { read(pipe: "cat '\(path)'") }
 
     static func read(pipe command: String) -> String? {
         guard let stream = popen(command, "r") else { return nil }

@@ -17,15 +17,9 @@ import Testing
         CacheKey(HTTPRequest(method: .get, url: url), redactor: .standard, jarCookies: [])
     }
 
-    static func temporaryDirectory() -> String {
-        var template = Array("/tmp/gw-cache-XXXXXX".utf8CString)
-        _ = mkdtemp(&template)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
     @Test func theByteCapDropsTheLeastRecentlyUsedFirst() {
         let size = Self.entry("http://h/a", bytes: 400).size
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cache")
         defer { system("rm -rf '\(directory)'") }
         let stores: [any CacheStore] = [MemoryCacheStore(maxBytes: size * 2 + 10),
                                         DiskCacheStore(directory: directory, maxBytes: (size + 200) * 2 + 10)]
@@ -47,7 +41,7 @@ import Testing
     }
 
     @Test func aDiskStoreKeepsEverythingAcrossStoresInTheFolder() {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cache")
         defer { system("rm -rf '\(directory)'") }
         var stored = Self.entry("http://h/x?q=1", bytes: 10)
         stored.headers.add("Vary", "Accept-Language")
@@ -68,7 +62,7 @@ import Testing
 
     @Test func aClientWithACacheDirectoryServesWhatAnEarlierClientStored() async throws {
         let server = try TestServer()
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cache")
         defer { system("rm -rf '\(directory)'") }
         let config = try GatewayConfig(json: #"{"baseURL": "\#(server.baseURL)", "cache": {"directory": "\#(directory)"}}"#)
         let first = try Client(config: config)

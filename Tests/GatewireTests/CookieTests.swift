@@ -69,16 +69,16 @@ import Testing
     }
 
     @Test func aJarFileIsWrittenAtCloseAndLoadedByTheNextClient() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let file = directory + "/jar.txt"
         let first = try client(CookieJar(file: file))
         _ = try await first.send(.get("/cookies/set", parameters: ["session": "s-1"]))
-        #expect(Self.read(file) == "")  // made empty and private at once, written when the client closes
+        #expect(TestFiles.read(file) == "")  // made empty and private at once, written when the client closes
         first.close()
         var info = stat()
         #expect(stat(file, &info) == 0 && info.st_mode & 0o777 == 0o600)  // cookie values are credentials
-        let text = try #require(Self.read(file))
+        let text = try #require(TestFiles.read(file))
         #expect(text.contains("127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts-1"))
 
         let second = try client(CookieJar(file: file))
@@ -106,10 +106,10 @@ import Testing
     }
 
     @Test func theJarIsWrittenAsANewPrivateFileRenamedOntoThePath() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let file = directory + "/jar.txt"
-        #expect(Self.write("not a cookie line\n", to: file))
+        #expect(TestFiles.write("not a cookie line\n", to: file))
         #expect(chmod(file, 0o644) == 0)
         var before = stat()
         #expect(stat(file, &before) == 0)
@@ -120,14 +120,14 @@ import Testing
         #expect(lstat(file, &after) == 0)
         #expect(after.st_ino != before.st_ino)  // a new file took the path: the old one was never opened for writing
         #expect(after.st_mode & S_IFMT == S_IFREG && after.st_mode & 0o777 == 0o600)
-        let text = try #require(Self.read(file))
+        let text = try #require(TestFiles.read(file))
         #expect(text.hasPrefix("# Netscape HTTP Cookie File\n# https://curl.se/docs/http-cookies.html\n"))
         #expect(text.hasSuffix("\n\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\ts-2\n"))
         #expect(Self.entries(of: directory) == ["jar.txt"])  // no temporary file left beside it
     }
 
     @Test func aJarFileIsLoadedLineByLineAsLibcurlReadsIt() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let file = directory + "/jar.txt"
         let future = 4_102_444_800  // 2100-01-01
@@ -139,7 +139,7 @@ import Testing
             "ALL",  // CURLOPT_COOKIELIST's "clear the jar" command: not a line of the file's format
             "   127.0.0.1\tFALSE\t/\tFALSE\t0\tindented\ti-1",
         ]
-        #expect(Self.write(lines.joined(separator: "\n") + "\n", to: file))
+        #expect(TestFiles.write(lines.joined(separator: "\n") + "\n", to: file))
         let client = try client(CookieJar(file: file))
         let jar = client.cookies.sorted { $0.name < $1.name }
         #expect(jar.map(\.name) == ["hidden", "indented", "plain"])
@@ -149,11 +149,11 @@ import Testing
     }
 
     @Test func aJarPathThatIsASymbolicLinkIsRefusedAndItsTargetLeftAlone() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let victim = directory + "/victim.txt"
         let victimText = "127.0.0.1\tFALSE\t/\tFALSE\t0\tstolen\tVICTIM-SECRET\n"
-        #expect(Self.write(victimText, to: victim))
+        #expect(TestFiles.write(victimText, to: victim))
         #expect(chmod(victim, 0o644) == 0)
         let link = directory + "/jar.txt"
         #expect(symlink(victim, link) == 0)
@@ -178,14 +178,14 @@ import Testing
             #expect(error.path == "cookies.file")
             #expect(error.message == expected)
         }
-        #expect(Self.read(victim) == victimText)
+        #expect(TestFiles.read(victim) == victimText)
         var info = stat()
         #expect(stat(victim, &info) == 0 && info.st_mode & 0o777 == 0o644)
         #expect(lstat(link, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK)
     }
 
     @Test func aDanglingSymbolicLinkAtTheJarPathCreatesNothing() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let target = directory + "/created-by-the-jar"
         let link = directory + "/jar.txt"
@@ -198,7 +198,7 @@ import Testing
     /// A link put at the path while the client runs: the save refuses it, says so once
     /// (``Diagnostics``), and creates nothing at the link's target.
     @Test func aSymbolicLinkPutAtTheJarPathLaterIsNotWrittenThrough() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let file = directory + "/jar.txt"
         let target = directory + "/created-by-the-jar"
@@ -221,7 +221,7 @@ import Testing
     /// the logged client only through the jar's file: the Cookie field libcurl adds, the
     /// server's echo of it.
     @Test func cookieValuesReachNoLogLineNorEvent() async throws {
-        let directory = Self.temporaryDirectory()
+        let directory = TestFiles.folder("gw-cookies")
         defer { system("rm -rf '\(directory)'") }
         let setter = try client(CookieJar(file: directory + "/jar.txt"))
         _ = try await setter.send(.get("/cookies/set", parameters: ["k": "C00KIE-VALUE"]))
@@ -245,20 +245,6 @@ import Testing
         var all: [String] { items.withLock { $0 } }
     }
 
-    /// A new directory under /tmp (the caller removes it).
-    static func temporaryDirectory() -> String {
-        var template = Array("/tmp/gw-cookies-XXXXXX".utf8CString)
-        _ = mkdtemp(&template)
-        return String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    /// Writes `text` to a new file at `path`; false when it cannot.
-    static func write(_ text: String, to path: String) -> Bool {
-        guard let file = fopen(path, "w") else { return false }
-        defer { fclose(file) }
-        return fputs(text, file) >= 0
-    }
-
     /// The names in `directory`, sorted, without `.` and `..`.
     static func entries(of directory: String) -> [String] {
         guard let stream = opendir(directory) else { return [] }
@@ -271,14 +257,4 @@ import Testing
         return names.sorted()
     }
 
-    static func read(_ path: String) -> String? {
-        guard let file = fopen(path, "r") else { return nil }
-        defer { fclose(file) }
-        var text = ""
-        var buffer = [CChar](repeating: 0, count: 4096)
-        while fgets(&buffer, Int32(buffer.count), file) != nil {
-            text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        }
-        return text
-    }
 }

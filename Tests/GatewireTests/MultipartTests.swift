@@ -13,8 +13,7 @@ import Testing
 
     init() throws {
         server = try TestServer()
-        var template = Array("/tmp/gatewire-multipart-XXXXXX".utf8CString)
-        folder = String(cString: mkdtemp(&template))
+        folder = TestFiles.folder("gatewire-multipart")
     }
 
     /// A file in the test's folder holding `bytes`; its path.
