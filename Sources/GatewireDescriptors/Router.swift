@@ -1,6 +1,16 @@
 /// Builds request paths: fills a pattern's `:name` parameters from call parameters and
-/// sends the rest as the query string, percent-encoded per RFC 3986 section 2.
+/// sends the rest as the query string, percent-encoded per RFC 3986 section 2. `\\:` in a
+/// pattern is a literal colon (as ``PathPattern`` reads it).
 public enum Router {
+    /// What a `:name` with no value in the parameters means.
+    public enum UnfilledName: Sendable {
+        /// An error naming the parameter: a route's path pattern promises every `:name`.
+        case missing
+        /// Data, sent as written: a path given to a call is a path (an ISO timestamp, a URN),
+        /// filled only where the call's parameters name a `:name` of it.
+        case literal
+    }
+
     /// Fills `:name` segments of `pattern` with `parameters` (each value percent-encoded as
     /// one path segment) and appends the parameters not used in the path as a query string
     /// in key order.
@@ -17,9 +27,10 @@ public enum Router {
     /// a name in both `parameters` and `lists` sends both.
     public static func build(_ pattern: String, parameters: [String: String], lists: [String: [String]],
                              style: ArrayParameterStyle, objectAttributes: [String: String] = [:],
-                             objectParameters: [(String, String)] = []) throws(RouterError) -> String {
-        let path = try build(pattern, parameters: parameters, objectAttributes: objectAttributes,
-                             objectParameters: objectParameters)
+                             objectParameters: [(String, String)] = [],
+                             unfilled: UnfilledName = .missing) throws(RouterError) -> String {
+        let path = try fill(pattern, parameters: parameters, objectAttributes: objectAttributes,
+                            objectParameters: objectParameters, unfilled: unfilled, listed: Set(lists.keys))
         let query = lists.keys.sorted().flatMap { style.pairs($0, lists[$0]!) { percentEncoded($0) } }
         guard !query.isEmpty else { return path }
         return path + (path.contains("?") ? "&" : "?") + query.joined(separator: "&")
@@ -30,10 +41,22 @@ public enum Router {
     /// (its top-level scalar members), then in `objectParameters` (the object's mapped
     /// attributes, for GET/DELETE). The query is the call's unused parameters (key order),
     /// then the unused `objectParameters` (their order); object attributes never go to the query.
-    /// - Throws: a message naming the missing parameter and where it was looked for, or the
-    ///   parameter whose value is a dot segment.
+    /// With `unfilled` `.literal`, a `:name` that none of them names stays in the path as written.
+    /// - Throws: a message naming the missing parameter and where it was looked for (only with
+    ///   `unfilled` `.missing`), or the parameter whose value is a dot segment.
     public static func build(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
-                             objectParameters: [(String, String)]) throws(RouterError) -> String {
+                             objectParameters: [(String, String)],
+                             unfilled: UnfilledName = .missing) throws(RouterError) -> String {
+        try fill(pattern, parameters: parameters, objectAttributes: objectAttributes, objectParameters: objectParameters,
+                 unfilled: unfilled, listed: [])
+    }
+
+    /// `build(_:parameters:objectAttributes:objectParameters:unfilled:)`; a `:name` of `listed`
+    /// (a query parameter of several values, which cannot fill one segment) is missing even with
+    /// `unfilled` `.literal`: the caller named it.
+    private static func fill(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
+                             objectParameters: [(String, String)], unfilled: UnfilledName,
+                             listed: Set<String>) throws(RouterError) -> String {
         // Nothing to fill and no query: the pattern is the path (the loop below would copy it).
         if parameters.isEmpty, objectParameters.isEmpty, !hasParameters(pattern) { return pattern }
         var used = Set<String>()
@@ -43,6 +66,11 @@ public enum Router {
         while index < pattern.endIndex {
             let character = pattern[index]
             let nextIndex = pattern.index(after: index)
+            if character == "\\", nextIndex < pattern.endIndex, pattern[nextIndex] == ":" {
+                path.append(":")  // the escaped colon of a pattern is data
+                index = pattern.index(after: nextIndex)
+                continue
+            }
             guard character == ":", nextIndex < pattern.endIndex, isNameCharacter(pattern[nextIndex]) else {
                 path.append(character)
                 index = nextIndex
@@ -54,8 +82,14 @@ public enum Router {
             let value = [parameters[name], objectAttributes[name], objectParameters.first { $0.0 == name }?.1]
                 .compactMap { $0 }.first { !$0.isEmpty }
             guard let value else {
+                if unfilled == .literal, !listed.contains(name) {
+                    path += pattern[index..<end]
+                    index = end
+                    continue
+                }
                 let places = hasObject ? " (not in the call's parameters nor the object's attributes)" : ""
-                throw RouterError(message: "missing parameter \"\(name)\" for path pattern \(pattern)\(places)")
+                throw RouterError(message: "missing parameter \"\(name)\" for path pattern \(pattern)\(places): a "
+                    + "pattern's :name is filled from the parameters; write \\: (or %3A) for a colon that is data")
             }
             if DotSegments.inValue(value) {
                 throw RouterError(message: "path parameter \"\(name)\" is \"\(value)\", a dot segment (. or .., in any "

@@ -32,8 +32,9 @@ extension ClientCore {
                                    parts: body.parts, route: request.route, resolved: resolved,
                                    readsJSONBody: request.readsJSONBody)
         }
-        let path = try self.path(pattern, request: request, body: body, invalid: invalid)
-        return PreparedRequest(method: method, path: path, url: urlPrefix + path, headers: headers, body: body.bytes,
+        let path = try self.path(pattern, request: request, body: body, unfilled: target.unfilled, invalid: invalid)
+        return PreparedRequest(method: method, path: path, url: (target.urlPrefix ?? urlPrefix) + path, headers: headers,
+                               body: body.bytes,
                                parts: body.parts, route: request.route, resolved: target.resolved,
                                readsJSONBody: request.readsJSONBody)
     }
@@ -45,6 +46,12 @@ extension ClientCore {
         var pattern: String
         var objectType: String?
         var resolved: ResolvedRoute?
+        /// A route's pattern promises its `:name`s (`.missing`); a path given to the call is a
+        /// path, whose colons are data unless a parameter names them (`.literal`).
+        var unfilled: Router.UnfilledName = .missing
+        /// What the path is appended to when it is not the client's base URL: the origin of an
+        /// absolute URL given as the path, outside the base URL's path.
+        var urlPrefix: String?
     }
 
     private func target(of request: Request) throws(GatewireError) -> Target {
@@ -65,7 +72,33 @@ extension ClientCore {
             }
             return Target(method: request.method, pattern: route.pathPattern, objectType: type)
         }
-        return Target(method: request.method, pattern: request.path)
+        if let absolute = AbsoluteURL(request.path) { return try target(of: absolute, method: request.method) }
+        return Target(method: request.method, pattern: request.path, unfilled: .literal)
+    }
+
+    /// The target of a path given as an absolute URL, as requests and httpx users pass one. Only
+    /// the base URL's origin is accepted (scheme, host and port, as libcurl reads them): the
+    /// client's credentials, cookies and plugins are for it, so a URL on another origin is
+    /// refused, never sent to the base URL's server nor anywhere else. Inside the base URL's
+    /// path the call is the same as with the relative path (routes, descriptors and the
+    /// cache see that path); outside it, the path is the URL's.
+    private func target(of absolute: AbsoluteURL, method: HTTPMethod) throws(GatewireError) -> Target {
+        let invalid = { (message: String) in
+            GatewireError(kind: .invalidArgument, message: message, method: method, path: self.redactor.url(absolute.text))
+        }
+        guard let origin = URLOrigin(absolute.text) else {
+            throw invalid("the path \(redactor.url(absolute.text)) looks like an absolute URL, which libcurl cannot parse")
+        }
+        guard origin == baseOrigin else {
+            let base = baseOrigin.map(\.description) ?? redactor.url(urlPrefix)
+            throw invalid("the URL \(redactor.url(absolute.text)) is on origin \(origin), not on the base URL's (\(base)): a "
+                + "client calls only its base URL's origin, which its credentials, cookies and plugins are for; "
+                + "make a client for \(origin) to call it")
+        }
+        if absolute.path.hasPrefix(basePath + "/") {
+            return Target(method: method, pattern: String(absolute.path.dropFirst(basePath.count)), unfilled: .literal)
+        }
+        return Target(method: method, pattern: absolute.path, unfilled: .literal, urlPrefix: absolute.origin)
     }
 
     /// A request body as sent: its bytes (nil for none), and for an object body the values that
@@ -184,14 +217,15 @@ extension ClientCore {
 
     /// The path sent: `pattern` filled and percent-encoded (``Router``), with dot segments refused.
     /// The query's lists are written in the call's style, else the config's.
-    private func path(_ pattern: String, request: Request, body: EncodedBody,
+    private func path(_ pattern: String, request: Request, body: EncodedBody, unfilled: Router.UnfilledName,
                       invalid: (String) -> GatewireError) throws(GatewireError) -> String {
         var path: String
         do {
             path = try Router.build(pattern.hasPrefix("/") ? pattern : "/" + pattern, parameters: request.parameters,
                                     lists: request.listParameters,
                                     style: request.options.arrayParameters ?? config.arrayParameters,
-                                    objectAttributes: body.attributes, objectParameters: body.parameters)
+                                    objectAttributes: body.attributes, objectParameters: body.parameters,
+                                    unfilled: unfilled)
         } catch {
             throw invalid(error.message)
         }

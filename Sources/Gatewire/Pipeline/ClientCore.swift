@@ -23,6 +23,11 @@ final class ClientCore: Sendable {
     let urlPrefix: String
     /// Why the config's base URL cannot be used (every call fails with it), or nil.
     let baseURLProblem: String?
+    /// The base URL's origin (nil when libcurl cannot parse it): the one origin a path given
+    /// as an absolute URL may name.
+    let baseOrigin: URLOrigin?
+    /// The base URL's path without its trailing slashes ("" for none), e.g. "/api/v1".
+    let basePath: String
     /// Every configured route by name, with what its calls reuse (see ``ResolvedRoute``).
     let resolvedRoutes: [String: ResolvedRoute]
 
@@ -48,6 +53,8 @@ final class ClientCore: Sendable {
         while prefix.hasSuffix("/") { prefix.removeLast() }
         urlPrefix = prefix
         baseURLProblem = GatewayConfig.baseURLProblem(config.baseURL)
+        baseOrigin = URLOrigin(prefix)
+        basePath = AbsoluteURL(prefix)?.path ?? ""
         resolvedRoutes = config.routes.mapValues { ResolvedRoute($0, urlPrefix: prefix) }
         loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies.map {
             CookieEngineSetup(jar: $0, stored: storedCookies, report: Diagnostics.report)
