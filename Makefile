@@ -1,14 +1,19 @@
-# Gatewire: the usual entry points. Every target installs what it needs first
-# (scripts/bootstrap.sh: Debian packages and the project's .venv).
-.PHONY: all bootstrap build wheel dist test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
+# Gatewire: the usual entry points. Every target installs what it needs first: the library's
+# build and install targets what a user needs (scripts/install-deps.sh: Debian's libcurl,
+# Jansson, zlib, libcrypto, CMake, pkg-config), the others what a developer needs on top
+# (scripts/bootstrap.sh: test, bench and documentation tools and the project's .venv).
+.PHONY: all deps bootstrap build wheel dist test test-asan test-tsan fuzz soak demo bench bench-smoke docs clean
 
 all: build
+
+deps:
+	bash scripts/install-deps.sh
 
 bootstrap:
 	bash scripts/bootstrap.sh
 
 # .build/lib/libGatewire.so* and .build/bin/gatewire, as CMake builds them (scripts/build.sh).
-build: bootstrap
+build: deps
 	bash scripts/build.sh release .build .build
 
 # dist/gatewire-VERSION-py3-none-linux_x86_64.whl: the Python package with .build/lib's
@@ -18,7 +23,7 @@ wheel: build
 
 # dist/gatewire-VERSION-linux-ARCH.tar.gz: the install prefix of a Release CMake build in
 # build/ (bin, include, lib with the symlinks, pkg-config and CMake package files), relocatable.
-dist: bootstrap
+dist: deps
 	cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build build
 	bash scripts/dist.sh build dist

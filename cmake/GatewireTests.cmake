@@ -1,4 +1,4 @@
-# The C-facing tests (included from the top CMakeLists.txt when BUILD_TESTING is on).
+# The C-facing tests (included from the top CMakeLists.txt when GW_BUILD_TESTS is on).
 # Every dependency a test needs is looked up here, but a missing one does not stop the
 # configure: the test that needs it is registered anyway and fails, naming what is missing.
 # No test skips.
@@ -198,6 +198,12 @@ endif()
 add_test(NAME layout_matches_package
          COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_layout.py --root ${CMAKE_SOURCE_DIR})
 set_tests_properties(layout_matches_package PROPERTIES TIMEOUT 60 LABELS "docs")
+
+# ---- consumer_configure_has_no_tests: the README's C install builds the library and CLI only
+add_test(NAME consumer_configure_has_no_tests
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_consumer_configure.py --root ${CMAKE_SOURCE_DIR}
+                 --cmake ${CMAKE_COMMAND} --ctest ${CMAKE_CTEST_COMMAND})
+set_tests_properties(consumer_configure_has_no_tests PROPERTIES TIMEOUT 300 LABELS "install")
 
 # ---- version_agrees: VERSION == CMake, header macros, gw_version, CLI, Python; SONAME, links
 add_test(NAME version_agrees

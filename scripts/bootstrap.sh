@@ -1,27 +1,18 @@
 #!/usr/bin/env bash
-# Installs what a fresh Debian 12 machine lacks to build and test Gatewire:
-# Debian packages (libcurl, Jansson, zlib, OpenSSL's libcrypto, CMake, pkg-config; nginx for the bench; Doxygen for the
-# C API reference) and a project-local Python virtual environment (.venv) with the test and
-# demo servers.
+# Installs what a fresh Debian 12 machine lacks to build, test, benchmark and document
+# Gatewire: the library's own needs (scripts/install-deps.sh), then the developer's Debian
+# packages (openssl for the TLS test certificates, nginx for the resilience tests and the
+# bench, gdb for hung tests' stacks, Doxygen for the C API reference) and a project-local
+# Python virtual environment (.venv) with the test and demo servers and the bench's peers.
 # Idempotent: a second run only checks. Needs root for apt-get.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 
-debs=(libcurl4-openssl-dev libjansson-dev zlib1g-dev cmake pkg-config openssl
-      libssl-dev   # libcrypto's SHA-256: the HTTP cache's entry names
-      nginx-light  # the resilience tests and the bench run a real nginx
-      gdb          # scripts/watchdog.py prints a hung test's thread stacks
-      doxygen)     # make docs: the C API reference from include/gatewire.h (docs/c/Doxyfile)
-missing=()
-for p in "${debs[@]}"; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
-done
-if [ "${#missing[@]}" -gt 0 ]; then
-    echo "bootstrap: installing ${missing[*]}" >&2
-    export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash "$here/scripts/install-deps.sh" \
+    openssl \
+    nginx-light \
+    gdb \
+    doxygen
 
 venv="$here/.venv"
 if [ ! -x "$venv/bin/python" ]; then
@@ -32,6 +23,7 @@ fi
 # added, a version moved) installs again, an unchanged one costs a file compare.
 installed="$venv/gatewire-requirements.txt"
 if ! cmp -s "$here/scripts/requirements.txt" "$installed"; then
+    echo "bootstrap: installing the test, demo and bench tools into .venv (pip; a minute or two)" >&2
     "$venv/bin/pip" install -q --disable-pip-version-check -r "$here/scripts/requirements.txt"
     cp "$here/scripts/requirements.txt" "$installed"
 fi

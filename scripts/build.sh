@@ -33,9 +33,14 @@ major="${version%%.*}"
 
 # The same -Xswiftc flags in both builds, so the second reuses the first's compiled modules.
 swift_flags=(-c "$config" --package-path "$root" --scratch-path "$scratch" -Xswiftc -static-stdlib "$@")
+# A line per stage on stderr, so a long build says where it is (SwiftPM's own progress follows
+# on stdout).
+echo "build.sh: [1/3] the library, libGatewire.so (swift build -c $config; the longest stage)" >&2
 swift build "${swift_flags[@]}" --product GatewireDynamic \
     -Xlinker "-soname=libGatewire.so.$major" -Xlinker "--version-script=$root/scripts/libgatewire.map"
+echo "build.sh: [2/3] the CLI, gatewire (reuses the library's compiled modules)" >&2
 swift build "${swift_flags[@]}" --product gatewire
+echo "build.sh: [3/3] $out/lib and $out/bin" >&2
 
 built="$scratch/$config"
 mkdir -p "$out/lib" "$out/bin"

@@ -8,8 +8,11 @@
 # with one top folder gatewire-VERSION/ holding bin/gatewire, include/gatewire.h and lib/
 # (libGatewire.so.VERSION, its two symlinks, pkgconfig/gatewire.pc, cmake/Gatewire/). Both
 # package files find the prefix from their own location, so the tree works wherever it is
-# unpacked; the symlinks are stored as symlinks. The library and the CLI are shipped without
-# their debug info (strip --strip-debug). Prints the tarball's path.
+# unpacked; the symlinks are stored as symlinks. The library and the CLI are installed
+# without their debug info (scripts/split-debug.sh), which goes to a second tarball,
+# OUT/gatewire-VERSION-OS-ARCH-dbgsym.tar.gz (Debian's name for such a package): the same top
+# folder with lib/.debug/ and bin/.debug/, unpacked over the first where a debugger needs it.
+# Prints the dbgsym tarball's path, then the tarball's (the last line).
 set -euo pipefail
 if [ $# -ne 2 ]; then
     echo "usage: scripts/dist.sh BUILD OUT" >&2
@@ -23,11 +26,11 @@ name="gatewire-$version"
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 cmake --install "$build" --prefix "$stage/$name" >/dev/null
-# Without DWARF debug info, as the wheel's library: 27-32 MB each becomes 12-16 MB; the
-# symbol table stays, so backtraces still name functions.
-strip --strip-debug "$stage/$name/lib/libGatewire.so.$version" "$stage/$name/bin/gatewire"
 mkdir -p "$out"
-tarball="$(cd "$out" && pwd)/$name-$os-$(uname -m).tar.gz"
+stem="$(cd "$out" && pwd)/$name-$os-$(uname -m)"
 # Owner root and sorted names: the same tree always gives the same archive listing.
-tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner -czf "$tarball" "$name"
-echo "$tarball"
+pack() { tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner "$@"; }
+pack -czf "$stem-dbgsym.tar.gz" "$name/lib/.debug" "$name/bin/.debug"
+pack --exclude=.debug -czf "$stem.tar.gz" "$name"
+echo "$stem-dbgsym.tar.gz"
+echo "$stem.tar.gz"

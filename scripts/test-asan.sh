@@ -26,7 +26,7 @@ export ASAN_OPTIONS="halt_on_error=1:verify_asan_link_order=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 echo "== cmake build with GW_SANITIZE=address (Swift -sanitize=address; C -fsanitize=address,undefined)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGW_SWIFT_CONFIG=debug -DGW_SANITIZE=address \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGW_SWIFT_CONFIG=debug -DGW_SANITIZE=address -DGW_BUILD_TESTS=ON \
       -DCMAKE_C_COMPILER="$clang" >/dev/null
 cmake --build build-asan
 

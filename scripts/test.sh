@@ -37,7 +37,7 @@ echo "== swift test"
 python3 scripts/watchdog.py 900 "swift test" -- swift test --skip-build
 
 echo "== cmake build, bench smoke, ctest (C ABI, mapping cases, Python binding, exports, install)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGW_BUILD_TESTS=ON >/dev/null
 cmake --build build
 
 echo "== bench smoke (every client completes with correct bodies; no speed asserted)"

@@ -22,9 +22,12 @@ if [ ! -f "$library" ]; then
     echo "wheel.sh: $library is not built (make build, or cmake --build build and pass build/lib)" >&2
     exit 1
 fi
+# The project's .venv when there is one (scripts/bootstrap.sh), else $PYTHON or python3: a user
+# building only the wheel needs setuptools >= 70.1 in it and nothing else.
 python="$root/.venv/bin/python"
+[ -x "$python" ] || python="${PYTHON:-python3}"
 if ! "$python" -c 'import setuptools.command.bdist_wheel' 2>/dev/null; then
-    echo "wheel.sh: $python lacks setuptools >= 70.1 (run scripts/bootstrap.sh)" >&2
+    echo "wheel.sh: $python lacks setuptools >= 70.1 ('$python -m pip install \"setuptools>=70.1\"')" >&2
     exit 1
 fi
 

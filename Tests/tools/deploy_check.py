@@ -128,9 +128,15 @@ def build_c_consumers(args: argparse.Namespace, prefix: Path, work: Path, app_pr
 def build_dist(args: argparse.Namespace, work: Path) -> Path:
     """`make dist`'s tarball of BUILD, unpacked under `work`/DIST_TREE; returns the unpacked prefix."""
     timeout = args.step_timeout
-    tarball = Path(run(["bash", str(ROOT / "scripts" / "dist.sh"), str(args.build_dir), str(work / "dist")],
-                       timeout).strip().splitlines()[-1])
+    dbgsym, tarball = map(Path, run(["bash", str(ROOT / "scripts" / "dist.sh"), str(args.build_dir), str(work / "dist")],
+                                    timeout).strip().splitlines()[-2:])
     expect(tarball.name == f"gatewire-{args.version}-linux-{os.uname().machine}.tar.gz", f"made {tarball.name}")
+    listing = run(["tar", "-tzf", str(tarball)], timeout, quiet=True).splitlines()
+    expect(not any("/.debug" in entry for entry in listing), "the tarball has no debug info files")
+    debug_files = sorted(e for e in run(["tar", "-tzf", str(dbgsym)], timeout, quiet=True).splitlines() if e.endswith(".debug"))
+    expect(debug_files == [f"gatewire-{args.version}/bin/.debug/gatewire.debug",
+                           f"gatewire-{args.version}/{args.libdir}/.debug/libGatewire.so.{args.version}.debug"],
+           f"{dbgsym.name} holds the CLI's and the library's debug info")
     unpacked = work / DIST_TREE
     unpacked.mkdir()
     run(["tar", "-C", str(unpacked), "-xzf", str(tarball)], timeout)

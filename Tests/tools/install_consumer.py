@@ -5,7 +5,9 @@
                         --pkg-config pkg-config --version 0.1.0 --libdir lib --includedir include
 
 1. `cmake --install BUILD --prefix <tmp>/stage`, and checks the installed files (the library
-   libGatewire.so.VERSION with its two symlinks, the header, both package files, bin/gatewire).
+   libGatewire.so.VERSION with its two symlinks, the header, both package files, bin/gatewire),
+   and that the library and the CLI are installed without debug info, each linked
+   (.gnu_debuglink) to a .debug file in the .debug folder beside it that holds it.
 2. Moves the tree to <tmp>/moved, so only a relocatable package can pass what follows.
 3. Configures, builds and runs Tests/c/consumer (find_package(Gatewire 0.1 CONFIG REQUIRED),
    Gatewire::Gatewire) with CMAKE_PREFIX_PATH=<tmp>/moved; checks it found the moved package,
@@ -64,6 +66,34 @@ def needed_libraries(binary: Path, timeout: float) -> list[str]:
     return [line.split("[", 1)[1].split("]", 1)[0] for line in out.splitlines() if "(NEEDED)" in line]
 
 
+def sections(binary: Path, timeout: float) -> set[str]:
+    """The section names of an ELF file, via readelf (binutils)."""
+    out = run(["readelf", "-S", "-W", str(binary)], timeout, quiet=True)
+    return {line.split("]", 1)[1].split()[0] for line in out.splitlines() if line.strip().startswith("[") and "]" in line
+            and line.split("]", 1)[1].split()}
+
+
+def debug_link(binary: Path, timeout: float) -> str:
+    """The file name a .gnu_debuglink section names: the first string readelf dumps of it (the
+    CRC after it is binary, hence bytes)."""
+    command = ["readelf", "--string-dump=.gnu_debuglink", str(binary)]
+    done = subprocess.run(command, capture_output=True, timeout=timeout)
+    if done.returncode != 0:
+        raise StepFailed(f"exit status {done.returncode}: {shlex.join(command)}")
+    names = [line.split(b"]", 1)[1].strip() for line in done.stdout.splitlines() if line.strip().startswith(b"[")]
+    return names[0].decode(errors="replace") if names else ""
+
+
+def expect_split_debug_info(binary: Path, timeout: float) -> None:
+    """`binary` has no DWARF but its symbols, and links to .debug/NAME.debug, which has the DWARF."""
+    own = sections(binary, timeout)
+    expect(".debug_info" not in own and ".symtab" in own, f"{binary.name} is installed without debug info, with symbols")
+    expect(debug_link(binary, timeout) == f"{binary.name}.debug", f"{binary.name} links to {binary.name}.debug")
+    separate = binary.parent / ".debug" / f"{binary.name}.debug"
+    expect(separate.is_file() and ".debug_info" in sections(separate, timeout),
+           f"{separate.parent.name}/{separate.name} holds {binary.name}'s debug info")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", type=Path, required=True)
@@ -98,6 +128,8 @@ def main() -> int:
             expect(path.is_symlink() and os.readlink(path) == target, f"installed the symlink {link} -> {target}")
         cli = stage / "bin" / "gatewire"
         expect(cli.is_file() and bool(cli.stat().st_mode & stat.S_IXUSR), "installed bin/gatewire")
+        for binary in (library, cli):
+            expect_split_debug_info(binary, timeout)
         for relative in (f"{args.includedir}/gatewire.h", f"{args.libdir}/pkgconfig/gatewire.pc",
                          f"{args.libdir}/cmake/Gatewire/GatewireConfig.cmake",
                          f"{args.libdir}/cmake/Gatewire/GatewireConfigVersion.cmake"):
