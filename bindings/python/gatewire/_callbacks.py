@@ -8,8 +8,9 @@ is done with it (completion fired, observer removed, client freed).
 
 Exceptions raised by user code in a callback are logged to the ``gatewire`` logger and
 contained: none reaches the library. This module depends only on :mod:`gatewire._native`,
-:mod:`gatewire.errors`, :mod:`gatewire.hooks`, :mod:`gatewire.result` and
-:mod:`gatewire.futures`; :mod:`gatewire.client` imports it, never the other way round.
+:mod:`gatewire._exceptions`, :mod:`gatewire._hooks`, :mod:`gatewire._progress`,
+:mod:`gatewire._result` and :mod:`gatewire._futures`; the clients import it, never the other
+way round.
 """
 
 from __future__ import annotations
@@ -19,17 +20,15 @@ import itertools
 import json as _json
 import logging
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _native
-from .errors import GatewireError
-from .futures import CallFuture
-from .progress import Progress, ProgressCallback
-from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
-from .result import Result, accepted, call_error_from_borrowed, result_from_native
+from ._exceptions import GatewireError
+from ._futures import CallFuture
+from ._progress import Progress, ProgressCallback
+from ._hooks import AttemptInfo, FailureObserver, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
+from ._result import Result, accepted, call_error_from_borrowed, result_from_native
 
-if TYPE_CHECKING:
-    from .client import FailureObserver
 
 logger = logging.getLogger("gatewire")
 

@@ -20,8 +20,8 @@ from types import ModuleType
 from typing import Any, Callable
 
 from . import _native
-from .errors import CallError, ErrorKind, GatewireError
-from .result import _UNSET, Result, _convert, outcome_from_queued
+from ._exceptions import CallError, ErrorKind, GatewireError
+from ._result import _UNSET, Result, _convert, outcome_from_queued
 
 Outcome = Result | CallError
 

@@ -1,0 +1,429 @@
+"""Results of calls: :class:`Result` (success), :class:`Attempt` (history) and the conversion
+of a native ``gw_result`` into a Result or a :class:`gatewire.CallError`."""
+
+from __future__ import annotations
+
+import ctypes
+import json as _json
+import sys
+from typing import Any, Callable, TypeVar, cast
+
+from . import _native
+from ._exceptions import CallError, ErrorKind, GatewireError, HTTPStatusError, MappingError, call_error_class
+from ._types import JSON
+from ._models import Attempt, first_header
+
+__all__ = ["Attempt", "Result"]
+
+
+_UNSET: Any = object()
+
+
+class Result:
+    """The outcome of a successful call, or with ``accept_any_status=True`` of a call whose
+    final status the core did not accept (then :attr:`ok` is False and
+    :meth:`raise_for_status` raises the call's :class:`HTTPStatusError`). Immutable; safe to
+    share between threads.
+
+    A Result stays fully usable for as long as it is kept, on any thread. Those of
+    :meth:`Client.call` and :meth:`Client.call_async` copy everything out of the native result
+    when made (it is freed then); those of :meth:`Client.call_many` keep the native result
+    and read its texts on first access (the library's readers are thread-safe), freeing it
+    when the Result goes. Either way the texts (headers, attempts, mapped objects, metadata)
+    are decoded on first access, once, so a caller pays only for what it reads.
+
+    Attributes:
+        status: the final HTTP status (int).
+        body: the final response body, decoded from any content encoding (bytes).
+        method: the method sent, e.g. ``"GET"``.
+        path: the path sent, relative to the base URL, with its query; secret query values
+            are ``<redacted>`` (README "Secrets"), as in ``repr`` and :class:`CallError`.
+        mapped: the mapped objects keyed by descriptor key path (``""`` for the root), parsed
+            from ``gw_result_mapped_json``; None when no descriptor matched (or the body was
+            empty), ``{}`` when descriptors matched but found nothing at their key paths.
+        attempts: the attempt history, oldest first (tuple of :class:`Attempt`).
+        headers: every header field of the final response in received order, as a tuple of
+            ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
+            one up case-insensitively with :meth:`header`.
+        metadata: the response metadata the mappings saw as ``@metadata`` (``{"method", "url",
+            "path", "status", "headers", "pathParameters", "query"}``), redacted as ``path``
+            is (the url without userinfo, secret header values masked too), or None when no
+            descriptor matched.
+        from_cache: whether the response came from the client's HTTP cache (``cache=`` or
+            the config's ``cache``): a fresh stored one (no request was sent: ``attempts`` is
+            empty) or one a 304 confirmed (:attr:`revalidated`); mapped as when it arrived.
+        revalidated: whether the server confirmed the stored response with a 304 (the last
+            attempt's status is 304; ``status`` and ``body`` are the stored response's).
+    """
+
+    __slots__ = ("_status", "_body", "_method", "_path", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
+                 "_error", "_cache", "__weakref__")
+
+    def __init__(
+        self,
+        status: int,
+        body: bytes,
+        method: str,
+        path: str,
+        mapped: dict[str, Any] | None,
+        attempts: tuple[Attempt, ...],
+        headers: tuple[tuple[str, str], ...] = (),
+        metadata: dict[str, Any] | None = None,
+    ) -> None:
+        self._raw: dict[str, bytes | None] = {}
+        self._error: HTTPStatusError | None = None
+        self._cache = _native.GW_CACHE_NETWORK
+        self._status = status
+        self._body = body
+        self._method = method
+        self._path = path
+        self._mapped = mapped
+        self._attempts = attempts
+        self._headers = headers
+        self._metadata = metadata
+
+    @classmethod
+    def _from_native(cls, pointer: int) -> Result:
+        """A Result copied raw out of a successful ``gw_result *`` (which the caller frees)."""
+        native = _native.lib
+        self = object.__new__(cls)
+        self._error = None
+        self._cache = int(native.gw_result_cache(pointer))
+        self._status = int(native.gw_result_status(pointer))
+        self._body = _body(pointer)
+        self._raw = {
+            "method": native.gw_result_method(pointer),
+            "path": native.gw_result_path(pointer),
+            "mapped": native.gw_result_mapped_json(pointer),
+            "attempts": native.gw_result_attempts_json(pointer),
+            "headers": native.gw_result_headers_json(pointer),
+            "metadata": native.gw_result_metadata_json(pointer),
+        }
+        self._method = self._path = self._mapped = self._attempts = self._headers = self._metadata = _UNSET
+        return self
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if not name.startswith("_"):
+            raise AttributeError(f"cannot assign to field {name!r}: a Result is immutable")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}: a Result is immutable")
+
+    @property
+    def status(self) -> int:
+        return self._status
+
+    @property
+    def body(self) -> bytes:
+        return self._body
+
+    @property
+    def from_cache(self) -> bool:
+        return self._cache != _native.GW_CACHE_NETWORK
+
+    @property
+    def revalidated(self) -> bool:
+        return self._cache == _native.GW_CACHE_REVALIDATED
+
+    @property
+    def method(self) -> str:
+        value = self._method
+        if value is _UNSET:
+            value = self._method = _native.decode(self._raw["method"]) or ""
+        return value
+
+    @property
+    def path(self) -> str:
+        value = self._path
+        if value is _UNSET:
+            value = self._path = _native.decode(self._raw["path"]) or ""
+        return value
+
+    @property
+    def mapped(self) -> dict[str, Any] | None:
+        value = self._mapped
+        if value is _UNSET:
+            raw = self._raw
+            build = getattr(raw, "mapped", None)  # the extension's NativeResult: no JSON text at all
+            value = self._mapped = self._tree("mapped objects", None if build else raw["mapped"], build)
+        return value
+
+    @property
+    def attempts(self) -> tuple[Attempt, ...]:
+        value = self._attempts
+        if value is _UNSET:
+            value = self._attempts = _parse_attempts(self._raw["attempts"])
+        return value
+
+    @property
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        value = self._headers
+        if value is _UNSET:
+            value = self._headers = _parse_headers(self._raw["headers"])
+        return value
+
+    @property
+    def metadata(self) -> dict[str, Any] | None:
+        value = self._metadata
+        if value is _UNSET:
+            value = self._metadata = self._tree("metadata", self._raw["metadata"])
+        return value
+
+    def _tree(self, what: str, text: bytes | None, build: Callable[[], Any] | None = None) -> Any:
+        """``text`` parsed with :func:`json.loads`, or what ``build`` makes (the extension's
+        walk of the native tree, which stops at the same depth). The core accepts trees
+        nested up to 2,048 levels (Jansson's parser limit) while :mod:`json` recurses once a
+        level and stops at the interpreter's recursion limit (about 1,000): such a tree raises
+        this binding's MappingError (kind ``mapping``, this result's status, path and
+        attempts), not a bare RecursionError."""
+        try:
+            return build() if build is not None else _loads(text)
+        except RecursionError:
+            raise _too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
+                            path=self.path, headers=self.headers) from None
+
+    @classmethod
+    def _from_status_error(cls, error: HTTPStatusError) -> Result:
+        """The Result of a call that ``accept_any_status`` let through: the response of
+        ``error``, which :meth:`raise_for_status` raises."""
+        self = cls(error.status, error.body, error.method, error.path, None, error.attempts, error.headers)
+        self._error = error
+        return self
+
+    @property
+    def ok(self) -> bool:
+        """True for a status the core accepted (every success); False only for a Result of
+        ``accept_any_status=True`` whose status the core did not accept (a 4xx or 5xx that no
+        response descriptor accepts)."""
+        return self._error is None
+
+    def raise_for_status(self) -> Result:
+        """Raise the call's :class:`HTTPStatusError` if :attr:`ok` is False (as
+        ``httpx.Response.raise_for_status``); else return this Result, for chaining
+        (``data = (await client.get(path, accept_any_status=True)).raise_for_status().json()``).
+
+        Raises:
+            HTTPStatusError: the status was not accepted; the same error the call would have
+                raised without ``accept_any_status`` (status, body, headers, attempts).
+        """
+        if self._error is not None:
+            raise self._error
+        return self
+
+    @property
+    def text(self) -> str:
+        """The body decoded as UTF-8 (invalid bytes replaced)."""
+        return self.body.decode("utf-8", "replace")
+
+    def json(self) -> JSON:
+        """The body parsed as JSON with :func:`json.loads`, on every call, whatever its
+        Content-Type (as ``requests``' ``Response.json()``). The call itself parses a body only
+        for a matching response descriptor (or a page or cursor paginator), so a 2xx with
+        invalid JSON and no descriptor is a Result, and this is where it shows.
+
+        Raises:
+            json.JSONDecodeError: the body is not JSON (a ``ValueError``; line and column in
+                its message).
+        """
+        return cast(JSON, _json.loads(self.body))
+
+    def all(self, key_path: str = "") -> list[Any]:
+        """Every object mapped at ``key_path`` (a descriptor's key path as written, ``""``
+        for the whole body): an array's elements, or the one object; [] when none."""
+        value = (self.mapped or {}).get(key_path)
+        if value is None and key_path not in (self.mapped or {}):
+            return []
+        return list(value) if isinstance(value, list) else [value]
+
+    def first(self, key_path: str = "") -> Any:
+        """The first object mapped at ``key_path``, or None."""
+        objects = self.all(key_path)
+        return objects[0] if objects else None
+
+    def count(self, key_path: str | None = None) -> int:
+        """The number of objects mapped at ``key_path`` (None: over every key path)."""
+        if key_path is None:
+            return sum(len(self.all(key)) for key in (self.mapped or {}))
+        return len(self.all(key_path))
+
+    def header(self, name: str) -> str | None:
+        """The first value of response header ``name`` (case-insensitive), or None."""
+        return first_header(self.headers, name)
+
+    def __repr__(self) -> str:
+        return f"<Result {self.method} {self.path} {self.status} ({len(self.body)} bytes, {len(self.attempts)} attempts)>"
+
+
+def _too_deep(what: str, **fields: Any) -> MappingError:
+    """The MappingError for a tree :func:`json.loads` cannot build (see :meth:`Result._tree`)."""
+    return MappingError(
+        f"the {what} are nested too deeply to build in Python (its recursion limit is "
+        f"{sys.getrecursionlimit()}; Gatewire accepts up to 2048 levels): map a shallower key path",
+        kind=ErrorKind.mapping, **fields)
+
+
+def _loads(text: bytes | None) -> Any:
+    if text is None:
+        return None
+    return _json.loads(text.decode("utf-8", "replace"))
+
+
+def _body(pointer: int) -> bytes:
+    length = ctypes.c_size_t(0)
+    data = _native.lib.gw_result_body(pointer, ctypes.byref(length))
+    return _native.copy_bytes(data, length.value) if data and length.value else b""
+
+
+def _parse_attempts(text: bytes | None) -> tuple[Attempt, ...]:
+    return tuple(Attempt.from_json(item) for item in _loads(text) or [])
+
+
+def _parse_headers(text: bytes | None) -> tuple[tuple[str, str], ...]:
+    return tuple((str(name), str(value)) for name, value in _loads(text) or [])
+
+
+def _attempts(pointer: int) -> tuple[Attempt, ...]:
+    return _parse_attempts(_native.lib.gw_result_attempts_json(pointer))
+
+
+def _headers(pointer: int) -> tuple[tuple[str, str], ...]:
+    return _parse_headers(_native.lib.gw_result_headers_json(pointer))
+
+
+class _NativeTexts:
+    """The raw texts of a :class:`Result` made by :func:`outcome_from_queued`, read from the
+    native result on first access instead of up front (the library then never serialises
+    headers or attempts nobody reads). Owns the native result and frees it with itself; the
+    library's result readers are thread-safe, so the Result stays shareable."""
+
+    __slots__ = ("_pointer",)
+
+    _GETTERS = {
+        "method": "gw_result_method",
+        "path": "gw_result_path",
+        "mapped": "gw_result_mapped_json",
+        "attempts": "gw_result_attempts_json",
+        "headers": "gw_result_headers_json",
+        "metadata": "gw_result_metadata_json",
+    }
+
+    def __init__(self, pointer: int) -> None:
+        self._pointer = pointer
+
+    def __getitem__(self, key: str) -> bytes | None:
+        return getattr(_native.lib, self._GETTERS[key])(self._pointer)  # type: ignore[no-any-return]
+
+    def __del__(self) -> None:
+        pointer, self._pointer = self._pointer, 0
+        if pointer:
+            try:
+                _native.lib.gw_result_free(pointer)
+            except Exception:  # noqa: BLE001 - interpreter shutdown: the process frees it
+                pass
+
+
+def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | CallError:
+    """Convert an owned ``gw_result *`` taken from a completion queue with one
+    ``gw_result_read`` (``fields`` is a reusable ``gw_result_fields`` with its version set,
+    ``fields_ref`` its ``byref``). A success becomes a Result whose body is copied now and
+    whose other fields are read from the native result on first access (it is freed with the
+    Result); a failure becomes its :class:`CallError`, fully copied, and is freed at once."""
+    native = _native.lib
+    try:
+        if native.gw_result_read(pointer, fields_ref) != _native.GW_OK or not fields.ok:
+            return _convert(pointer)
+        self = object.__new__(Result)
+        setter = object.__setattr__
+        setter(self, "_error", None)
+        setter(self, "_status", fields.status)
+        setter(self, "_cache", int(native.gw_result_cache(pointer)))
+        length = fields.body_length
+        setter(self, "_body", _native.copy_bytes(fields.body, length) if length else b"")
+        setter(self, "_raw", _NativeTexts(pointer))
+        pointer = 0  # the Result owns it now
+        for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata"):
+            setter(self, name, _UNSET)
+        return self
+    finally:
+        if pointer:
+            native.gw_result_free(pointer)
+
+
+def result_from_native(pointer: int) -> Result | CallError:
+    """Convert an owned ``gw_result *`` into a :class:`Result` (success) or the matching
+    :class:`CallError` (failure). Takes ownership: everything is copied out (a Result's JSON
+    texts raw, parsed on first access) and the native result is freed before this returns
+    (also when the conversion raises)."""
+    try:
+        if _native.lib.gw_result_ok(pointer):
+            return Result._from_native(pointer)
+        return _convert(pointer)
+    finally:
+        _native.lib.gw_result_free(pointer)
+
+
+def call_error_from_borrowed(pointer: int) -> CallError:
+    """Build a CallError from a borrowed result (a failure observer's), which stays the
+    library's: everything is copied, so the error outlives the callback."""
+    converted = _convert(pointer)
+    if not isinstance(converted, CallError):  # the header promises failures only
+        converted = CallError(
+            "observer called for a successful call",
+            kind=ErrorKind.none,
+            status=converted.status,
+            attempts=converted.attempts,
+            body=converted.body,
+            method=converted.method,
+            path=converted.path,
+            headers=converted.headers,
+        )
+    return converted
+
+
+def _convert(pointer: int) -> Result | CallError:
+    native = _native.lib
+    method = _native.decode(native.gw_result_method(pointer)) or ""
+    path = _native.decode(native.gw_result_path(pointer)) or ""
+    status = int(native.gw_result_status(pointer))
+    body = _body(pointer)
+    attempts = _attempts(pointer)
+    headers = _headers(pointer)
+    fields: dict[str, Any] = {"status": status, "attempts": attempts, "body": body, "method": method, "path": path, "headers": headers}
+    if native.gw_result_ok(pointer):
+        try:
+            mapped = _loads(native.gw_result_mapped_json(pointer))
+            metadata = _loads(native.gw_result_metadata_json(pointer))
+        except RecursionError:
+            return _too_deep("mapped objects", **fields)
+        return Result(mapped=mapped, metadata=metadata, **fields)
+    kind = ErrorKind.from_native(int(native.gw_result_error_kind(pointer)))
+    message = _native.decode(native.gw_result_error_message(pointer)) or ""
+    try:
+        error_objects = _loads(native.gw_result_error_objects_json(pointer))
+    except RecursionError:
+        return _too_deep("error objects", **fields)
+    cls = call_error_class(kind)
+    return cls(
+        message,
+        kind=kind,
+        status=status,
+        error_objects=error_objects,
+        attempts=attempts,
+        body=body,
+        method=method,
+        path=path,
+        headers=headers,
+    )
+
+
+_Failure = TypeVar("_Failure", bound=GatewireError)
+
+
+def accepted(outcome: Result | _Failure, accept_any_status: bool) -> Result | _Failure:
+    """``outcome`` as the caller asked for it: with ``accept_any_status``, an
+    :class:`HTTPStatusError` (a status the core did not accept) becomes a Result whose
+    :meth:`Result.raise_for_status` raises it; anything else is returned as it is."""
+    if accept_any_status and isinstance(outcome, HTTPStatusError):
+        return Result._from_status_error(outcome)
+    return outcome
