@@ -27,7 +27,8 @@ from ._exceptions import GatewireError
 from ._futures import CallFuture
 from ._progress import Progress, ProgressCallback
 from ._hooks import AttemptInfo, FailureObserver, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
-from ._result import Result, accepted, call_error_from_borrowed, result_from_native
+from ._reader import NativeResult, read, read_borrowed
+from ._result import Result, accepted
 
 
 logger = logging.getLogger("gatewire")
@@ -68,11 +69,15 @@ def _log_hook_error(what: str) -> None:
 def _on_completion(result: int | None, user_data: int | None) -> None:
     pending: _PendingCall | None = _registry.pop(user_data)
     outcome: Result | GatewireError | None
+    raw = NativeResult(result) if result else None  # owns the result from here
     try:
-        outcome = result_from_native(result) if result else None  # takes ownership of result
+        outcome = read(raw, copy=True) if raw is not None else None
     except BaseException as error:  # noqa: BLE001 - must not reach C
         _log_hook_error("completion (converting the result)")
         outcome = GatewireError(f"could not read the call's result: {error!r}")
+    finally:
+        if raw is not None:
+            raw.free()
     if pending is None:
         return  # not expected: the library runs a completion only for a started call
     try:
@@ -121,7 +126,7 @@ def _on_failure(failure: int | None, user_data: int | None) -> None:
     if observer is None or not failure:
         return
     try:
-        error = call_error_from_borrowed(failure)  # copies everything: usable after the callback
+        error = read_borrowed(failure)  # copies everything: usable after the callback
         observer(error)
     except BaseException:  # noqa: BLE001
         _log_hook_error("failure observer")

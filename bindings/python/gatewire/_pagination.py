@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Iterator
 
 from . import _exceptions, _native
 from ._exceptions import CallError
-from ._result import Result, result_from_native
+from ._reader import NativeResult, read
+from ._result import Result
 
 if TYPE_CHECKING:
     from ._native_client import _NativeClient
@@ -64,7 +65,11 @@ class Pages(Iterator[Result]):
             raise StopIteration
         if not out.value:
             _exceptions.raise_status(status, _native.last_error_message())
-        converted = result_from_native(out.value)
+        raw = NativeResult(out.value)
+        try:
+            converted = read(raw, copy=True)
+        finally:
+            raw.free()
         if isinstance(converted, CallError):
             self.close()
             raise converted

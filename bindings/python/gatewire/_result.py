@@ -3,13 +3,12 @@ of a native ``gw_result`` into a Result or a :class:`gatewire.CallError`."""
 
 from __future__ import annotations
 
-import ctypes
 import json as _json
 import sys
 from typing import Any, Callable, TypeVar, cast
 
 from . import _native
-from ._exceptions import CallError, ErrorKind, GatewireError, HTTPStatusError, MappingError, call_error_class
+from ._exceptions import ErrorKind, GatewireError, HTTPStatusError, MappingError
 from ._types import JSON
 from ._models import Attempt, first_header
 
@@ -70,7 +69,7 @@ class Result:
         headers: tuple[tuple[str, str], ...] = (),
         metadata: dict[str, Any] | None = None,
     ) -> None:
-        self._raw: dict[str, bytes | None] = {}
+        self._raw: Any = None  # a reader (gatewire._reader); unused: every field is set
         self._error: HTTPStatusError | None = None
         self._cache = _native.GW_CACHE_NETWORK
         self._status = status
@@ -83,23 +82,19 @@ class Result:
         self._metadata = metadata
 
     @classmethod
-    def _from_native(cls, pointer: int) -> Result:
-        """A Result copied raw out of a successful ``gw_result *`` (which the caller frees)."""
-        native = _native.lib
+    def _from_reader(cls, status: int, cache: int, body: bytes, raw: Any) -> Result:
+        """The Result of a successful native result (:func:`gatewire._reader.read`): status,
+        cache state and body now; ``raw`` (a reader that owns the native result) serves the
+        other fields on first access, and frees the native result when the Result goes."""
         self = object.__new__(cls)
-        self._error = None
-        self._cache = int(native.gw_result_cache(pointer))
-        self._status = int(native.gw_result_status(pointer))
-        self._body = _body(pointer)
-        self._raw = {
-            "method": native.gw_result_method(pointer),
-            "path": native.gw_result_path(pointer),
-            "mapped": native.gw_result_mapped_json(pointer),
-            "attempts": native.gw_result_attempts_json(pointer),
-            "headers": native.gw_result_headers_json(pointer),
-            "metadata": native.gw_result_metadata_json(pointer),
-        }
-        self._method = self._path = self._mapped = self._attempts = self._headers = self._metadata = _UNSET
+        setter = object.__setattr__
+        setter(self, "_error", None)
+        setter(self, "_status", status)
+        setter(self, "_cache", cache)
+        setter(self, "_body", body)
+        setter(self, "_raw", raw)
+        for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata"):
+            setter(self, name, _UNSET)
         return self
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -144,23 +139,21 @@ class Result:
     def mapped(self) -> dict[str, Any] | None:
         value = self._mapped
         if value is _UNSET:
-            raw = self._raw
-            build = getattr(raw, "mapped", None)  # the extension's NativeResult: no JSON text at all
-            value = self._mapped = self._tree("mapped objects", None if build else raw["mapped"], build)
+            value = self._mapped = self._tree("mapped objects", None, self._raw.mapped)
         return value
 
     @property
     def attempts(self) -> tuple[Attempt, ...]:
         value = self._attempts
         if value is _UNSET:
-            value = self._attempts = _parse_attempts(self._raw["attempts"])
+            value = self._attempts = parse_attempts(self._raw["attempts"])
         return value
 
     @property
     def headers(self) -> tuple[tuple[str, str], ...]:
         value = self._headers
         if value is _UNSET:
-            value = self._headers = _parse_headers(self._raw["headers"])
+            value = self._headers = parse_headers(self._raw["headers"])
         return value
 
     @property
@@ -178,9 +171,9 @@ class Result:
         this binding's MappingError (kind ``mapping``, this result's status, path and
         attempts), not a bare RecursionError."""
         try:
-            return build() if build is not None else _loads(text)
+            return build() if build is not None else loads(text)
         except RecursionError:
-            raise _too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
+            raise too_deep(what, status=self.status, attempts=self.attempts, body=self.body, method=self.method,
                             path=self.path, headers=self.headers) from None
 
     @classmethod
@@ -255,166 +248,27 @@ class Result:
         return f"<Result {self.method} {self.path} {self.status} ({len(self.body)} bytes, {len(self.attempts)} attempts)>"
 
 
-def _too_deep(what: str, **fields: Any) -> MappingError:
-    """The MappingError for a tree :func:`json.loads` cannot build (see :meth:`Result._tree`)."""
+def too_deep(what: str, **fields: Any) -> MappingError:
+    """The MappingError for a tree Python cannot build (see :meth:`Result._tree`)."""
     return MappingError(
         f"the {what} are nested too deeply to build in Python (its recursion limit is "
         f"{sys.getrecursionlimit()}; Gatewire accepts up to 2048 levels): map a shallower key path",
         kind=ErrorKind.mapping, **fields)
 
 
-def _loads(text: bytes | None) -> Any:
-    if text is None:
-        return None
-    return _json.loads(text.decode("utf-8", "replace"))
+def loads(text: bytes | None) -> Any:
+    """The library's JSON text parsed (invalid UTF-8 replaced), or None for NULL."""
+    return None if text is None else _json.loads(text.decode("utf-8", "replace"))
 
 
-def _body(pointer: int) -> bytes:
-    length = ctypes.c_size_t(0)
-    data = _native.lib.gw_result_body(pointer, ctypes.byref(length))
-    return _native.copy_bytes(data, length.value) if data and length.value else b""
+def parse_attempts(text: bytes | None) -> tuple[Attempt, ...]:
+    """``gw_result_attempts_json``'s text as Attempts, oldest first."""
+    return tuple(Attempt.from_json(item) for item in loads(text) or [])
 
 
-def _parse_attempts(text: bytes | None) -> tuple[Attempt, ...]:
-    return tuple(Attempt.from_json(item) for item in _loads(text) or [])
-
-
-def _parse_headers(text: bytes | None) -> tuple[tuple[str, str], ...]:
-    return tuple((str(name), str(value)) for name, value in _loads(text) or [])
-
-
-def _attempts(pointer: int) -> tuple[Attempt, ...]:
-    return _parse_attempts(_native.lib.gw_result_attempts_json(pointer))
-
-
-def _headers(pointer: int) -> tuple[tuple[str, str], ...]:
-    return _parse_headers(_native.lib.gw_result_headers_json(pointer))
-
-
-class _NativeTexts:
-    """The raw texts of a :class:`Result` made by :func:`outcome_from_queued`, read from the
-    native result on first access instead of up front (the library then never serialises
-    headers or attempts nobody reads). Owns the native result and frees it with itself; the
-    library's result readers are thread-safe, so the Result stays shareable."""
-
-    __slots__ = ("_pointer",)
-
-    _GETTERS = {
-        "method": "gw_result_method",
-        "path": "gw_result_path",
-        "mapped": "gw_result_mapped_json",
-        "attempts": "gw_result_attempts_json",
-        "headers": "gw_result_headers_json",
-        "metadata": "gw_result_metadata_json",
-    }
-
-    def __init__(self, pointer: int) -> None:
-        self._pointer = pointer
-
-    def __getitem__(self, key: str) -> bytes | None:
-        return getattr(_native.lib, self._GETTERS[key])(self._pointer)  # type: ignore[no-any-return]
-
-    def __del__(self) -> None:
-        pointer, self._pointer = self._pointer, 0
-        if pointer:
-            try:
-                _native.lib.gw_result_free(pointer)
-            except Exception:  # noqa: BLE001 - interpreter shutdown: the process frees it
-                pass
-
-
-def outcome_from_queued(pointer: int, fields: Any, fields_ref: Any) -> Result | CallError:
-    """Convert an owned ``gw_result *`` taken from a completion queue with one
-    ``gw_result_read`` (``fields`` is a reusable ``gw_result_fields`` with its version set,
-    ``fields_ref`` its ``byref``). A success becomes a Result whose body is copied now and
-    whose other fields are read from the native result on first access (it is freed with the
-    Result); a failure becomes its :class:`CallError`, fully copied, and is freed at once."""
-    native = _native.lib
-    try:
-        if native.gw_result_read(pointer, fields_ref) != _native.GW_OK or not fields.ok:
-            return _convert(pointer)
-        self = object.__new__(Result)
-        setter = object.__setattr__
-        setter(self, "_error", None)
-        setter(self, "_status", fields.status)
-        setter(self, "_cache", int(native.gw_result_cache(pointer)))
-        length = fields.body_length
-        setter(self, "_body", _native.copy_bytes(fields.body, length) if length else b"")
-        setter(self, "_raw", _NativeTexts(pointer))
-        pointer = 0  # the Result owns it now
-        for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata"):
-            setter(self, name, _UNSET)
-        return self
-    finally:
-        if pointer:
-            native.gw_result_free(pointer)
-
-
-def result_from_native(pointer: int) -> Result | CallError:
-    """Convert an owned ``gw_result *`` into a :class:`Result` (success) or the matching
-    :class:`CallError` (failure). Takes ownership: everything is copied out (a Result's JSON
-    texts raw, parsed on first access) and the native result is freed before this returns
-    (also when the conversion raises)."""
-    try:
-        if _native.lib.gw_result_ok(pointer):
-            return Result._from_native(pointer)
-        return _convert(pointer)
-    finally:
-        _native.lib.gw_result_free(pointer)
-
-
-def call_error_from_borrowed(pointer: int) -> CallError:
-    """Build a CallError from a borrowed result (a failure observer's), which stays the
-    library's: everything is copied, so the error outlives the callback."""
-    converted = _convert(pointer)
-    if not isinstance(converted, CallError):  # the header promises failures only
-        converted = CallError(
-            "observer called for a successful call",
-            kind=ErrorKind.none,
-            status=converted.status,
-            attempts=converted.attempts,
-            body=converted.body,
-            method=converted.method,
-            path=converted.path,
-            headers=converted.headers,
-        )
-    return converted
-
-
-def _convert(pointer: int) -> Result | CallError:
-    native = _native.lib
-    method = _native.decode(native.gw_result_method(pointer)) or ""
-    path = _native.decode(native.gw_result_path(pointer)) or ""
-    status = int(native.gw_result_status(pointer))
-    body = _body(pointer)
-    attempts = _attempts(pointer)
-    headers = _headers(pointer)
-    fields: dict[str, Any] = {"status": status, "attempts": attempts, "body": body, "method": method, "path": path, "headers": headers}
-    if native.gw_result_ok(pointer):
-        try:
-            mapped = _loads(native.gw_result_mapped_json(pointer))
-            metadata = _loads(native.gw_result_metadata_json(pointer))
-        except RecursionError:
-            return _too_deep("mapped objects", **fields)
-        return Result(mapped=mapped, metadata=metadata, **fields)
-    kind = ErrorKind.from_native(int(native.gw_result_error_kind(pointer)))
-    message = _native.decode(native.gw_result_error_message(pointer)) or ""
-    try:
-        error_objects = _loads(native.gw_result_error_objects_json(pointer))
-    except RecursionError:
-        return _too_deep("error objects", **fields)
-    cls = call_error_class(kind)
-    return cls(
-        message,
-        kind=kind,
-        status=status,
-        error_objects=error_objects,
-        attempts=attempts,
-        body=body,
-        method=method,
-        path=path,
-        headers=headers,
-    )
+def parse_headers(text: bytes | None) -> tuple[tuple[str, str], ...]:
+    """``gw_result_headers_json``'s text as ``(name, value)`` pairs in received order."""
+    return tuple((str(name), str(value)) for name, value in loads(text) or [])
 
 
 _Failure = TypeVar("_Failure", bound=GatewireError)
