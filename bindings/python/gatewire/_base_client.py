@@ -76,7 +76,8 @@ class CallOptions(TypedDict, total=False):
     would end there (``ValueError: embedded null byte``, as Python's ``open()`` says).
 
     Attributes:
-        params: path (``:name``) and query parameters; values are str/int/float/bool (bools
+        params: path (``:name``) and query parameters; a None value leaves the parameter out
+            (as ``requests``); values are str/int/float/bool (bools
             are sent as ``true``/``false``, numbers as ``str()``), or a list or tuple of them
             for a query parameter of several values, written in the config's
             ``arrayParameters`` style: ``{"ids": [1, 2]}`` is ``ids=1&ids=2`` (``"repeat"``,
@@ -211,6 +212,19 @@ _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
 _SCALARS = (str, int, float, bool, type(None))
 
 
+_defaults: list[_native.gw_call_options] = []
+
+
+def _call_options_defaults() -> _native.gw_call_options:
+    """The library's ``gw_call_options_init`` defaults, asked for once per process: every
+    call's options start as a copy of them (a memory copy instead of a foreign call)."""
+    if not _defaults:
+        defaults = _native.gw_call_options()
+        _exceptions.check(_native.lib.gw_call_options_init(ctypes.byref(defaults), _native.GW_CALL_OPTIONS_VERSION))
+        _defaults.append(defaults)
+    return _defaults[0]
+
+
 class BaseClient:
     """What :class:`gatewire.Client` and :class:`gatewire.AsyncClient` share (httpx's
     ``BaseClient``): made from the same arguments (documented on :class:`gatewire.Client`),
@@ -231,6 +245,9 @@ class BaseClient:
         cookies: CookiesArgument = None,
         cache: CacheArgument = None,
     ) -> None:
+        if base_url is None and config is None and config_path is None:
+            raise InvalidArgument("Client() needs a base URL, a config or a config path: Client('http://...'), "
+                                  "Client(config={...}), Client(config_path=...)")
         config = client_config(base_url, config, config_path, timeout=timeout, cookies=cookies, cache=cache)
 
         native = _native.lib
@@ -315,8 +332,7 @@ class BaseClient:
             raise TypeError(f"unknown call argument(s) {sorted(unknown)}")
         if options.get("timeout") is not None:
             options = call_timeouts(options)
-        native = _native.gw_call_options()
-        _exceptions.check(_native.lib.gw_call_options_init(ctypes.byref(native), _native.GW_CALL_OPTIONS_VERSION))
+        native = _native.gw_call_options.from_buffer_copy(_call_options_defaults())
         native.method = c_text(method, "method")
         native.path = c_text(path, "path")
         native.route = c_text(route, "route")

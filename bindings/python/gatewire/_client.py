@@ -86,7 +86,8 @@ class Client(BaseClient):
     Raises:
         ConfigError: the config is invalid (the message names the field, or the line and
             column of invalid JSON).
-        InvalidArgument: no config source, or both ``config`` and ``config_path`` (the
+        InvalidArgument: no config source (``Client()``: "Client() needs a base URL, a config
+            or a config path: ..."), or both ``config`` and ``config_path`` (the
             library's message), or ``timeout`` with ``config_path``; ``base_url``, config
             text, ``config_path``, ``cookies`` or ``cache["directory"]`` with a NUL
             character (C would end it there: ``ValueError: embedded null byte``, as

@@ -147,7 +147,11 @@ def _json_key(argument: str, name: object) -> str:
 
 
 def _params_json(params: Mapping[str, Any] | None) -> bytes | None:
-    """``params_json``: a list or tuple value is a query parameter of several values."""
+    """``params_json``: a list or tuple value is a query parameter of several values; a
+    parameter whose value is None is left out, as ``requests`` leaves it out of the URL
+    (``params={"a": None}`` sends no ``a``)."""
+    if isinstance(params, Mapping):
+        params = {name: value for name, value in params.items() if value is not None}
     return _values_json("parameter", params)
 
 

@@ -29,7 +29,7 @@ import enum
 from typing import Any, Iterable, NoReturn
 
 from . import _native
-from ._models import Attempt, Response, first_header
+from ._models import Attempt, Headers, Response, first_header
 
 
 __all__ = [
@@ -192,12 +192,13 @@ class CallError(GatewireError):
         self.body = body
         self.method = method
         self.path = path
-        self._headers: tuple[tuple[str, str], ...] = tuple((str(n), str(v)) for n, v in headers)
+        self._headers = Headers((str(n), str(v)) for n, v in headers)
 
     @property
-    def headers(self) -> tuple[tuple[str, str], ...]:
-        """Every header field of the final response in received order, as a read-only tuple
-        of ``(name, value)`` str pairs (``()`` without a response)."""
+    def headers(self) -> Headers:
+        """Every header field of the final response in received order, a :class:`Headers`
+        (a read-only tuple of ``(name, value)`` str pairs that also answers by name,
+        case-insensitive: ``error.headers["Retry-After"]``; empty without a response)."""
         return self._headers
 
     @property

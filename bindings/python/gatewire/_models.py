@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import json as _json
 from dataclasses import dataclass, field
-from typing import Any, Iterable, cast
+from typing import Any, Iterable, SupportsIndex, cast, overload
 
 from ._types import JSON
 
-__all__ = ["Attempt", "Response"]
+__all__ = ["Attempt", "Headers", "Response"]
 
 
 def first_header(headers: Iterable[tuple[str, str]], name: str) -> str | None:
@@ -24,6 +24,86 @@ def first_header(headers: Iterable[tuple[str, str]], name: str) -> str | None:
     return None
 
 
+class Headers(tuple[tuple[str, str], ...]):
+    """The header fields of a response: a tuple of ``(name, value)`` str pairs in received
+    order (a repeated field once per occurrence), that also answers by name as
+    ``httpx.Headers`` and ``requests``' ``CaseInsensitiveDict`` do: field names are
+    case-insensitive (RFC 9110 section 5.1).
+
+    * ``headers["Content-Type"]``: the field's value; several occurrences are joined with
+      ``", "`` (RFC 9110 section 5.3, as httpx); KeyError when absent. An int or a slice
+      indexes the pairs as a tuple would (``headers[0]`` is the first pair).
+    * ``headers.get(name, default=None)``: the same, or ``default``.
+    * ``headers.get_list(name)`` (also ``getlist``, urllib3's name): every value of the field
+      in received order, ``[]`` when absent; ``Set-Cookie`` is read this way, never joined.
+    * ``"content-type" in headers``: whether the field is there; a pair ``(name, value)`` is
+      looked for as a tuple would (exact match).
+    * iteration, ``len()``, ``==``: those of the tuple of pairs; ``keys()`` the field names
+      in order of first appearance, as received; ``values()`` and ``items()`` one joined value
+      (or pair) per field name, as httpx's ``Headers``; ``multi_items()`` every pair.
+
+    Immutable; a plain tuple of the pairs is :attr:`raw`.
+    """
+
+    __slots__ = ()
+
+    @property
+    def raw(self) -> tuple[tuple[str, str], ...]:
+        """The pairs as a plain tuple."""
+        return tuple(self)
+
+    def get_list(self, name: str) -> list[str]:
+        """Every value of field ``name`` (case-insensitive) in received order; ``[]`` if absent."""
+        key = name.lower()
+        return [value for field, value in tuple.__iter__(self) if field.lower() == key]
+
+    getlist = get_list
+
+    def get(self, name: str, default: str | None = None) -> str | None:
+        """The value of field ``name`` (its values joined with ``", "``), or ``default``."""
+        values = self.get_list(name)
+        return ", ".join(values) if values else default
+
+    @overload
+    def __getitem__(self, key: str) -> str: ...
+    @overload
+    def __getitem__(self, key: SupportsIndex) -> tuple[str, str]: ...
+    @overload
+    def __getitem__(self, key: slice) -> tuple[tuple[str, str], ...]: ...
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, str):
+            value = self.get(key)
+            if value is None:
+                raise KeyError(key)
+            return value
+        return tuple.__getitem__(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            return bool(self.get_list(key))
+        return tuple.__contains__(self, key)
+
+    def keys(self) -> list[str]:
+        """The field names in order of first appearance (as received; one per field)."""
+        seen: dict[str, str] = {}
+        for name, _ in tuple.__iter__(self):
+            seen.setdefault(name.lower(), name)
+        return list(seen.values())
+
+    def values(self) -> list[str]:
+        """One value per field name (``keys()``' order), several joined with ``", "``."""
+        return [self[name] for name in self.keys()]
+
+    def items(self) -> list[tuple[str, str]]:
+        """``(name, value)`` per field name (``keys()``' order), values joined with ``", "``."""
+        return [(name, self[name]) for name in self.keys()]
+
+    def multi_items(self) -> list[tuple[str, str]]:
+        """Every ``(name, value)`` pair in received order (httpx's name)."""
+        return list(self)
+
+
 @dataclass(frozen=True)
 class Response:
     """The response a failed call received last (``httpx``'s ``HTTPStatusError.response``).
@@ -31,14 +111,18 @@ class Response:
 
     Attributes:
         status: the HTTP status (int, 100...599).
-        headers: every header field in received order, ``(name, value)`` str pairs; repeated
-            fields once per occurrence.
+        headers: every header field in received order, a :class:`Headers` (a tuple of
+            ``(name, value)`` str pairs, repeated fields once per occurrence, that also answers
+            by name: ``response.headers["Content-Type"]``).
         body: the body, decoded from any content encoding (bytes; ``b""`` for none).
     """
 
     status: int
     headers: tuple[tuple[str, str], ...]
     body: bytes
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "headers", Headers(self.headers))
 
     def header(self, name: str) -> str | None:
         """The first value of header ``name`` (case-insensitive, RFC 9110 section 5.1), or None."""

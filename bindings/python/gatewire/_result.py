@@ -10,7 +10,7 @@ from typing import Any, Callable, TypeVar, cast
 from . import _native
 from ._exceptions import ErrorKind, GatewireError, HTTPStatusError, MappingError
 from ._types import JSON
-from ._models import Attempt, first_header
+from ._models import Attempt, Headers, first_header
 
 __all__ = ["Attempt", "Result"]
 
@@ -41,9 +41,13 @@ class Result:
             from ``gw_result_mapped_json``; None when no descriptor matched (or the body was
             empty), ``{}`` when descriptors matched but found nothing at their key paths.
         attempts: the attempt history, oldest first (tuple of :class:`Attempt`).
-        headers: every header field of the final response in received order, as a tuple of
-            ``(name, value)`` str pairs; repeated fields appear once per occurrence. Look
-            one up case-insensitively with :meth:`header`.
+        headers: every header field of the final response in received order, a
+            :class:`Headers`: a tuple of ``(name, value)`` str pairs (repeated fields once per
+            occurrence) that also answers by name, case-insensitive, as ``httpx.Headers``:
+            ``result.headers["Content-Type"]``, ``.get()``, ``.get_list()``. The plain tuple
+            is :attr:`raw_headers`.
+        status_code: :attr:`status` (requests' and httpx's name).
+        content: :attr:`body` (requests' and httpx's name).
         metadata: the response metadata the mappings saw as ``@metadata`` (``{"method", "url",
             "path", "status", "headers", "pathParameters", "query"}``), redacted as ``path``
             is (the url without userinfo, secret header values masked too), or None when no
@@ -150,11 +154,30 @@ class Result:
         return value
 
     @property
-    def headers(self) -> tuple[tuple[str, str], ...]:
+    def headers(self) -> Headers:
         value = self._headers
         if value is _UNSET:
-            value = self._headers = parse_headers(self._raw["headers"])
+            value = self._headers = Headers(parse_headers(self._raw["headers"]))
+        elif type(value) is not Headers:
+            value = self._headers = Headers(value)
         return value
+
+    @property
+    def raw_headers(self) -> tuple[tuple[str, str], ...]:
+        """The header fields as a plain tuple of ``(name, value)`` str pairs in received order
+        (what :attr:`headers` holds; ``httpx.Response.headers.raw``'s role)."""
+        return self.headers.raw
+
+    @property
+    def status_code(self) -> int:
+        """The final HTTP status (int): :attr:`status` under requests' and httpx's name."""
+        return self._status
+
+    @property
+    def content(self) -> bytes:
+        """The body (bytes, decoded from any content encoding): :attr:`body` under requests'
+        and httpx's name."""
+        return self._body
 
     @property
     def metadata(self) -> dict[str, Any] | None:
@@ -192,13 +215,15 @@ class Result:
         return self._error is None
 
     def raise_for_status(self) -> Result:
-        """Raise the call's :class:`HTTPStatusError` if :attr:`ok` is False (as
-        ``httpx.Response.raise_for_status``); else return this Result, for chaining
-        (``data = (await client.get(path, accept_any_status=True)).raise_for_status().json()``).
+        """Raise :class:`HTTPStatusError` for a 4xx or 5xx status, as
+        ``httpx.Response.raise_for_status`` and ``requests``' do; else return this Result, for
+        chaining (``data = (await client.get(path, accept_any_status=True)).raise_for_status().json()``).
+        A 4xx or 5xx reaches a Result only through ``accept_any_status=True`` (the core accepts
+        no such status), so this is the case where :attr:`ok` is False.
 
         Raises:
-            HTTPStatusError: the status was not accepted; the same error the call would have
-                raised without ``accept_any_status`` (status, body, headers, attempts).
+            HTTPStatusError: the error the call would have raised without
+                ``accept_any_status`` (status, body, headers, attempts, error objects).
         """
         if self._error is not None:
             raise self._error
