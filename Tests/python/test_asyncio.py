@@ -16,7 +16,7 @@ from typing import Any, Iterator
 import pytest
 
 import gatewire
-from gatewire import async_client
+from gatewire import _async_client as async_client
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "stripe.json"
 

@@ -72,14 +72,14 @@ def test_other_numeric_arguments(client: gatewire.Client, server: str, key: str)
 _WAIT = r"""
 import ctypes, sys
 import gatewire
-from gatewire import _completions, _native
+from gatewire import _completions, _exceptions, _native
 
 server, timeout = sys.argv[1], float(sys.argv[2])
 completions = _completions.Completions(4)
 print("speedups" if _completions.speedups() is not None else "ctypes")
 with gatewire.Client(server) as client:
     queue = ctypes.c_void_p()
-    _native.check(_native.lib.gw_queue_new(ctypes.byref(queue)))
+    _exceptions.check(_native.lib.gw_queue_new(ctypes.byref(queue)))
     options = client._options("GET", "/delay/200", None, {})
     status, _ = completions.start_on(client._native, ctypes.addressof(options), queue.value, 7, False)
     assert status == _native.GW_OK, status

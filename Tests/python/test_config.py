@@ -138,7 +138,8 @@ def test_one_config_source_the_librarys_rule(server: str, tmp_path: Path) -> Non
     assert str(both.value) == "gw_client_create: set config_json or config_path, not both"
     with pytest.raises(gatewire.InvalidArgument) as none:
         gatewire.Client()
-    assert str(none.value) == "gw_client_create: set one of config_json, config_path, base_url"
+    assert str(none.value) == ("Client() needs a base URL, a config or a config path: Client('http://...'), "
+                               "Client(config={...}), Client(config_path=...)")
 
 
 def test_base_url_replaces_the_config_dicts_base_url(server: str) -> None:

@@ -73,16 +73,16 @@ def test_an_async_client_reads_the_level_once_per_batch_of_results(server: str, 
     async def main() -> None:
         async with gatewire.AsyncClient(server) as client:
             await client.get("/status/200")
-            assert client._client._log._monitor is None
+            assert client._log._monitor is None
             caplog.set_level(logging.INFO, logger="gatewire")
             with pytest.raises(gatewire.HTTPStatusError):
                 await client.get("/status/404")  # started before a batch came back: the old level
-            assert client._client._log._monitor is not None  # its batch read the new level
+            assert client._log._monitor is not None  # its batch read the new level
             with pytest.raises(gatewire.HTTPStatusError):
                 await client.get("/status/418")
             caplog.set_level(logging.WARNING, logger="gatewire")
             await client.get("/status/200")
-            assert client._client._log._monitor is None
+            assert client._log._monitor is None
 
     asyncio.run(main())
     messages = [record.getMessage() for record in caplog.records if record.name == "gatewire"]

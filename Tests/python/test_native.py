@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import gatewire
-from gatewire import _native
+from gatewire import _exceptions, _native
 
 HEADER = Path(__file__).resolve().parents[2] / "include" / "gatewire.h"
 
@@ -63,10 +63,10 @@ def test_malformed_params_are_invalid_argument(client: gatewire.Client) -> None:
 def test_kind_names_match_the_library(closed_port: int, library: str) -> None:
     lib = _native.lib
     client = ctypes.c_void_p()
-    _native.check(lib.gw_client_new(f"http://127.0.0.1:{closed_port}".encode(), ctypes.byref(client)))
+    _exceptions.check(lib.gw_client_new(f"http://127.0.0.1:{closed_port}".encode(), ctypes.byref(client)))
     try:
         options = _native.gw_call_options()
-        _native.check(lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
+        _exceptions.check(lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
         options.method, options.path, options.max_retries = b"GET", b"/echo", 0
         result = ctypes.c_void_p()
         status = lib.gw_call(client, ctypes.byref(options), ctypes.byref(result))

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import gatewire
-from gatewire import _completions, _native
+from gatewire import _completions, _exceptions, _native
 
 # What each path prints: the outcomes of call_many and of AsyncClient for the same calls.
 _PROGRAM = r"""
@@ -136,7 +136,7 @@ def test_the_extension_refuses_bad_arguments(library: str) -> None:
     with pytest.raises(TypeError):
         module.start(0, 0, 0)
     queue = _native.ctypes.c_void_p()
-    _native.check(_native.lib.gw_queue_new(_native.ctypes.byref(queue)))
+    _exceptions.check(_native.lib.gw_queue_new(_native.ctypes.byref(queue)))
     try:
         # An empty queue, no wait: nothing taken.
         assert module.take(queue.value, 0.0, 8) == []

@@ -32,7 +32,7 @@ html_title = f"gatewire {release}"
 exclude_patterns = ["_build"]
 # Signatures name these aliases instead of spelling out the types they stand for.
 autodoc_type_aliases = {
-    "Config": "gatewire._encoding.Config",
+    "Config": "gatewire._config.Config",
     "RetryTest": "gatewire.RetryTest",
     "RetryAnswer": "gatewire.RetryAnswer",
     "FailureObserver": "gatewire.FailureObserver",

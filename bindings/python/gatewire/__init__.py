@@ -11,6 +11,14 @@ A thin ctypes layer (:mod:`gatewire._native`) over ``libGatewire.so`` and a Pyth
     with gatewire.Client("http://127.0.0.1:8080") as client:
         result = client.get("/echo", params={"q": "x"})
 
+Every public name comes from this package (``gatewire.Client``, ``gatewire.Result``,
+``gatewire.HTTPStatusError``, ...); the modules behind them are private (``gatewire._client``,
+``gatewire._async_client``, ``gatewire._result``, ``gatewire._exceptions``, ``gatewire._config``,
+``gatewire._hooks``, ``gatewire._native``, ...), as in httpx. The submodules of earlier
+releases (``gatewire.client``, ``gatewire.result``, ``gatewire.errors``, ``gatewire.hooks``,
+``gatewire.async_client``, ``gatewire.timeouts``, ...) stay as compatibility aliases that
+re-export the same objects.
+
 ``libGatewire.so`` is loaded on first use: the one a wheel bundles next to the package, the
 repository's build when the package is imported from a checkout, or the dynamic loader's
 ``libGatewire.so.MAJOR``; ``GATEWIRE_LIB`` overrides them (see :mod:`gatewire._native`).
@@ -19,10 +27,11 @@ repository's build when the package is imported from a checkout, or the dynamic 
 from __future__ import annotations
 
 from . import _version
-from .async_client import AsyncClient
-from .auth import RefreshingCredential
-from .client import CallOptions, Client, FailureObserver, check_config, version
-from .errors import (
+from ._async_client import AsyncClient
+from ._auth import RefreshingCredential
+from ._base_client import CallOptions
+from ._client import Client, check_config, version
+from ._exceptions import (
     CallError,
     Cancelled,
     CircuitOpen,
@@ -44,15 +53,24 @@ from .errors import (
     VersionError,
     WouldDeadlock,
 )
-from .futures import CallFuture
-from .jsontypes import JSON
-from .response import Response
-from .timeouts import Timeouts
-from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryAnswer, RetryTest, RetryVerdict
-from .pagination import Pages
-from .progress import Progress, ProgressCallback
-from .result import Attempt, Result
-from .streaming import BodyStream
+from ._futures import CallFuture
+from ._types import JSON
+from ._models import Response
+from ._config import Timeouts
+from ._hooks import (
+    AttemptInfo,
+    FailureObserver,
+    FinalResult,
+    Plugin,
+    PreparedRequest,
+    RetryAnswer,
+    RetryTest,
+    RetryVerdict,
+)
+from ._pagination import Pages
+from ._progress import Progress, ProgressCallback
+from ._result import Attempt, Result
+from ._streaming import BodyStream
 
 __all__ = [
     "Client",

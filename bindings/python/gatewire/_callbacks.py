@@ -8,8 +8,9 @@ is done with it (completion fired, observer removed, client freed).
 
 Exceptions raised by user code in a callback are logged to the ``gatewire`` logger and
 contained: none reaches the library. This module depends only on :mod:`gatewire._native`,
-:mod:`gatewire.errors`, :mod:`gatewire.hooks`, :mod:`gatewire.result` and
-:mod:`gatewire.futures`; :mod:`gatewire.client` imports it, never the other way round.
+:mod:`gatewire._exceptions`, :mod:`gatewire._hooks`, :mod:`gatewire._progress`,
+:mod:`gatewire._result` and :mod:`gatewire._futures`; the clients import it, never the other
+way round.
 """
 
 from __future__ import annotations
@@ -19,17 +20,16 @@ import itertools
 import json as _json
 import logging
 import threading
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import _native
-from .errors import GatewireError
-from .futures import CallFuture
-from .progress import Progress, ProgressCallback
-from .hooks import AttemptInfo, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
-from .result import Result, accepted, call_error_from_borrowed, result_from_native
+from ._exceptions import GatewireError
+from ._futures import CallFuture
+from ._progress import Progress, ProgressCallback
+from ._hooks import AttemptInfo, FailureObserver, FinalResult, Plugin, PreparedRequest, RetryTest, retry_verdict
+from ._reader import NativeResult, read, read_borrowed
+from ._result import Result, accepted
 
-if TYPE_CHECKING:
-    from .client import FailureObserver
 
 logger = logging.getLogger("gatewire")
 
@@ -69,11 +69,15 @@ def _log_hook_error(what: str) -> None:
 def _on_completion(result: int | None, user_data: int | None) -> None:
     pending: _PendingCall | None = _registry.pop(user_data)
     outcome: Result | GatewireError | None
+    raw = NativeResult(result) if result else None  # owns the result from here
     try:
-        outcome = result_from_native(result) if result else None  # takes ownership of result
+        outcome = read(raw, copy=True) if raw is not None else None
     except BaseException as error:  # noqa: BLE001 - must not reach C
         _log_hook_error("completion (converting the result)")
         outcome = GatewireError(f"could not read the call's result: {error!r}")
+    finally:
+        if raw is not None:
+            raw.free()
     if pending is None:
         return  # not expected: the library runs a completion only for a started call
     try:
@@ -122,7 +126,7 @@ def _on_failure(failure: int | None, user_data: int | None) -> None:
     if observer is None or not failure:
         return
     try:
-        error = call_error_from_borrowed(failure)  # copies everything: usable after the callback
+        error = read_borrowed(failure)  # copies everything: usable after the callback
         observer(error)
     except BaseException:  # noqa: BLE001
         _log_hook_error("failure observer")

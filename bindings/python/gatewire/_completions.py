@@ -2,81 +2,27 @@
 (``gw_queue_wait``): the hot path of :meth:`Client.call_many` and :class:`AsyncClient`.
 
 Two implementations with one shape: the optional CPython extension ``gatewire._speedups``
-(``_speedups.c``, built by ``scripts/build.sh`` next to ``libGatewire.so`` when the Python
-headers are there), and ctypes, the fallback. The extension is
-looked for next to this package, then next to the loaded library, for this interpreter's
-extension suffix (e.g. ``.cpython-311-x86_64-linux-gnu.so``); ``GATEWIRE_NO_SPEEDUPS=1``
-turns it off. :func:`speedups` says which one runs.
+(found by :func:`gatewire._reader.speedups`, which says whether it runs), and ctypes, the
+fallback. Either way a result is read by :mod:`gatewire._reader`'s rules.
 """
 
 from __future__ import annotations
 
 import ctypes
-import importlib.machinery
-import importlib.util
-import os
-import threading
-from types import ModuleType
 from typing import Any, Callable
 
 from . import _native
-from .errors import CallError, ErrorKind, GatewireError
-from .result import _UNSET, Result, _convert, outcome_from_queued
+from ._exceptions import CallError, ErrorKind, GatewireError
+from ._reader import NativeResult, read, speedups, unreadable
+
+__all__ = ["CLIENT_CLOSED", "Completions", "speedups"]
+from ._result import Result
 
 Outcome = Result | CallError
-
-_FUNCTIONS = ("gw_call_async_queued", "gw_queue_wait", "gw_result_read", "gw_result_cache", "gw_result_free",
-              "gw_call_handle_free",
-              "gw_result_method", "gw_result_path", "gw_result_mapped_json", "gw_result_attempts_json",
-              "gw_result_headers_json", "gw_result_metadata_json", "gw_result_mapped_walk")
 
 CLIENT_CLOSED = -1
 """The status :attr:`Completions.start_on` returns when the client is closed, on both paths
 (the extension's ``start_on`` returns -1 too); never a ``gw_status``."""
-
-_lock = threading.Lock()
-_loaded: list[ModuleType | None] = []  # empty until looked for
-
-
-def speedups() -> ModuleType | None:
-    """The extension bound to the loaded library, or None (not built for this interpreter,
-    does not load, or ``GATEWIRE_NO_SPEEDUPS`` is set). Loads the library first; thread-safe;
-    looked for once per process.
-
-    Raises:
-        OSError: the library cannot be loaded (as :func:`_native.load`).
-    """
-    if _loaded:
-        return _loaded[0]
-    library = _native.load()
-    with _lock:
-        if not _loaded:
-            _loaded.append(_find(library))
-    return _loaded[0]
-
-
-def _find(library: ctypes.CDLL) -> ModuleType | None:
-    if os.environ.get("GATEWIRE_NO_SPEEDUPS"):
-        return None
-    name = "_speedups" + importlib.machinery.EXTENSION_SUFFIXES[0]
-    folders = [os.path.dirname(os.path.realpath(__file__)), os.path.dirname(os.path.realpath(_native.library_path()))]
-    for folder in folders:
-        path = os.path.join(folder, name)
-        if not os.path.exists(path):
-            continue
-        try:
-            loader = importlib.machinery.ExtensionFileLoader("gatewire._speedups", path)
-            spec = importlib.util.spec_from_loader("gatewire._speedups", loader)
-            assert spec is not None
-            module = importlib.util.module_from_spec(spec)
-            loader.exec_module(module)
-            addresses = tuple(ctypes.cast(getattr(library, function), ctypes.c_void_p).value for function in _FUNCTIONS)
-            module.bind(addresses, Result, _UNSET, _finish)
-        except (ImportError, OSError, ValueError):
-            continue  # a build for another library or interpreter: ctypes serves
-        return module
-    return None
-
 
 class Completions:
     """One consumer's way to start queued calls and take up to ``capacity`` results at a time.
@@ -104,8 +50,7 @@ class Completions:
             self._results: Any = (ctypes.c_void_p * capacity)()  # items: int (a gw_result *)
             self._tags = (ctypes.c_uint64 * capacity)()
             self._count = ctypes.c_size_t()
-            self._fields = _native.gw_result_fields()
-            self._fields.version = _native.GW_RESULT_FIELDS_VERSION
+            self._fields = _native.gw_result_fields(version=_native.GW_RESULT_FIELDS_VERSION)
 
     def start(self, client: int, options: _native.gw_call_options, queue: int, tag: int,
               want_handle: bool = False) -> tuple[int, int]:
@@ -145,28 +90,13 @@ class Completions:
             raise ValueError("timeout is NaN (0 = do not wait, < 0 or inf = no limit)")
         count = self._count
         _native.lib.gw_queue_wait(queue, timeout, self._results, self._tags, self.capacity, ctypes.byref(count))
-        fields, fields_ref = self._fields, ctypes.byref(self._fields)
+        fields = self._fields
         taken: list[tuple[int, Outcome]] = []
         for index in range(count.value):
             outcome: Outcome
-            try:  # frees the native result whatever happens, so the batch goes on
-                outcome = outcome_from_queued(self._results[index], fields, fields_ref)
+            try:  # the native result is owned at once: freed whatever happens, so the batch goes on
+                outcome = read(NativeResult(self._results[index]), fields)
             except Exception as error:  # noqa: BLE001 - the waiting call gets it
-                outcome = _unreadable(repr(error))
+                outcome = unreadable(repr(error))
             taken.append((self._tags[index], outcome))
         return taken
-
-
-def _finish(raw: Any) -> Outcome:
-    """The outcome of a result the extension did not make a Result of: a NativeResult (a
-    failure, converted and then freed with ``raw``) or None (it could not be read)."""
-    if raw is None:
-        return _unreadable("out of memory")
-    try:
-        return _convert(raw.pointer)
-    except Exception as error:  # noqa: BLE001 - the waiting call gets it
-        return _unreadable(repr(error))
-
-
-def _unreadable(why: str) -> CallError:
-    return CallError(f"could not read the call's result: {why}", kind=ErrorKind.none)

@@ -1,5 +1,4 @@
-"""Encoding for the C ABI (private): Python values (a config, call options, a
-failure-observer filter, paths, names, numbers) to the UTF-8 text, JSON and numbers the
+"""Encoding for the C ABI (private): Python values (call options, a failure-observer filter, paths, names, numbers) to the UTF-8 text, JSON and numbers the
 library's functions and structs take.
 
 Every ``str`` or path the binding hands to a ``const char *`` goes through :func:`c_text` or
@@ -16,13 +15,9 @@ from __future__ import annotations
 import json as _json
 import operator
 import os
-from typing import Any, Mapping, Union
+from typing import Any, Mapping
 
-from .errors import ErrorKind, InvalidArgument
-from .timeouts import TimeoutArgument, as_timeouts
-
-#: A gateway config: a dict or JSON text.
-Config = Union[Mapping[str, Any], str]
+from ._exceptions import ErrorKind, InvalidArgument
 
 #: The C integer types of the ABI's numeric fields, with their ranges.
 _C_INTEGER_RANGES = {
@@ -114,16 +109,6 @@ def c_double(value: Any, argument: str) -> float:
         raise TypeError(f"{argument} must be a number, not {type(value).__name__}") from None
 
 
-def _config_text(config: Config) -> bytes:
-    """``config`` as the library's JSON text: a dict is serialised (``json.dumps`` escapes a
-    NUL in a string as ``\\u0000``), text is checked by :func:`c_text`."""
-    if isinstance(config, str):
-        return c_text(config, "config")  # type: ignore[return-value]
-    if isinstance(config, Mapping):
-        return _json.dumps(config).encode("utf-8")
-    raise TypeError(f"config must be a dict or a JSON string, not {type(config).__name__}")
-
-
 def _value_text(what: str, name: object, value: Any) -> str:
     """A parameter or form value as sent: bools ``true``/``false`` (JSON's spelling, the one
     every Gatewire language sends; requests would send Python's ``True``), numbers ``str()``."""
@@ -162,7 +147,11 @@ def _json_key(argument: str, name: object) -> str:
 
 
 def _params_json(params: Mapping[str, Any] | None) -> bytes | None:
-    """``params_json``: a list or tuple value is a query parameter of several values."""
+    """``params_json``: a list or tuple value is a query parameter of several values; a
+    parameter whose value is None is left out, as ``requests`` leaves it out of the URL
+    (``params={"a": None}`` sends no ``a``)."""
+    if isinstance(params, Mapping):
+        params = {name: value for name, value in params.items() if value is not None}
     return _values_json("parameter", params)
 
 
@@ -190,56 +179,3 @@ def _filter_json(status: Any, no_response: bool, kinds: Any, path: str | None) -
     if path is not None:
         document["pathPattern"] = path
     return _json.dumps(document).encode("utf-8") if document else None
-
-
-def _with_call_timeouts(options: Mapping[str, Any]) -> dict[str, Any]:
-    """``options`` with its ``timeout`` (a number or :class:`Timeouts`) turned into
-    ``attempt_timeout`` and ``deadline``, whose ranges the library checks.
-
-    Raises:
-        InvalidArgument: a ``connect`` timeout (per client only), or ``timeout`` given with
-            the field it sets.
-        TypeError: ``timeout`` is not a number or a Timeouts.
-    """
-    timeouts = as_timeouts(options["timeout"])
-    if timeouts.connect is not None:
-        raise InvalidArgument("timeout.connect: the connect timeout is per client (Client(timeout=...) or the "
-                              "config's timeouts.connect), not per call")
-    merged = {key: value for key, value in options.items() if key != "timeout"}
-    for value, key in ((timeouts.attempt, "attempt_timeout"), (timeouts.deadline, "deadline")):
-        if value is not None:
-            if merged.get(key) is not None:
-                raise InvalidArgument(f"pass timeout or {key}, not both")
-            merged[key] = value
-    return merged
-
-
-def _with_timeouts(config: Config | None, config_path: object, timeout: TimeoutArgument,
-                   base_url: str | None) -> Config | None:
-    """``config`` with a client's ``timeout`` laid over its ``timeouts`` (the config's keys
-    ``connect``, ``attempt``, ``deadline``, checked by the library); ``config`` itself when
-    ``timeout`` is None; with neither config nor config_path, a config of ``base_url`` and the
-    timeouts. Text that is not a JSON object is returned as it is, for the library's
-    ConfigError.
-
-    Raises:
-        InvalidArgument: ``timeout`` with ``config_path``.
-        TypeError: ``timeout`` is not a number or a Timeouts.
-    """
-    if timeout is None:
-        return config
-    timeouts = as_timeouts(timeout)
-    if config_path is not None:
-        raise InvalidArgument("pass timeout with config or base_url; with config_path, set the file's timeouts")
-    try:
-        given: Any = _json.loads(config) if isinstance(config, str) else config
-        tree: dict[str, Any] = {"baseURL": base_url} if config is None else dict(given)
-    except (ValueError, TypeError):
-        return config
-    limits = dict(tree.get("timeouts") or {})
-    for key in ("connect", "attempt", "deadline"):
-        value = getattr(timeouts, key)
-        if value is not None:
-            limits[key] = value
-    tree["timeouts"] = limits
-    return tree

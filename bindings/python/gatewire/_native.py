@@ -54,7 +54,7 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
-from typing import Any, NoReturn
+from typing import Any
 
 from ._repository import repository_root
 from ._version import MAJOR
@@ -63,8 +63,6 @@ __all__ = [
     "lib",
     "load",
     "library_path",
-    "check",
-    "raise_status",
     "last_error_message",
     "take_string",
     "copy_bytes",
@@ -582,22 +580,3 @@ def take_string(pointer: int | None) -> str | None:
         return ctypes.string_at(pointer).decode("utf-8", "replace")
     finally:
         load().gw_string_free(pointer)
-
-
-def raise_status(status: int, message: str | None = None) -> NoReturn:
-    """Raise the :mod:`gatewire.errors` exception for a non-zero status code.
-
-    ``message`` defaults to ``gw_last_error_message()``: call this on the thread that made the
-    failing call, before any other ``gw_`` call can fail there.
-    """
-    from . import errors  # local import: errors imports nothing from here at import time
-
-    if message is None:
-        message = last_error_message()
-    raise errors.status_error(status, message)
-
-
-def check(status: int) -> None:
-    """Return if ``status`` is ``GW_OK``, else raise the matching exception (see :func:`raise_status`)."""
-    if status != GW_OK:
-        raise_status(status)

@@ -164,10 +164,9 @@ static int32_t builder_visit(void *user_data, const char *key, size_t key_length
 /* raw.mapped(): the mapped objects as Python objects (dict, list, str, int, float, bool,
  * None: what json.loads makes of gw_result_mapped_json's text), or None when nothing was
  * mapped. Raises RecursionError past the recursion limit, MemoryError. */
-static PyObject *native_result_mapped(NativeResult *self, PyObject *unused) {
-    (void)unused;
+static PyObject *build_mapped(const gw_result *result) {
     Builder builder = {.limit = Py_GetRecursionLimit()};
-    int32_t status = self->result && api.walk ? api.walk(self->result, builder_visit, &builder) : GW_OK;
+    int32_t status = result && api.walk ? api.walk(result, builder_visit, &builder) : GW_OK;
     while (builder.depth > 0) {  /* a stopped walk leaves containers open */
         builder.depth--;
         Py_DECREF(builder.containers[builder.depth]);
@@ -184,9 +183,27 @@ static PyObject *native_result_mapped(NativeResult *self, PyObject *unused) {
     return builder.root;
 }
 
+static PyObject *native_result_mapped(NativeResult *self, PyObject *unused) {
+    (void)unused;
+    return build_mapped(self->result);
+}
+
+static int unpack_pointers(PyObject *const *args, Py_ssize_t count, void **out);
+
+/* walk(result): build_mapped of a gw_result * (an int) the caller owns: the ctypes reader's
+ * NativeResult.mapped runs this walk when the extension is there. */
+static PyObject *walk(PyObject *module, PyObject *argument) {
+    (void)module;
+    void *pointer;
+    if (unpack_pointers(&argument, 1, &pointer) < 0) return NULL;
+    if (!pointer) return PyErr_Format(PyExc_ValueError, "walk: the result is NULL");
+    return build_mapped(pointer);
+}
+
 static PyMethodDef native_result_methods[] = {
     {"mapped", (PyCFunction)native_result_mapped, METH_NOARGS,
      "The mapped objects built from gw_result_mapped_walk (as json.loads of gw_result_mapped_json), or None."},
+
     {NULL, NULL, 0, NULL},
 };
 
@@ -511,6 +528,9 @@ static PyMethodDef methods[] = {
     {"start_on", (PyCFunction)(void (*)(void))start_on, METH_FASTCALL,
      "start_on(native_client, options, queue, tag, want_handle) -> (status, call): start with the handle read "
      "from native_client.handle in the same C call (no lock: see the C source); status -1: the client is closed."},
+    {"walk", walk, METH_O,
+     "walk(result) -> the mapped objects of the gw_result * (an int, borrowed), built from gw_result_mapped_walk "
+     "as NativeResult.mapped builds them, or None."},
     {"release", release, METH_O, "release(call): gw_call_handle_free of a handle start gave (0: nothing)."},
     {"notifier", notifier, METH_O,
      "notifier(fd) -> (notifier, notify): a gw_queue_notify_fn (address) and its user_data that write 1 to "
