@@ -55,7 +55,7 @@ from ._exceptions import (
 )
 from ._futures import CallFuture
 from ._types import JSON
-from ._models import Response
+from ._models import Headers, Response
 from ._config import Timeouts
 from ._hooks import (
     AttemptInfo,
@@ -76,6 +76,7 @@ __all__ = [
     "Client",
     "AsyncClient",
     "Response",
+    "Headers",
     "Timeouts",
     "JSON",
     "CallFuture",

@@ -46,8 +46,6 @@ class Result:
             occurrence) that also answers by name, case-insensitive, as ``httpx.Headers``:
             ``result.headers["Content-Type"]``, ``.get()``, ``.get_list()``. The plain tuple
             is :attr:`raw_headers`.
-        status_code: :attr:`status` (requests' and httpx's name).
-        content: :attr:`body` (requests' and httpx's name).
         metadata: the response metadata the mappings saw as ``@metadata`` (``{"method", "url",
             "path", "status", "headers", "pathParameters", "query"}``), redacted as ``path``
             is (the url without userinfo, secret header values masked too), or None when no
