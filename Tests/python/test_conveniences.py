@@ -66,12 +66,16 @@ def test_call_error_response(client: gatewire.Client, closed_port: int) -> None:
     assert failed.value.response is None
 
 
-def test_timeout_as_a_number_is_the_attempts(client: gatewire.Client) -> None:
-    started = time.monotonic()
+def test_timeout_as_a_number_is_the_whole_call(client: gatewire.Client, server: str) -> None:
+    # Timeouts are retried by default: a per-attempt limit of 1 s took 3 attempts and 3.4 s.
     with pytest.raises(gatewire.Timeout) as caught:
-        client.get("/delay/3000", timeout=0.2, max_retries=0)
-    assert caught.value.kind == gatewire.ErrorKind.timeout
-    assert time.monotonic() - started < 2.0
+        client.get("/delay/3000", timeout=1)
+    assert caught.value.kind == gatewire.ErrorKind.deadline
+    assert len(caught.value.attempts) == 1
+    with gatewire.Client(server, timeout=1) as per_client:  # the same as the client's default
+        with pytest.raises(gatewire.Timeout) as caught:
+            per_client.get("/delay/3000")
+    assert (caught.value.kind, len(caught.value.attempts)) == (gatewire.ErrorKind.deadline, 1)
 
 
 def test_timeout_object_sets_the_deadline(client: gatewire.Client) -> None:
@@ -83,11 +87,11 @@ def test_timeout_object_sets_the_deadline(client: gatewire.Client) -> None:
 def test_timeout_arguments_checked(client: gatewire.Client, server: str) -> None:
     with pytest.raises(gatewire.InvalidArgument, match="timeout.connect: the connect timeout is per client"):
         client.get("/echo", timeout=gatewire.Timeouts(connect=1))
-    with pytest.raises(gatewire.InvalidArgument, match="pass timeout or attempt_timeout, not both"):
-        client.get("/echo", timeout=1, attempt_timeout=2)
+    with pytest.raises(gatewire.InvalidArgument, match="pass timeout or deadline, not both"):
+        client.get("/echo", timeout=1, deadline=2)
     with pytest.raises(TypeError, match="timeout must be a number"):
         client.get("/echo", timeout="1")  # type: ignore[arg-type]
-    with pytest.raises(gatewire.InvalidArgument, match="attempt_timeout"):  # the library's range
+    with pytest.raises(gatewire.InvalidArgument, match="deadline"):  # the library's range
         client.get("/echo", timeout=-1)
     with pytest.raises(gatewire.InvalidArgument, match="config_path"):
         gatewire.Client(server, config_path="x.json", timeout=1)
@@ -103,5 +107,5 @@ def test_client_timeout_lays_over_the_config(server: str, library: str) -> None:
         with pytest.raises(gatewire.Timeout) as caught:  # the config's attempt limit stays
             c.get("/delay/3000", max_retries=0)
         assert caught.value.kind == gatewire.ErrorKind.timeout
-    with pytest.raises(gatewire.ConfigError, match="timeouts.attempt"):
+    with pytest.raises(gatewire.ConfigError, match="timeouts.deadline"):
         gatewire.Client(server, timeout=-1)

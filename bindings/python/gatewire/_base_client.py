@@ -157,9 +157,12 @@ class CallOptions(TypedDict, total=False):
             larger one aborts the transfer as it arrives and raises :class:`ResponseTooLarge`
             (never retried). Same as ``policy={"maxResponseBytes": n}``, and checked as that
             (``policy_json.maxResponseBytes: ...``).
-        timeout: seconds per attempt (a number), or a :class:`Timeouts` with ``attempt`` and
-            ``deadline`` (the same as ``attempt_timeout`` and ``deadline``, which it may not
-            be given with; ``connect`` is per client and raises InvalidArgument here).
+        timeout: seconds for the whole call (a number: its ``deadline``, every attempt and
+            retry delay included, so the call is back within it, as a requests or httpx user
+            expects of one number), or a :class:`Timeouts` with ``attempt`` and ``deadline``
+            (the same as ``attempt_timeout`` and ``deadline``, which it may not be given with;
+            ``connect`` is per client and raises InvalidArgument here). A call cut by it
+            raises :class:`Timeout` of kind ``deadline``.
         accept_any_status: True to get a status the core does not accept (a 4xx or 5xx no
             response descriptor accepts) as a :class:`Result` with ``ok`` False, whose
             :meth:`Result.raise_for_status` raises the :class:`HTTPStatusError` the call

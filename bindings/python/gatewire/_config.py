@@ -42,14 +42,16 @@ class Timeouts:
     deadline: float | None = None
 
 
-#: What ``timeout=`` takes: seconds per attempt (a number, as ``requests``' and ``urllib3``'s
-#: ``timeout``: each attempt has it, retries have their own), a :class:`Timeouts`, or None to
-#: keep the defaults.
+#: What ``timeout=`` takes: a number of seconds for the whole call, every attempt and retry
+#: delay included (its ``deadline``): with one number a ``requests`` or ``httpx`` user expects
+#: the call back within that time, and Gatewire retries a timed-out attempt (requests does
+#: not), which a per-attempt limit would multiply; a :class:`Timeouts` for each limit apart
+#: (``Timeouts(attempt=2, deadline=5)``); or None to keep the defaults.
 TimeoutArgument = Union[float, Timeouts, None]
 
 
 def as_timeouts(timeout: TimeoutArgument) -> Timeouts:
-    """``timeout`` as a :class:`Timeouts` (a number is the attempt's limit).
+    """``timeout`` as a :class:`Timeouts` (a number is the whole call's limit, its deadline).
 
     Raises:
         TypeError: ``timeout`` is neither a number, a Timeouts nor None.
@@ -60,7 +62,7 @@ def as_timeouts(timeout: TimeoutArgument) -> Timeouts:
         return timeout
     if isinstance(timeout, bool) or not isinstance(timeout, (int, float)):
         raise TypeError(f"timeout must be a number of seconds or a gatewire.Timeouts, got {timeout!r}")
-    return Timeouts(attempt=float(timeout))
+    return Timeouts(deadline=float(timeout))
 
 
 def config_text(config: Config) -> bytes:
@@ -171,7 +173,8 @@ def client_config(base_url: str | None, config: Config | None, config_path: obje
         config: a dict or JSON text, or None.
         config_path: the client's ``config_path`` (only whether it is given matters: a file's
             keys are the file's).
-        timeout: ``Client(timeout=...)``: seconds per attempt or a :class:`Timeouts`.
+        timeout: ``Client(timeout=...)``: seconds for each whole call (its deadline) or a
+            :class:`Timeouts`.
         cookies: ``Client(cookies=...)`` (:data:`CookiesArgument`).
         cache: ``Client(cache=...)`` (:data:`CacheArgument`).
 
