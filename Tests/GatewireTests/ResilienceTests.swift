@@ -416,6 +416,25 @@ import Testing
         #expect(try await failure(client, .get("/fault/\(key)/503")).kind == .httpStatus)
     }
 
+    /// A half-open breaker's trial that a plugin refuses before sending is given back: the
+    /// next call runs the trial instead of failing with "a trial call is running" forever.
+    @Test func aTrialAPluginRefusesIsGivenBack() async throws {
+        struct Refuser: Plugin {
+            struct Refused: Error {}
+            func prepare(_ request: inout HTTPRequest, context: PluginContext) throws {
+                if request.url.hasSuffix("/refused") { throw Refused() }
+            }
+        }
+        let key = key("breakertrial")
+        let client = try client(Self.breaker, plugins: [Refuser()])
+        for _ in 0..<4 { #expect(try await failure(client, .get("/fault/\(key)/503")).kind == .httpStatus) }
+        #expect(try await failure(client, .get("/status/200")).kind == .circuitOpen)
+        usleep(1_600_000)  // the break ends: the next call is the trial
+        #expect(try await failure(client, .get("/refused")).kind == .plugin)
+        _ = try await success(client, .get("/status/200"))  // the trial, which closes the breaker
+        _ = try await success(client, .get("/status/200"))
+    }
+
     @Test func breakerIsOffByDefaultAndCanBeTurnedOffPerCallAndPerRoute() async throws {
         let key = key("breakeroff")
         let plain = try client(#""retry": {"maxRetries": 0}"#)

@@ -1,17 +1,20 @@
 /// One logical call on the event loop: it owns its attempts, its retry delays and its
 /// deadline, and completes exactly once.
 ///
-/// ``CallStateMachine`` holds the phase and says, for each event, what to do next; this class
-/// is its driver: it feeds the events and performs the actions. Every method runs on the
-/// client's event-loop thread (the state needs no lock):
-/// `start` -> for each attempt: plugins' `prepare` (a header a plugin set that RFC 9110
-/// forbids fails the call with kind `plugin`) -> plugins' `willSend` -> transfer -> for each
-/// redirect the ``RedirectPolicy`` follows, `willSend` and a transfer of the next hop, in
-/// the same attempt (`prepare` does not run again: see ``RedirectPolicy``) ->
-/// plugins' `didReceive` (reverse order) -> on a 401 the refreshing credential (if any) may
-/// replay the attempt once -> retry decision -> delay timer or finish; finish maps the
-/// response, runs the plugins' `process` (reverse order), notifies the failure observers
-/// (failures only) and then calls the completion. Event monitors see each step.
+/// ``CallStateMachine`` holds the call's state, and each state the data that exists in it
+/// (the transfer in flight, the retry timer, the response a stop reports...); this class is
+/// its driver: it feeds the events and performs the actions each event returns. Every method
+/// runs on the client's event-loop thread (the state needs no lock):
+/// `start` -> for each attempt: the circuit breaker, plugins' `prepare` (a header a plugin set
+/// that RFC 9110 forbids fails the call with kind `plugin`), the HTTP cache (a fresh hit is
+/// the call's response) -> plugins' `willSend` -> transfer -> for each redirect the
+/// ``RedirectPolicy`` follows, `willSend` and a transfer of the next hop, in the same attempt
+/// (`prepare` does not run again: see ``RedirectPolicy``) -> plugins' `didReceive` (reverse
+/// order), the host's resilience recorder and the cache -> on a 401 the refreshing
+/// credential (if any) may replay the attempt once -> retry decision -> delay timer or
+/// finish; finish maps the response, runs the plugins' `process` (reverse order), notifies
+/// the failure observers (failures only) and then calls the completion. Event monitors see
+/// each step.
 ///
 /// The one step that may leave the loop thread is parsing and mapping a body of at least
 /// ``WorkerPool/offloadThreshold`` bytes: a worker computes the ``MappingOutcome`` and hands
@@ -25,7 +28,7 @@ final class Call: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Response, GatewireError>) -> Void
 
     private let core: ClientCore
-    @exclusivity(unchecked) private var prepared: PreparedRequest
+    private let prepared: PreparedRequest
     private let policy: RetryPolicy
     private let retryTest: RetryTest?
     private let timeouts: Timeouts
@@ -35,57 +38,37 @@ final class Call: @unchecked Sendable {
     /// Where a `2xx` body goes instead of memory (``BodySink``), or nil.
     private let sink: BodySinkSession?
     private let completion: Completion
-    /// The retry jitter source; nil until the first retry decision when the client has no seed.
-    @exclusivity(unchecked) private var generator: SeededGenerator?
-
-    @exclusivity(unchecked) private var startTime = 0.0
-    /// The phase, and for each event the next action (``CallStateMachine``).
-    @exclusivity(unchecked) private var machine = CallStateMachine()
-    @exclusivity(unchecked) private var attempts: [Attempt] = []
-    @exclusivity(unchecked) private var transfer: Transfer?
-    /// The retry delay's timer (phase `backingOff`).
-    @exclusivity(unchecked) private var retryTimer: Int?
-    /// While the credential or a worker has the call (phases `awaitingCredential` and an
-    /// offloaded `mapping`): the loop's close observer, because a closing loop refuses their
-    /// answer (`execute`) and its drain is then the only way to end the call.
-    @exclusivity(unchecked) private var closeObserver: Int?
-    @exclusivity(unchecked) private var deadlineTimer: Int?
     private let callID: UInt64
     /// The path as sent with its secrets hidden: what results, errors and events report.
     private let reportedPath: String
-    /// The request of the attempt in flight (what the credential signed).
-    @exclusivity(unchecked) private var sentRequest: HTTPRequest?
-    @exclusivity(unchecked) private var sentAt = 0.0
-    // Resilience: shared per-host state, and what this call holds of it.
-    private let budget: RetryBudgetState?
-    private let breaker: CircuitBreaker?
-    @exclusivity(unchecked) private var holdsTrial = false
-    @exclusivity(unchecked) private var lastResponse: HTTPResponse?
-    // The attempt in flight's redirect chain: the hops followed, the transport options and
-    // the timings and bytes of its earlier hops, and why a redirect was not followed.
-    @exclusivity(unchecked) private var hops: [RedirectHop] = []
-    @exclusivity(unchecked) private var attemptOptions = TransferOptions()
-    @exclusivity(unchecked) private var earlierHops = (timings: TransferTimings(), bytesSent: Int64(0))
-    @exclusivity(unchecked) private var refusedRedirect: String?
-    /// The client's HTTP cache when the call's route (else the config) uses it; what it made
-    /// of the attempt in flight and when that request went out (wall clock); and whether the
-    /// call's response came from it (``Response/fromCache``, ``Response/revalidated``).
+    /// The host's retry budget and circuit breaker; nil when both are off (the default).
+    private let resilience: (any ResilienceRecorder)?
+    /// The client's HTTP cache when the call's route (else the config) uses it.
     private let cache: HTTPCache?
-    @exclusivity(unchecked) private var cacheLookup = HTTPCache.Lookup.bypass
-    @exclusivity(unchecked) private var cacheRequestTime = 0.0
-    @exclusivity(unchecked) private var cacheUse = (fromCache: false, revalidated: false)
-    // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``), and the
-    // final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
+    // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``).
     let onEvent: EventMonitor?
     let onProgress: ProgressHandler?
+
+    /// The state, and for each event the next action (``CallStateMachine``).
+    @exclusivity(unchecked) private var machine: CallStateMachine
+    /// The retry jitter source; nil until the first retry decision when the client has no seed.
+    @exclusivity(unchecked) private var generator: SeededGenerator?
+    @exclusivity(unchecked) private var startTime = 0.0
+    /// The call's deadline timer, from `start` to the completion.
+    @exclusivity(unchecked) private var deadlineTimer: Int?
+    /// The final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
     @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
     init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, sink: BodySinkSession? = nil,
          completion: @escaping Completion) {
         self.core = core
-        self.prepared = prepared
         let route = prepared.resolved  // the shared route, not a copy of its `Route`
         policy = options.retryPolicy(route: route?.route.retryPolicy, client: core.retryPolicy)
+        var prepared = prepared
+        if policy.idempotencyKey, !prepared.method.isIdempotent, !prepared.headers.contains(IdempotencyKey.headerName) {
+            prepared.headers.set(IdempotencyKey.headerName, IdempotencyKey.generate())
+        }
+        self.prepared = prepared
         retryTest = options.retryTest
         timeouts = options.timeouts ?? core.timeouts
         redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
@@ -104,15 +87,31 @@ final class Call: @unchecked Sendable {
         let breakerPolicy = options.circuitBreaker ?? route?.route.circuitBreaker ?? core.config.circuitBreaker
         if budgetPolicy.isEnabled || breakerPolicy.isEnabled {
             let host = ResilienceState.host(of: prepared.url)
-            budget = core.resilience.budget(host: host, budgetPolicy)
-            breaker = core.resilience.breaker(host: host, breakerPolicy)
+            resilience = HostResilience(retryBudget: core.resilience.budget(host: host, budgetPolicy),
+                                        breaker: core.resilience.breaker(host: host, breakerPolicy),
+                                        retryableStatusCodes: policy.retryableStatusCodes)
         } else {
-            budget = nil  // both off (the default): no host key to compute
-            breaker = nil
+            resilience = nil  // both off (the default): no host key to compute
         }
-        if policy.idempotencyKey, !prepared.method.isIdempotent, !prepared.headers.contains(IdempotencyKey.headerName) {
-            self.prepared.headers.set(IdempotencyKey.headerName, IdempotencyKey.generate())
+        machine = CallStateMachine(hasCredential: core.credential != nil)
+    }
+
+    /// Fails a call that could not be built (`error`: a bad request or option, the body
+    /// sink's file, a closed client) through the machine and ``tell(_:observers:completion:)``,
+    /// as every other failure: the observers, then `completion`. No attempt, plugin or event.
+    static func failUnbuilt(_ error: GatewireError, core: ClientCore, completion: Completion) {
+        var machine = CallStateMachine(hasCredential: false)
+        switch machine.buildFailed(error) {
+        case .fail(let error): tell(.failure(error), observers: core.observers, completion: completion)
         }
+    }
+
+    /// The one place a call's result leaves the library: the failure observers see a failure
+    /// (exactly once per call), then the completion runs.
+    private static func tell(_ result: consuming Result<Response, GatewireError>, observers: FailureObservers,
+                             completion: Completion) {
+        if case .failure(let failure) = result { observers.notify(failure) }
+        completion(result)
     }
 
     private func event(_ kind: CallEvent.Kind, attempt: Int, status: Int = 0, errorKind: ErrorKind? = nil,
@@ -121,88 +120,64 @@ final class Call: @unchecked Sendable {
                   elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, reason: reason, record: record)
     }
 
-    // MARK: Driving the machine (loop thread)
+    private var elapsed: Double { MonotonicClock.now() - startTime }
+
+    private var remaining: Double? { timeouts.deadline.map { max(0, $0 - elapsed) } }
+
+    // MARK: Events from outside (loop thread)
 
     func start() {
-        guard machine.phase == .idle else { return }  // stopped before it started
-        startTime = MonotonicClock.now()
-        core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
-        if let deadline = timeouts.deadline {
-            deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
-                deadlineTimer = nil
-                stop(fired ? .deadline : .cancelled)
+        switch machine.start() {
+        case .prepareAttempt(let number):
+            startTime = MonotonicClock.now()
+            core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
+            if let deadline = timeouts.deadline {
+                deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
+                    deadlineTimer = nil
+                    stop(fired ? .deadline : .cancelled)
+                }
             }
+            prepareAttempt(number)
+        case .none:
+            return  // stopped before it started
         }
-        perform(machine.handle(.start))
     }
 
     /// Stops the call at once with `kind` (`cancelled` or `deadline`): aborts the attempt in
     /// flight, or ends the retry delay, the credential's refresh or the worker's mapping; no
     /// attempt starts after it.
     func stop(_ kind: ErrorKind) {
-        perform(machine.handle(.stop(kind)))
+        switch machine.stop(kind) {
+        case .abortTransfer(let transfer, let kind):
+            // The transfer's completion (`transferFinished`) then fails the call.
+            core.loop.abort(transfer, with: TransportError(kind: kind, curlCode: 0,
+                                                           message: CallStateMachine.stopMessage(kind)))
+        case .fail(let failure, let release):
+            fail(failure, release: release)
+        case .none:
+            return
+        }
     }
 
     /// Lets the transfer in flight take body bytes again after its chunk consumer paused it
     /// (``ChunkVerdict/pause``); nothing when none is in flight.
-    func resumeBody() { transfer?.resumeBody() }
-
-    /// Performs an action that needs no more than `response` (the attempt's, for a failure
-    /// that reports it). The others need the request or the result their event's handler
-    /// holds, and are performed there.
-    private func perform(_ action: CallStateMachine.Action, response: HTTPResponse? = nil) {
-        switch action {
-        case .none:
-            return
-        case .startAttempt(let number):
-            startAttempt(number)
-        case .abortTransfer(let kind):
-            // The transfer's completion (`transferFinished`) then fails the call.
-            if let transfer {
-                core.loop.abort(transfer, with: TransportError(kind: kind, curlCode: 0, message: Self.stopMessage(kind)))
-            }
-        case .scheduleRetry(let delay):
-            retryTimer = core.loop.schedule(after: delay) { [self] fired in
-                retryTimer = nil
-                perform(machine.handle(fired ? .delayElapsed : .stop(.cancelled)))
-            }
-        case .cancelRetryAndFail(let failure):
-            if let retryTimer { core.loop.cancelTimer(retryTimer) }
-            retryTimer = nil
-            fail(failure, response: response)
-        case .fail(let failure):
-            fail(failure, response: response)
-        case .send, .followRedirect, .decideRetry, .refreshCredential, .mapResponse, .complete:
-            assertionFailure("\(action) is performed by the handler of the event that asked for it")
-        }
-    }
-
-    private static func stopMessage(_ kind: ErrorKind) -> String {
-        kind == .deadline ? "the call's deadline passed" : "the call was cancelled"
-    }
-
-    private var elapsed: Double { MonotonicClock.now() - startTime }
-
-    private var remaining: Double? { timeouts.deadline.map { max(0, $0 - elapsed) } }
+    func resumeBody() { machine.transferInFlight?.resumeBody() }
 
     // MARK: Attempts
 
-    /// Phase `preparing(number)`: the breaker, the plugins' `prepare` and `willSend`, then the
+    /// The breaker, the plugins' `prepare`, the cache, then the plugins' `willSend` and the
     /// first transfer of attempt `number`.
-    private func startAttempt(_ number: Int) {
-        if let breaker {
-            switch breaker.acquire(now: MonotonicClock.now()) {
-            case .allowed(let trial):
-                holdsTrial = trial
+    private func prepareAttempt(_ number: Int) {
+        var trial = false
+        if let resilience {
+            switch resilience.admit(now: MonotonicClock.now()) {
+            case .allowed(let isTrial):
+                trial = isTrial
             case .rejected(let wait):
                 // A refused retry keeps what the call had: the last attempt's status and response.
-                let host = ResilienceState.host(of: prepared.url)
-                let seconds = (wait * 1000).rounded() / 1000
-                let when = wait > 0 ? "the next trial in \(seconds.formatted)s" : "a trial call is running"
-                let what = attempts.isEmpty ? "nothing was sent" : "no retry was sent"
-                if !attempts.isEmpty { attempts[attempts.count - 1].decision += "; the open circuit breaker refused the retry" }
-                let message = "the circuit breaker for \(host) is open (\(when)); \(what)"
-                return perform(machine.handle(.breakerRefused(message: message)))
+                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceState.host(of: prepared.url),
+                                                                          retryIn: wait)
+                return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
         var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
@@ -212,26 +187,24 @@ final class Call: @unchecked Sendable {
                                     callID: callID, redactor: core.redactor)
         for plugin in core.plugins {
             if let message = Self.prepare(&request, with: plugin, context: context) {
-                return perform(machine.handle(.pluginRefused(message: message)))
+                return perform(machine.prepareFailed(.plugin(message: message), trial: trial))
             }
         }
         // The cache sees the request as it would go out (a plugin's Authorization and the
         // fields Vary names included): a fresh hit ends here, a revalidation adds its fields.
+        var exchange: CallStateMachine.CacheExchange?
         if let cache {
-            cacheRequestTime = WallClock.now()
+            let requestTime = WallClock.now()
             let loop = core.loop
-            cacheLookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: maxResponseBytes,
-                                       now: cacheRequestTime)
-            if case .fresh(let response) = cacheLookup { return serveFresh(response) }
+            let lookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: maxResponseBytes,
+                                      now: requestTime)
+            if case .fresh(let response) = lookup { return perform(machine.cacheAnswered(response, trial: trial)) }
+            exchange = CallStateMachine.CacheExchange(lookup: lookup, requestTime: requestTime)
         }
         sink?.prepare(&request)
         for plugin in core.plugins { plugin.willSend(request, context: context) }
-        guard machine.handle(.requestReady) == .send else { return }
-        sentAt = MonotonicClock.now()
+        let sentAt = MonotonicClock.now()
         core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
-        hops = []
-        earlierHops = (TransferTimings(), 0)
-        refusedRedirect = nil
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
         options.maxResponseBytes = maxResponseBytes
@@ -244,22 +217,24 @@ final class Call: @unchecked Sendable {
         } else {
             options.timeout = timeouts.attempt
         }
-        attemptOptions = options
-        send(request, number: number, offset: elapsed, context: context)
+        let offset = elapsed
+        let sent = CallStateMachine.SentAttempt(
+            transfer: transfer(request, options: options, number: number, offset: offset, hop: 0), request: request,
+            startOffset: offset, sentAt: sentAt, trial: trial, context: context, options: options, cache: exchange)
+        perform(machine.requestPrepared(sent))
     }
 
-    /// A fresh stored response is the call's: nothing goes on the wire, so no attempt is
-    /// recorded and no plugin's `willSend` or `didReceive` runs; it is mapped, processed and
-    /// observed as a response that had just arrived. A breaker trial it held is given back.
-    private func serveFresh(_ response: HTTPResponse) {
-        if holdsTrial {
-            breaker?.record(failed: nil, trial: true, now: MonotonicClock.now())
-            holdsTrial = false
+    private func perform(_ action: CallStateMachine.PreparedAction) {
+        switch action {
+        case .startTransfer(let transfer):
+            core.loop.start(transfer)
+        case .map(let input, let record, let trial):
+            resilience?.record(record, trial: trial, now: MonotonicClock.now())
+            map(input)
+        case .fail(let failure, let record, let trial):
+            if let record { resilience?.record(record, trial: trial, now: MonotonicClock.now()) }
+            fail(failure, release: CallStateMachine.Waits())
         }
-        guard machine.handle(.requestReady) == .send, machine.handle(.transferFinished(.succeeded)) == .mapResponse
-        else { return }
-        cacheUse = (true, false)
-        finish(TransferResult(stored: response))
     }
 
     /// Runs `plugin`'s `prepare` on `request`; returns why the call fails, or nil. A plugin's
@@ -284,329 +259,258 @@ final class Call: @unchecked Sendable {
         return nil
     }
 
-    /// Sends one request of attempt `number` (its first, or a redirect's next hop), which
-    /// started `offset` seconds into the call: a hop gets what is left of the attempt's timeout.
-    private func send(_ request: HTTPRequest, number: Int, offset: Double, context: PluginContext) {
-        var options = attemptOptions
-        if !hops.isEmpty, let timeout = options.timeout { options.timeout = max(0.001, timeout - (elapsed - offset)) }
-        sentRequest = request
+    /// The transfer of one request of attempt `number` (hop `hop`: 0 for its first) that
+    /// started `offset` seconds into the call.
+    private func transfer(_ request: HTTPRequest, options: TransferOptions, number: Int, offset: Double,
+                          hop: Int) -> Transfer {
         let transfer = Transfer(request: request, options: options, writer: sink?.writer) { [self] result in
-            transferFinished(result, number: number, offset: offset, context: context)
+            transferFinished(result, request: request, hop: hop)
         }
-        self.transfer = transfer
         if onProgress != nil { transfer.progress = progressReporter(attempt: number) }
-        core.loop.start(transfer)
+        return transfer
     }
 
-    /// The next hop's request when the redirect policy follows `result`'s response; otherwise
-    /// nil, noting why it refused one for the failure ``finish(_:outcome:)`` reports.
-    private func redirectTarget(of result: TransferResult) -> HTTPRequest? {
-        guard result.error == nil, let response = result.response, let request = sentRequest else { return nil }
-        switch redirects.decide(after: request, status: response.status, location: response.redirectURL,
-                                followed: hops.count, secrets: core.redactor) {
-        case .final:
-            return nil
-        case .refuse(let reason):
-            refusedRedirect = "redirect not followed: \(response.status) to "
-                + "\(core.redactor.url(response.redirectURL ?? "")): \(reason)"
-            return nil
-        case .follow(let next):
-            return next
+    /// A transfer ended: the facts the machine needs are read off it here (the redirect
+    /// policy's decision, the deadline, the 401's origin), then the machine says what follows.
+    private func transferFinished(_ hop: TransferResult, request: HTTPRequest, hop index: Int) {
+        var redirect = RedirectDecision.final
+        if hop.error == nil, let response = hop.response {
+            redirect = redirects.decide(after: request, status: response.status, location: response.redirectURL,
+                                        followed: index, secrets: core.redactor)
         }
-    }
-
-    /// A transfer of attempt `number` ended: the next hop of a redirect, or the attempt's end
-    /// (plugins' `didReceive`, the event, the host's resilience state, then the machine).
-    private func transferFinished(_ hop: TransferResult, number: Int, offset: Double, context: PluginContext) {
-        transfer = nil
-        if machine.stopping == nil, let next = redirectTarget(of: hop), machine.handle(.redirect) == .followRedirect {
-            hops.append(RedirectHop(status: hop.response?.status ?? 0, url: core.redactor.url(next.url)))
-            earlierHops.timings.add(hop.timings)
-            earlierHops.bytesSent += hop.bytesSent
+        let now = elapsed
+        let deadlinePassed = timeouts.deadline.map { now >= $0 } ?? false
+        let leftOrigin = hop.response?.status == 401 && index > 0 && core.credential != nil
+            && URLOrigin(request.url) != URLOrigin(prepared.url)
+        switch machine.transferFinished(hop, redirect: redirect, elapsed: now, deadlinePassed: deadlinePassed,
+                                        leftOrigin: leftOrigin) {
+        case .followRedirect(let next, let options, let context, let number, let offset):
             for plugin in core.plugins { plugin.willSend(next, context: context) }
             endedHopProgress = nil  // the attempt goes on: its next hop counts from 0
-            return send(next, number: number, offset: offset, context: context)
-        }
-        reportAttemptProgress()
-        var result = hop  // the whole chain: the last hop's outcome, with every hop's time and bytes
-        if !hops.isEmpty {
-            result.timings.add(earlierHops.timings)
-            result.bytesSent += earlierHops.bytesSent
-        }
-        let response = result.response  // one copy for every use below
-        var error = result.error
-        if error?.kind == .timeout, let deadline = timeouts.deadline, elapsed >= deadline {
-            error?.kind = .deadline  // the attempt was cut short by the call's deadline
-        }
-        let attempt = Attempt(number: number, startOffset: offset, duration: elapsed - offset,
-                              status: response?.status ?? 0, errorKind: error?.kind,
-                              curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
-                              bytesSent: result.bytesSent, bytesReceived: result.bytesReceived, delayAfter: nil,
-                              decision: "", redirects: hops)
-        for plugin in core.plugins.reversed() {
-            plugin.didReceive(attempt, response: response, context: context)
-        }
-        core.events.emit(event(.attemptFinished, attempt: number, status: attempt.status, errorKind: attempt.errorKind,
-                               record: attempt), to: onEvent)
-        recordForResilience(attempt)
-        if let cache, error == nil, let final = response, let request = sentRequest {
-            // A 304 to the cache's revalidation becomes the stored response (the attempt
-            // keeps the 304 it was); a new response may be kept.
-            let outcome = cache.received(final, to: request, lookup: cacheLookup, requestTime: cacheRequestTime,
-                                         direct: hops.isEmpty)
-            result.response = outcome.response
-            cacheUse = (outcome.revalidated, outcome.revalidated)
-        }
-        let end: CallStateMachine.TransferEnd
-        if attempt.status == 401, core.credential != nil, !leftOrigin {
-            end = .unauthorized
-        } else {
-            end = error != nil || attempt.status >= 400 ? .failed : .succeeded
-        }
-        attempts.append(attempt)  // its decision is written below, once known
-        switch machine.handle(.transferFinished(end)) {
-        case .decideRetry:
-            decideRetry(result, error: error)
-        case .refreshCredential:
-            awaitCredential(result)
-        case .mapResponse:
-            finish(result)
-        case let action:
-            perform(action, response: result.response)
+            let transfer = transfer(next, options: options, number: number, offset: offset, hop: index + 1)
+            machine.hopStarted(transfer)
+            core.loop.start(transfer)
+        case .reportAttempt(let report):
+            reportAttempt(report)
         }
     }
 
-    /// Asks the retry layer about the failed last attempt, writes its decision, then performs
-    /// what the machine makes of it.
-    private func decideRetry(_ result: TransferResult, error: TransportError?) {
-        let last = attempts.count - 1
-        let outcome = AttemptOutcome(attempt: attempts[last].number, status: attempts[last].status, errorKind: error?.kind,
-                                     headers: result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
-                                     requestSent: result.requestSent)
+    /// The attempt ended: plugins' `didReceive`, the event, the host's resilience state and
+    /// the cache see it, then the machine says what follows.
+    private func reportAttempt(_ report: CallStateMachine.AttemptReport) {
+        reportAttemptProgress()
+        let attempt = report.attempt
+        for plugin in core.plugins.reversed() {
+            plugin.didReceive(attempt, response: report.response, context: report.context)
+        }
+        core.events.emit(event(.attemptFinished, attempt: attempt.number, status: attempt.status,
+                               errorKind: attempt.errorKind, record: attempt), to: onEvent)
+        resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
+        var response = report.response
+        var revalidated = false
+        if let cache, let exchange = report.cache, let received = response {
+            // A 304 to the cache's revalidation becomes the stored response (the attempt
+            // keeps the 304 it was); a new response may be kept.
+            let outcome = cache.received(received, to: exchange.request, lookup: exchange.exchange.lookup,
+                                         requestTime: exchange.exchange.requestTime, direct: exchange.direct)
+            (response, revalidated) = outcome
+        }
+        switch machine.attemptReported(response: response, revalidated: revalidated, elapsed: elapsed) {
+        case .decideRetry(let outcome, let previousDelay):
+            decideRetry(outcome, previousDelay: previousDelay)
+        case .askCredential(let request, let sentAt):
+            askCredential(request, sentAt: sentAt)
+        case .map(let input):
+            map(input)
+        case .fail(let failure):
+            fail(failure, release: CallStateMachine.Waits())
+        }
+    }
+
+    /// Asks the retry layer about the failed attempt, then performs what the machine makes
+    /// of its verdict and the body sink's refusal.
+    private func decideRetry(_ outcome: AttemptOutcome, previousDelay: Double?) {
         var jitter = generator ?? SeededGenerator()
         let verdict = policy.decideForCall(
             method: prepared.method, outcome: outcome, test: retryTest,
             hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName), remaining: remaining,
-            previousDelay: last > 0 ? attempts[last - 1].delayAfter : nil, budget: budget, url: prepared.url,
-            bodySinkRefusal: sink?.refusesRetry, using: &jitter)
+            previousDelay: previousDelay, budget: resilience?.retryBudget, url: prepared.url, using: &jitter)
         generator = jitter
-        switch verdict {
-        case .retry(let delay, let reason):
-            attempts[last].delayAfter = delay
-            attempts[last].decision = reason
-            lastResponse = result.response
-            core.events.emit(event(.retryScheduled, attempt: attempts[last].number, status: attempts[last].status,
-                                   errorKind: attempts[last].errorKind, delay: delay, reason: reason), to: onEvent)
-        case .stop(let reason), .failDeadline(let reason):
-            attempts[last].decision = reason
-        }
-        switch machine.handle(.retryDecided(verdict)) {
-        case .mapResponse:
-            finish(result)
-        case let action:
-            perform(action, response: result.response)
-        }
-    }
-
-    /// Whether the attempt's redirects ended at another origin than the call's URL: a 401
-    /// from there is not the credential's to answer (it was never sent there).
-    private var leftOrigin: Bool {
-        guard !hops.isEmpty, let sentRequest else { return false }
-        return URLOrigin(sentRequest.url) != URLOrigin(prepared.url)
-    }
-
-    /// Feeds an attempt's outcome to the host's retry budget and circuit breaker.
-    private func recordForResilience(_ attempt: Attempt) {
-        let cutShort = machine.stopping != nil || attempt.errorKind == .deadline || attempt.errorKind == .cancelled
-        let transportFailure = attempt.errorKind.map { $0.isTransport } ?? false
-        if let budget, !cutShort {
-            if transportFailure || policy.retryableStatusCodes.contains(attempt.status) {
-                budget.recordFailure()
-            } else if attempt.errorKind == nil, attempt.status < 400 {
-                budget.recordSuccess()
-            }
-        }
-        if let breaker {
-            let failed: Bool? = cutShort ? nil
-                : transportFailure || breaker.policy.failureStatusCodes.contains(attempt.status)
-            breaker.record(failed: failed, trial: holdsTrial, now: MonotonicClock.now())
-            holdsTrial = false
+        switch machine.retryDecided(verdict, bodySinkRefusal: sink?.refusesRetry) {
+        case .scheduleRetry(let delay, let reason, let attempt):
+            core.events.emit(event(.retryScheduled, attempt: attempt.number, status: attempt.status,
+                                   errorKind: attempt.errorKind, delay: delay, reason: reason), to: onEvent)
+            machine.retryTimerArmed(core.loop.schedule(after: delay) { [self] fired in
+                guard fired else { return stop(.cancelled) }  // the loop closed
+                switch machine.delayElapsed() {
+                case .prepareAttempt(let number): prepareAttempt(number)
+                case .none: return  // stopped first
+                }
+            })
+        case .map(let input):
+            map(input)
+        case .fail(let failure):
+            fail(failure, release: CallStateMachine.Waits())
+        case .none:
+            return  // stopped while the retry layer decided
         }
     }
 
     /// Entering a wait outside the loop (the credential's refresh, a worker's mapping): a
-    /// closing loop stops the call `cancelled`, as a cancel would (see `closeObserver`).
-    private func observeClose() {
-        closeObserver = core.loop.onClose { [self] in
-            closeObserver = nil
-            stop(.cancelled)
-        }
+    /// closing loop stops the call `cancelled`, as a cancel would, because it refuses the
+    /// wait's answer (`execute`) and its drain is then the only way to end the call.
+    private func observeClose() -> Int {
+        core.loop.onClose { [self] in stop(.cancelled) }
     }
 
-    /// Leaving that wait (its answer came back, or the call completed another way).
-    private func stopObservingClose() {
-        if let closeObserver { core.loop.removeCloseObserver(closeObserver) }
-        closeObserver = nil
+    /// Gives back what the machine's state held as the call leaves it.
+    private func release(_ waits: CallStateMachine.Waits) {
+        if let timer = waits.retryTimer { core.loop.cancelTimer(timer) }
+        if let observer = waits.closeObserver { core.loop.removeCloseObserver(observer) }
     }
 
     // MARK: Authentication
 
-    /// Phase `awaitingCredential`: after a 401 the credential says whether to replay (the
-    /// machine asks it once per call).
-    private func awaitCredential(_ result: TransferResult) {
-        guard let credential = core.credential else { return }  // `unauthorized` means there is one
-        attempts[attempts.count - 1].decision = "401: asking the credential"
-        observeClose()
+    /// After a 401 the credential says whether to replay (the machine asks it once per call).
+    private func askCredential(_ request: HTTPRequest, sentAt: Double) {
+        guard let credential = core.credential else {
+            preconditionFailure("the machine asks the credential only when the client has one")
+        }
+        machine.credentialAsked(closeObserver: observeClose())
         let loop = core.loop
-        let signed = sentRequest?.headers[credential.header]
-        credential.unauthorized(signedWith: signed, sentAt: sentAt) { [self] verdict in
-            loop.execute { [self] in credentialAnswered(verdict, result: result) }
+        credential.unauthorized(signedWith: request.headers[credential.header], sentAt: sentAt) { [self] verdict in
+            loop.execute { [self] in credentialAnswered(verdict) }
         }
     }
 
-    private func credentialAnswered(_ verdict: RefreshingCredential.Verdict, result: TransferResult) {
-        guard case .awaitingCredential = machine.phase else { return }  // stopped meanwhile
-        stopObservingClose()
-        let last = attempts.count - 1
-        switch verdict {
-        case .replay: attempts[last].decision = "401: replayed with the refreshed credential"
-        case .fail(let message): attempts[last].decision = "401: " + message
-        case .keep(let reason): attempts[last].decision = "401: " + reason
-        }
-        switch machine.handle(.credentialAnswered(verdict)) {
-        case .mapResponse:
-            finish(result)
-        case let action:
-            perform(action, response: result.response)
+    private func credentialAnswered(_ verdict: RefreshingCredential.Verdict) {
+        switch machine.credentialAnswered(verdict) {
+        case .prepareAttempt(let number, let waits):
+            release(waits)
+            prepareAttempt(number)
+        case .map(let input, let waits):
+            release(waits)
+            map(input)
+        case .fail(let failure, let waits):
+            fail(failure, release: waits)
+        case .none:
+            return  // stopped meanwhile
         }
     }
 
     // MARK: Finishing
 
-    /// Phase `mapping`: maps the final response, on the loop or on the worker pool.
-    private func finish(_ result: TransferResult) {
-        guard let response = result.response else {
-            guard machine.handle(.mappingFinished) == .complete else { return }
-            let error = result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
-            return fail(kind: error.kind, status: 0, message: error.message)
-        }
+    /// Maps the final response, on the loop or on the worker pool.
+    private func map(_ input: CallStateMachine.MappingInput) {
+        guard let response = input.result.response else { return mappingFinished(nil) }
         // `@metadata.url`: the call's URL, or after redirects the last hop's; the metadata
         // redacts it with the client's rule (a Location may carry what the caller never put
         // in the path).
         var mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
                                         headers: response.headers, body: response.body,
-                                        url: hops.isEmpty ? prepared.url : response.effectiveURL)
+                                        url: input.redirected ? response.effectiveURL : prepared.url)
         mappable.redactor = core.redactor
         let mapper = core.catalog.responseMapper
         let triage = mapper.triage(mappable, readingJSONBody: prepared.readsJSONBody)
-        guard triage.needsParse else { return finish(response, outcome: triage.outcome) }
+        guard triage.needsParse else { return mappingFinished(triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
-            _ = machine.handle(.mappingOffloaded)
-            return mapOnWorker(triage, response: response)
+            machine.mappingOffloaded(closeObserver: observeClose())
+            return mapOnWorker(triage)
         }
-        finish(response, outcome: mapper.mapBody(of: triage))
+        mappingFinished(mapper.mapBody(of: triage))
     }
 
     /// Parses and maps a large body on the ``WorkerPool`` while the loop runs other calls;
-    /// the outcome comes back to the loop thread (``mappingFinished(_:response:)``), where
-    /// the call finishes as it would inline. The worker reads only the Sendable response and
-    /// the read-only catalog, never the call's state. A stop meanwhile ends the call at once
-    /// (the machine then ignores the outcome); a closing loop stops it through its close observer.
-    private func mapOnWorker(_ triage: ResponseMapper.Triage, response: HTTPResponse) {
-        lastResponse = response  // what a cancelled or timed-out call reports
-        observeClose()
+    /// the outcome comes back to the loop thread (``mappingFinished(_:)``), where the call
+    /// finishes as it would inline. The worker reads only the Sendable triage and the
+    /// read-only catalog, never the call's state. A stop meanwhile ends the call at once (the
+    /// machine then ignores the outcome); a closing loop stops it through its close observer.
+    private func mapOnWorker(_ triage: ResponseMapper.Triage) {
         let mapper = core.catalog.responseMapper
         let loop = core.loop
         loop.offload { [self] home in
             let outcome = mapper.mapBody(of: triage).homed(home)
             // Refused once the loop is closing; its drain then runs the call's close observer.
-            loop.execute { [self] in mappingFinished(outcome, response: response) }
+            loop.execute { [self] in mappingFinished(outcome) }
         }
     }
 
-    private func mappingFinished(_ outcome: MappingOutcome, response: HTTPResponse) {
-        guard machine.phase == .mapping else { return }  // cancelled, past its deadline, or the loop closed first
-        stopObservingClose()
-        finish(response, outcome: outcome)
+    /// The mapping's outcome; nil for a result without a response (nothing to map).
+    private func mappingFinished(_ outcome: MappingOutcome?) {
+        switch machine.mappingFinished() {
+        case .complete(let input, let waits):
+            complete(input, outcome: outcome, release: waits)
+        case .none:
+            return  // cancelled, past its deadline, or the loop closed first
+        }
     }
 
-    private func finish(_ response: HTTPResponse, outcome: MappingOutcome) {
-        guard machine.handle(.mappingFinished) == .complete else { return }
+    private func complete(_ input: CallStateMachine.MappingInput, outcome: MappingOutcome?,
+                          release waits: CallStateMachine.Waits) {
+        guard let outcome, let response = input.result.response else {
+            let error = input.result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
+            return fail(kind: error.kind, status: 0, message: error.message, release: waits)
+        }
         if outcome.accepted, let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status) {
             return fail(kind: .httpStatus, status: response.status,
                         message: "status \(response.status) is not accepted by the call (it accepts \(acceptableStatusCodes))",
-                        response: response)
+                        response: response, release: waits)
         }
         if let mappingError = outcome.error {
             return fail(kind: .mapping, status: response.status, message: mappingError.description,
-                        errorObjects: outcome.errorObjects, response: response)
+                        errorObjects: outcome.errorObjects, response: response, release: waits)
         }
         guard outcome.accepted else {
             // A redirect the policy did not follow is the response: accepted when a response
             // descriptor lists its status, else a `redirect` failure that says why.
-            if let refusedRedirect {
-                return fail(kind: .redirect, status: response.status, message: refusedRedirect,
-                            errorObjects: outcome.errorObjects, response: response)
+            if let refused = input.refusedRedirect {
+                return fail(kind: .redirect, status: response.status, message: refused,
+                            errorObjects: outcome.errorObjects, response: response, release: waits)
             }
             return fail(kind: .httpStatus, status: response.status,
                         message: "status \(response.status) is not accepted", errorObjects: outcome.errorObjects,
-                        response: response)
+                        response: response, release: waits)
         }
-        complete(.success(Response(method: prepared.method, path: reportedPath, http: response,
-                                   mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                   attempts: attempts, json: outcome.json, metadata: outcome.metadata,
-                                   fromCache: cacheUse.fromCache, revalidated: cacheUse.revalidated)))
+        finish(.success(Response(method: prepared.method, path: reportedPath, http: response,
+                                 mapped: outcome.mapped, pathParameters: outcome.pathParameters,
+                                 attempts: machine.attempts, json: outcome.json, metadata: outcome.metadata,
+                                 fromCache: input.fromCache, revalidated: input.revalidated)), release: waits)
     }
 
-    /// Fails the call as the machine's `failure` says; `response` is the attempt's (for a
-    /// failure that reports it), otherwise the call reports the last retried response.
-    private func fail(_ failure: CallStateMachine.Failure, response: HTTPResponse?) {
-        let status = attempts.last?.status ?? 0
-        switch failure {
-        case .attemptCutShort(let kind):
-            attempts[attempts.count - 1].decision = Self.stopMessage(kind)
-            fail(kind: kind, status: status, message: Self.stopMessage(kind), response: response)
-        case .stopped(let kind):
-            fail(kind: kind, status: status, message: Self.stopMessage(kind), response: lastResponse)
-        case .circuitOpen(let message):
-            fail(kind: .circuitOpen, status: status, message: message, response: lastResponse)
-        case .plugin(let message):
-            fail(kind: .plugin, status: 0, message: message)
-        case .deadlineBeforeRetry(let reason):
-            let message = "the call's deadline would pass before the next attempt (\(reason))"
-            fail(kind: .deadline, status: status, message: message, response: response)
-        case .credential(let message):
-            fail(kind: .auth, status: 401, message: message, response: response)
-        }
+    private func fail(_ failure: CallStateMachine.CallFailure, release waits: CallStateMachine.Waits) {
+        fail(kind: failure.kind, status: failure.status, message: failure.message, response: failure.response,
+             release: waits)
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
-                      response: HTTPResponse? = nil) {
+                      response: HTTPResponse? = nil, release waits: CallStateMachine.Waits) {
         let error = GatewireError(kind: kind, status: status, message: message, method: prepared.method,
                                   path: reportedPath, errorObjects: errorObjects,
-                                  response: response, attempts: attempts)
-        complete(.failure(error))
+                                  response: response, attempts: machine.attempts)
+        finish(.failure(error), release: waits)
     }
 
-    /// The one completion: every path reaches it through a terminal action of the machine.
-    private func complete(_ result: consuming Result<Response, GatewireError>) {
+    /// The one end of a started call: every path reaches it through a terminal action of
+    /// the machine.
+    private func finish(_ result: consuming Result<Response, GatewireError>, release waits: CallStateMachine.Waits) {
+        release(waits)
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        stopObservingClose()
         let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
-                                    attempt: attempts.count, callID: callID, redactor: core.redactor)
+                                    attempt: machine.attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         sink?.complete(&result)
         core.events.emit(finishedEvent(result), to: onEvent)
-        if case .failure(let failure) = result { core.observers.notify(failure) }
-        completion(result)
+        Self.tell(result, observers: core.observers, completion: completion)
     }
 
     /// The `callFinished` event of the call's final `result` (built only for event monitors).
     private func finishedEvent(_ result: borrowing Result<Response, GatewireError>) -> CallEvent {
+        let attempts = machine.attempts.count
         switch result {
-        case .success(let response): event(.callFinished, attempt: attempts.count, status: response.status)
-        case .failure(let failure): event(.callFinished, attempt: attempts.count, status: failure.status, errorKind: failure.kind)
+        case .success(let response): return event(.callFinished, attempt: attempts, status: response.status)
+        case .failure(let failure):
+            return event(.callFinished, attempt: attempts, status: failure.status, errorKind: failure.kind)
         }
     }
 }

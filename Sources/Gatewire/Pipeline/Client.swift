@@ -148,15 +148,13 @@ public final class Client: Sendable {
                 handle.attach(call)
                 call.start()
             } catch {
-                core.observers.notify(error)
-                completion(.failure(error))
+                Call.failUnbuilt(error, core: core, completion: completion)
             }
         }
         if !accepted {
             let error = GatewireError(kind: .cancelled, message: "the client was closed", method: request.method,
                                       path: request.route ?? request.path)
-            core.observers.notify(error)
-            completion(.failure(error))
+            Call.failUnbuilt(error, core: core, completion: completion)
         }
         return handle
     }

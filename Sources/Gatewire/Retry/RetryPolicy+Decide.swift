@@ -4,8 +4,8 @@ extension RetryPolicy {
     /// Decides whether to retry after a failed attempt, and after how long (seconds).
     ///
     /// The retry rules, which live in one place: `decideForCall`, which every call (Swift,
-    /// the C ABI, Python, the CLI) goes through, adds only a call's retry budget and body
-    /// sink to them. Call it once per attempt that failed (a transport error, or a status
+    /// the C ABI, Python, the CLI) goes through, adds only a call's retry budget to them (a
+    /// call's body sink may still refuse the retry: ``CallStateMachine/retryDecided(_:bodySinkRefusal:)``). Call it once per attempt that failed (a transport error, or a status
     /// the call does not accept). Rules, in order:
     ///
     /// 1. The kinds `neverRetried(_:)` lists (a cancel, the deadline, a bad argument, a
@@ -50,7 +50,7 @@ extension RetryPolicy {
         now: Double? = nil,
         using generator: inout some RandomNumberGenerator
     ) -> RetryDecision {
-        // No budget and no body sink: the call's own rules never turn a retry into a stop here.
+        // No budget: the call's own rule never turns a retry into a stop here.
         switch decideForCall(method: method, outcome: outcome, test: test, hasIdempotencyKey: hasIdempotencyKey,
                              remaining: remaining, now: now, previousDelay: nil, budget: nil, url: "",
                              using: &generator) {
@@ -79,14 +79,11 @@ extension RetryPolicy {
     /// 2. A retry the policy allows is refused when the host's retry budget is spent
     ///    (``RetryBudgetState/allowsRetry``, the token bucket of gRPC's retry throttling):
     ///    the call stops with the attempt's result.
-    /// 3. A retry is refused when `bodySinkRefusal` says why one must not be sent (body
-    ///    bytes already reached a chunk consumer, which cannot take them back).
     ///
     /// - Parameters:
     ///   - previousDelay: the wait before the previous retry (for ``Jitter/decorrelated``).
     ///   - budget: the host's retry budget, nil when budgets are off; read, never charged.
     ///   - url: the call's URL, whose host names the budget in the reason.
-    ///   - bodySinkRefusal: why the call's body sink refuses a retry, or nil.
     ///   - Other parameters: as for ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)``.
     ///     Event-loop thread (the budget's).
     func decideForCall(
@@ -99,7 +96,6 @@ extension RetryPolicy {
         previousDelay: Double?,
         budget: RetryBudgetState?,
         url: String,
-        bodySinkRefusal: String? = nil,
         using generator: inout some RandomNumberGenerator
     ) -> CallVerdict {
         if let kind = outcome.errorKind, let refusal = Self.neverRetried(kind) {
@@ -167,7 +163,6 @@ extension RetryPolicy {
             return .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
                 + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
         }
-        if let bodySinkRefusal { return .stop(reason: bodySinkRefusal) }
         return .retry(delay: delay, reason: retryReason)
     }
 
