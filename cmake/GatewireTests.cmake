@@ -194,6 +194,16 @@ if(TARGET test_resilience_cases_c)  # else c_resilience_cases fails, naming jans
         "comment;calls[0].retries;calls[0].expect.atempts;calls[0].expect.echo.methd;calls[0].expect.bytes_received.mx")
 endif()
 
+# ---- c_call_options: gw_call_options version 5 (the nested structs) against the test server,
+# beside a version 4 caller; strict C99, the library only.
+add_executable(test_call_options_c Tests/c/test_call_options.c)
+set_target_properties(test_call_options_c PROPERTIES C_STANDARD 99 C_STANDARD_REQUIRED ON C_EXTENSIONS OFF)
+target_compile_options(test_call_options_c PRIVATE -Wall -Wextra -pedantic)
+target_link_libraries(test_call_options_c PRIVATE Gatewire::Gatewire)
+add_test(NAME c_call_options
+         COMMAND ${GW_PYTHON} ${GW_SUPPORT}/run_with_server.py $<TARGET_FILE:test_call_options_c>)
+set_tests_properties(c_call_options PROPERTIES TIMEOUT 120 LABELS "c;server")
+
 # ---- layout_matches_package: README's Layout == scripts/layout.py's graph of Package.swift
 add_test(NAME layout_matches_package
          COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_layout.py --root ${CMAKE_SOURCE_DIR})

@@ -30,7 +30,7 @@ extern "C" {
  *    gw_last_error_message() then describes the failure. A NULL pointer or malformed JSON
  *    is reported this way, never a crash. A NULL argument's message names the function
  *    called ("gw_client_new: out_client is NULL"); a bad value's names the field or header
- *    ("max_retries: -5 is out of range ...", "header \"X\": ...").
+ *    ("retry.max_retries: -5 is out of range ...", "header \"X\": ...").
  *  - Header fields (config "headers", headers_json, gw_request_set_header, credentials,
  *    plugin settings) follow RFC 9110: a name is a token (section 5.1: letters, digits and
  *    `` !#$%&'*+-.^_`|~ ``) and not one libcurl frames the message or the connection with
@@ -123,7 +123,7 @@ extern "C" {
 #define GW_KIND_PROTOCOL 14         /**< the reply broke HTTP (not HTTP at all, malformed status line
                                          or header section); status 0 */
 #define GW_KIND_RESPONSE_TOO_LARGE 15 /**< the body passed maxResponseBytes (decoded; config, route or
-                                           policy_json), or its Content-Length did: aborted there,
+                                           gw_call_options.max_response_bytes), or its Content-Length did: aborted there,
                                            never retried; status 0 */
 #define GW_KIND_REDIRECT 16         /**< a redirect the redirect policy refused (too many hops, https
                                          to http, a body re-sent to another origin, another origin
@@ -137,7 +137,7 @@ extern "C" {
  * @{
  */
 #define GW_RETRY_USE_POLICY 0 /**< let the client's retry policy decide */
-#define GW_RETRY_RETRY 1      /**< retry (within max_retries), after *delay seconds if set >= 0 */
+#define GW_RETRY_RETRY 1      /**< retry (within the policy's max_retries), after *delay seconds if set >= 0 */
 #define GW_RETRY_STOP 2       /**< stop and report this attempt's outcome */
 /** @} */
 
@@ -624,7 +624,8 @@ void gw_client_free(gw_client *client);
 
 /**
  * @defgroup gw_call_options Call options
- * @brief What one call sends, and how it retries.
+ * @brief What one call sends, and the policies it is carried out with: gw_call_options and its
+ *        nested structs, each with its own initialiser (as libgit2's git_clone_options).
  * @{
  */
 
@@ -637,7 +638,7 @@ void gw_client_free(gw_client *client);
  *        seconds: capped at the policy's maxDelay (an infinite one too), and a delay past the
  *        call's deadline fails the call at once with GW_KIND_DEADLINE, as the policy's own
  *        delays do; a negative one or NaN keeps the policy's delay.
- * @param user_data gw_call_options.retry_test_user_data.
+ * @param user_data gw_retry_options.test_user_data (gw_call_options_v4.retry_test_user_data).
  * @return a GW_RETRY_* verdict.
  */
 typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, void *user_data);
@@ -654,7 +655,7 @@ typedef int32_t (*gw_retry_test_fn)(const gw_attempt *attempt, double *delay, vo
 
 /**
  * One part of a multipart/form-data body (RFC 7578), as a line of curl's -F: an array of them
- * in gw_call_options.parts, written as a literal with designated initialisers, e.g.
+ * in gw_body.parts (gw_call_options_v4.parts), written as a literal with designated initialisers, e.g.
  * `gw_part parts[] = {{.kind = GW_PART_FIELD, .name = "title", .value = "Q3"},
  *                     {.kind = GW_PART_FILE, .name = "report", .path = "q3.pdf"}};`.
  * An array rather than a builder handle: the parts are read during the call only, like every
@@ -727,7 +728,7 @@ typedef void (*gw_progress_fn)(const gw_progress *progress, void *user_data);
 /** @} */
 
 /**
- * Takes the next chunk of a streamed body (gw_call_options.on_chunk).
+ * Takes the next chunk of a streamed body (gw_download_options.on_chunk).
  *
  * Runs on the client's event-loop thread, in order, once per decoded chunk (at most 100 KiB,
  * the transfer's receive buffer); must not block (return GW_CHUNK_PAUSE instead). Such a
@@ -735,24 +736,448 @@ typedef void (*gw_progress_fn)(const gw_progress *progress, void *user_data);
  * pause holds at most one network read and one chunk whatever the compression ratio.
  * @param data the chunk, borrowed: valid during the callback only (copy what you keep).
  * @param length its bytes (more than 0).
- * @param user_data gw_call_options.on_chunk_user_data.
+ * @param user_data gw_download_options.on_chunk_user_data.
  * @return a GW_CHUNK_* answer.
  */
 typedef int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_data);
 
 /**
- * One call. Either route (+ params_json) or path (+ method).
+ * @name Keeping a policy's value
+ * @{
+ */
+#define GW_KEEP (-1) /**< in a number or flag of gw_retry_options and gw_redirect_options: keep
+                          the value of the policy the call starts from (the route's, else the
+                          client's); in gw_retry_budget_options and gw_circuit_breaker_options,
+                          which replace the whole policy as the config's keys do: the default.
+                          The field is then read as a key absent from the config's object. */
+/** @} */
+
+/**
+ * @name Retry jitter
+ * The value of gw_retry_options.jitter: the config's `retry.jitter` words.
+ * @{
+ */
+#define GW_JITTER_KEEP 0         /**< keep the policy's jitter */
+#define GW_JITTER_NONE 1         /**< "none": the computed delay as is */
+#define GW_JITTER_FULL 2         /**< "full": uniform in [0, delay] (AWS "full jitter") */
+#define GW_JITTER_EQUAL 3        /**< "equal": delay / 2 plus uniform in [0, delay / 2] */
+#define GW_JITTER_DECORRELATED 4 /**< "decorrelated": uniform in [initial_delay, 3 x the previous
+                                      delay], capped at max_delay */
+/** @} */
+
+/**
+ * This call's retry policy, field by field over the route's (else the client's): the
+ * config's `retry` object as C fields (docs/config.md "retry"). Each field that is not
+ * GW_KEEP (GW_JITTER_KEEP, NULL) replaces that one value; the others stay, so a route that
+ * retries only 502 after 0.2 s still does when only max_retries is set.
+ *
+ * The fields are read by the config's own `retry` reader, so their ranges (the core's
+ * CallLimits) and messages are the config's and policy_json's, naming the C field:
+ * `retry.max_retries: 150 is out of range 0...100` (GW_ERROR_INVALID_ARGUMENT). A NaN or
+ * infinite time is refused too (`retry.max_delay: inf is not a finite number`).
+ * Fill it with GW_RETRY_OPTIONS_INIT or gw_retry_options_init(); gw_call_options_init and
+ * GW_CALL_OPTIONS_INIT do so for gw_call_options.retry.
+ */
+typedef struct gw_retry_options {
+    uint32_t version;        /**< GW_RETRY_OPTIONS_VERSION; another value is GW_ERROR_VERSION */
+    int32_t max_retries;     /**< retries after the first attempt, 0...100 (0 = one attempt);
+                                  GW_KEEP = the policy's count (`maxRetries`) */
+    double initial_delay;    /**< seconds before the first retry, before jitter, 0...86400;
+                                  GW_KEEP = the policy's (`initialDelay`, default 0.5) */
+    double multiplier;       /**< the factor each further delay grows by, 1...1000; GW_KEEP =
+                                  the policy's (`multiplier`, default 2) */
+    double max_delay;        /**< the longest computed delay, seconds, 0...86400; GW_KEEP = the
+                                  policy's (`maxDelay`, default 30) */
+    int32_t jitter;          /**< a GW_JITTER_* value; GW_JITTER_KEEP = the policy's (default
+                                  "full"); another value is GW_ERROR_INVALID_ARGUMENT */
+    const int32_t *status_codes; /**< the statuses retried (each 100...599), status_code_count of
+                                      them, copied during the call; NULL = the policy's
+                                      (`statusCodes`, default 408 429 500 502 503 504); a
+                                      non-NULL array with count 0 retries no status */
+    size_t status_code_count;    /**< the number of status_codes, at most SIZE_MAX / 2; more than
+                                      0 with status_codes NULL is GW_ERROR_INVALID_ARGUMENT */
+    const char *const *methods;  /**< the methods retried after the request may have reached the
+                                      server (names, case-insensitive), method_count of them;
+                                      NULL = the policy's (`methods`, default the idempotent
+                                      ones of RFC 9110 section 9.2.2) */
+    size_t method_count;         /**< the number of methods, as status_code_count */
+    double max_retry_after;  /**< the longest Retry-After honoured, seconds, 0...86400 (a longer
+                                  one stops the retries); GW_KEEP = the policy's (default 60) */
+    int32_t idempotency_key; /**< 1: a POST or PATCH without an Idempotency-Key gets one (kept
+                                  across its attempts); 0: not; GW_KEEP = the policy's (default 0);
+                                  another value is GW_ERROR_INVALID_ARGUMENT */
+    int32_t retry_non_idempotent; /**< 1: retry every method after sending, POST and PATCH
+                                       included; 0: not; GW_KEEP = the policy's (default 0) */
+    gw_retry_test_fn test;   /**< asked once per failed attempt whether to retry, or NULL */
+    void *test_user_data;    /**< passed to test */
+} gw_retry_options;
+#define GW_RETRY_OPTIONS_VERSION 1u /**< the version of gw_retry_options this header declares */
+/** gw_retry_options keeping every value of the policy, for an initialiser. */
+#define GW_RETRY_OPTIONS_INIT {GW_RETRY_OPTIONS_VERSION, GW_KEEP, GW_KEEP, GW_KEEP, GW_KEEP, GW_JITTER_KEEP, \
+                               NULL, 0, NULL, 0, GW_KEEP, GW_KEEP, GW_KEEP, NULL, NULL}
+
+/**
+ * Fills *options as GW_RETRY_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_RETRY_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_retry_options_init(gw_retry_options *options, uint32_t version);
+
+/**
+ * @name Whether a call overrides a retry budget or circuit breaker
+ * The value of gw_retry_budget_options.mode and gw_circuit_breaker_options.mode.
+ * @{
+ */
+#define GW_POLICY_KEEP 0 /**< keep the route's (else the client's) */
+#define GW_POLICY_OFF 1  /**< none for this call (the config's `false`) */
+#define GW_POLICY_ON 2   /**< this call's own, from the struct's fields (the config's object) */
+/** @} */
+
+/**
+ * This call's retry budget (a token bucket per host that stops retries when too many
+ * fail, gRPC's retry throttling): the config's `retryBudget` as C fields. With GW_POLICY_ON
+ * the fields replace the whole budget, as the config's object does: a field left GW_KEEP
+ * takes the default. Read by the config's reader (ranges and messages as the config's,
+ * naming the C field). Fill it with GW_RETRY_BUDGET_OPTIONS_INIT or
+ * gw_retry_budget_options_init().
+ */
+typedef struct gw_retry_budget_options {
+    uint32_t version;  /**< GW_RETRY_BUDGET_OPTIONS_VERSION; another value is GW_ERROR_VERSION */
+    int32_t mode;      /**< a GW_POLICY_* value; another is GW_ERROR_INVALID_ARGUMENT */
+    double max_tokens; /**< the bucket's size in tokens, 1...1000; GW_KEEP = 10 (`maxTokens`) */
+    double token_ratio; /**< tokens a success gives back, 0.001...1000; GW_KEEP = 0.1
+                             (`tokenRatio`) */
+} gw_retry_budget_options;
+#define GW_RETRY_BUDGET_OPTIONS_VERSION 1u /**< the version of gw_retry_budget_options this header declares */
+/** gw_retry_budget_options keeping the route's or client's budget, for an initialiser. */
+#define GW_RETRY_BUDGET_OPTIONS_INIT {GW_RETRY_BUDGET_OPTIONS_VERSION, GW_POLICY_KEEP, GW_KEEP, GW_KEEP}
+
+/**
+ * Fills *options as GW_RETRY_BUDGET_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_RETRY_BUDGET_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_retry_budget_options_init(gw_retry_budget_options *options, uint32_t version);
+
+/**
+ * This call's circuit breaker (per host: open after too many failures, refusing calls for
+ * break_duration): the config's `circuitBreaker` as C fields. With GW_POLICY_ON the fields
+ * replace the whole breaker, as the config's object does: a field left GW_KEEP (NULL for
+ * status_codes) takes the default. Read by the config's reader (ranges and messages as the
+ * config's, naming the C field). Fill it with GW_CIRCUIT_BREAKER_OPTIONS_INIT or
+ * gw_circuit_breaker_options_init().
+ */
+typedef struct gw_circuit_breaker_options {
+    uint32_t version;           /**< GW_CIRCUIT_BREAKER_OPTIONS_VERSION; another value is
+                                     GW_ERROR_VERSION */
+    int32_t mode;               /**< a GW_POLICY_* value; another is GW_ERROR_INVALID_ARGUMENT */
+    double failure_ratio;       /**< the share of failed calls that opens it, 0...1; GW_KEEP =
+                                     0.1 (`failureRatio`) */
+    int32_t minimum_throughput; /**< calls in the window before it may open, 1...100000;
+                                     GW_KEEP = 100 (`minimumThroughput`) */
+    double sampling_duration;   /**< the window, seconds, 0.001...86400; GW_KEEP = 30 */
+    double break_duration;      /**< how long it stays open, seconds, 0.001...86400; GW_KEEP = 5 */
+    const int32_t *status_codes; /**< the statuses that count as failures (each 100...599),
+                                      status_code_count of them, copied; NULL = the default
+                                      (`statusCodes`: 500 and up, 408, 429) */
+    size_t status_code_count;   /**< the number of status_codes, at most SIZE_MAX / 2; more than
+                                     0 with status_codes NULL is GW_ERROR_INVALID_ARGUMENT */
+} gw_circuit_breaker_options;
+#define GW_CIRCUIT_BREAKER_OPTIONS_VERSION 1u /**< the version of gw_circuit_breaker_options this header declares */
+/** gw_circuit_breaker_options keeping the route's or client's breaker, for an initialiser. */
+#define GW_CIRCUIT_BREAKER_OPTIONS_INIT {GW_CIRCUIT_BREAKER_OPTIONS_VERSION, GW_POLICY_KEEP, GW_KEEP, GW_KEEP, \
+                                         GW_KEEP, GW_KEEP, NULL, 0}
+
+/**
+ * Fills *options as GW_CIRCUIT_BREAKER_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_CIRCUIT_BREAKER_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_circuit_breaker_options_init(gw_circuit_breaker_options *options, uint32_t version);
+
+/**
+ * @name Which redirects a call follows
+ * The value of gw_redirect_options.follow: the config's `redirects.follow` words.
+ * @{
+ */
+#define GW_FOLLOW_KEEP 0        /**< keep the policy's (default "any") */
+#define GW_FOLLOW_NONE 1        /**< "none": a redirect is refused (GW_KIND_REDIRECT) */
+#define GW_FOLLOW_SAME_ORIGIN 2 /**< "sameOrigin": only to the same scheme, host and port
+                                     (RFC 6454) */
+#define GW_FOLLOW_ANY 3         /**< "any": any http(s) target, within the rules below */
+/** @} */
+
+/**
+ * This call's redirect policy, field by field over the route's (else the client's): the
+ * config's `redirects` object as C fields (README "Redirects"; the rules of RFC 9110 section
+ * 15.4 the library applies are there). Each field that is not GW_KEEP (GW_FOLLOW_KEEP)
+ * replaces that one value. Read by the config's `redirects` reader: ranges and messages as
+ * the config's and policy_json's, naming the C field (`redirects.max: 51 is out of range
+ * 0...50`). Fill it with GW_REDIRECT_OPTIONS_INIT or gw_redirect_options_init().
+ */
+typedef struct gw_redirect_options {
+    uint32_t version;      /**< GW_REDIRECT_OPTIONS_VERSION; another value is GW_ERROR_VERSION */
+    int32_t follow;        /**< a GW_FOLLOW_* value; another is GW_ERROR_INVALID_ARGUMENT */
+    int32_t max;           /**< hops followed per attempt at most, 0...50; GW_KEEP = the
+                                policy's (`max`, default 10) */
+    int32_t allow_downgrade; /**< 1: follow an https URL's redirect to http (credentials
+                                  dropped, the body in clear text); 0: refuse it; GW_KEEP = the
+                                  policy's (default 0) */
+    int32_t allow_cross_origin_body; /**< 1: follow a 307 or 308 that re-sends the body to
+                                          another origin; 0: refuse it; GW_KEEP = the policy's
+                                          (default 0) */
+} gw_redirect_options;
+#define GW_REDIRECT_OPTIONS_VERSION 1u /**< the version of gw_redirect_options this header declares */
+/** gw_redirect_options keeping every value of the policy, for an initialiser. */
+#define GW_REDIRECT_OPTIONS_INIT {GW_REDIRECT_OPTIONS_VERSION, GW_FOLLOW_KEEP, GW_KEEP, GW_KEEP, GW_KEEP}
+
+/**
+ * Fills *options as GW_REDIRECT_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_REDIRECT_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_redirect_options_init(gw_redirect_options *options, uint32_t version);
+
+/**
+ * This call's time limits, each over the client's (the config's `timeouts`): 0 keeps the
+ * client's; otherwise 0.001...86400 seconds (the core's CallLimits: one millisecond,
+ * libcurl's resolution, to a day). Another value (negative, NaN, infinite) is
+ * GW_ERROR_INVALID_ARGUMENT naming the field: `timeouts.deadline: 100000.0 is out of range
+ * (0 = the client's, or 0.001...86400 seconds)`. Fill it with GW_TIMEOUT_OPTIONS_INIT or
+ * gw_timeout_options_init().
+ */
+typedef struct gw_timeout_options {
+    uint32_t version; /**< GW_TIMEOUT_OPTIONS_VERSION; another value is GW_ERROR_VERSION */
+    double connect;   /**< seconds to get a connection, per attempt (client default 10) */
+    double attempt;   /**< seconds per attempt, connect included (client default 30); past it
+                           the attempt fails with GW_KIND_TIMEOUT (or GW_KIND_CONNECT) */
+    double deadline;  /**< seconds for the whole call, every attempt and delay included (client
+                           default none); past it the call fails with GW_KIND_DEADLINE */
+} gw_timeout_options;
+#define GW_TIMEOUT_OPTIONS_VERSION 1u /**< the version of gw_timeout_options this header declares */
+/** gw_timeout_options keeping the client's limits, for an initialiser. */
+#define GW_TIMEOUT_OPTIONS_INIT {GW_TIMEOUT_OPTIONS_VERSION, 0, 0, 0}
+
+/**
+ * Fills *options as GW_TIMEOUT_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_TIMEOUT_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_timeout_options_init(gw_timeout_options *options, uint32_t version);
+
+/**
+ * @name What a call's body is
+ * The value of gw_body.kind.
+ * @{
+ */
+#define GW_BODY_NONE 0      /**< no body */
+#define GW_BODY_JSON 1      /**< json */
+#define GW_BODY_BYTES 2     /**< bytes + length, sent with content_type */
+#define GW_BODY_FORM 3      /**< form_json, application/x-www-form-urlencoded */
+#define GW_BODY_MULTIPART 4 /**< parts + part_count, multipart/form-data (RFC 7578), after the
+                                 fields of form_json or of an object json, if one is set */
+/** @} */
+
+/**
+ * A call's one body: kind says which it is and which fields are read, so that a call cannot
+ * carry two. A field that kind does not read must be NULL (0): one set anyway is
+ * GW_ERROR_INVALID_ARGUMENT naming it (`body.form_json: not read for GW_BODY_JSON (set
+ * body.kind to the body you send)`), never ignored. Every pointer is copied during the call
+ * (gw_call_async: before it returns). A body on HEAD fails the call with
+ * GW_KIND_INVALID_ARGUMENT (RFC 9110 section 9.3.2); any other method sends it (GET too).
+ * Fill it with GW_BODY_INIT or gw_body_init().
+ */
+typedef struct gw_body {
+    uint32_t version;          /**< GW_BODY_VERSION; another value is GW_ERROR_VERSION */
+    int32_t kind;              /**< a GW_BODY_* value; another is GW_ERROR_INVALID_ARGUMENT */
+    const char *json;
+    /**< GW_BODY_JSON: the JSON text, required; mapped through the request descriptor of the
+         call's object_type (else the route's objectType), else sent as is.
+         GW_BODY_MULTIPART: an object whose fields mapped by that descriptor come first
+         (named as a form names them: "user[name]", "user[tags][]"), or NULL; it needs an
+         object type. Malformed JSON is GW_ERROR_INVALID_ARGUMENT with line and column. */
+    const void *bytes;         /**< GW_BODY_BYTES: length bytes (NULL only with length 0) */
+    size_t length;             /**< GW_BODY_BYTES: the number of bytes (0 = an empty body), at
+                                    most SIZE_MAX / 2 */
+    const char *content_type;  /**< GW_BODY_BYTES: its Content-Type, e.g. "image/png"; NULL =
+                                    "application/octet-stream"; a "Content-Type" of
+                                    headers_json or of the config wins over both */
+    const char *form_json;
+    /**< GW_BODY_FORM: the fields, required, as a JSON object in order: values strings,
+         numbers (their JSON text), booleans or arrays of them (the name repeated,
+         `ids=1&ids=2`), encoded as the WHATWG URL standard's form serializer (space "+",
+         every byte outside RFC 3986's unreserved set "%XX"). GW_BODY_MULTIPART: fields sent
+         first as text parts, or NULL (at most one of form_json and json). */
+    const gw_part *parts;      /**< GW_BODY_MULTIPART: part_count parts in order (gw_part); libcurl
+                                    writes the Content-Type ("multipart/form-data;
+                                    boundary=..."): one of headers_json or the config is not sent */
+    size_t part_count;         /**< GW_BODY_MULTIPART: the number of parts, at most SIZE_MAX / 2
+                                    (more than 0 with parts NULL is GW_ERROR_INVALID_ARGUMENT) */
+} gw_body;
+#define GW_BODY_VERSION 1u /**< the version of gw_body this header declares */
+/** gw_body with no body, for an initialiser. */
+#define GW_BODY_INIT {GW_BODY_VERSION, GW_BODY_NONE, NULL, NULL, 0, NULL, NULL, NULL, 0}
+
+/**
+ * Fills *body as GW_BODY_INIT.
+ * @param body the struct to fill.
+ * @param version GW_BODY_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_body_init(gw_body *body, uint32_t version);
+
+/**
+ * Where the body of a 2xx response goes instead of the result: a file (path) or a consumer
+ * (on_chunk), at most one (else GW_ERROR_INVALID_ARGUMENT); neither keeps it in the result.
+ *
+ * path: written to a temporary file in the same folder (".NAME.PID-RANDOM.part") and renamed
+ * onto the path when the call succeeds (not fsync'd), removed when it fails: the path appears
+ * (or is replaced) only then, whole. A folder that takes no new file fails the call before
+ * anything is sent (GW_KIND_INVALID_ARGUMENT naming the path). A replaced file keeps its
+ * permission bits; a new one gets 0666 less the umask. A retry after a partial 200 body
+ * resumes it with Range and If-Range (RFC 9110 sections 14.2 and 13.1.5) when that response
+ * had a strong ETag or a Last-Modified at least a second before its Date, and no content
+ * coding: a 200 starts the file again, a 206 is appended only when it continues the file
+ * exactly (same validator, Content-Range from the file's end to the declared length, exactly
+ * those bytes); any other 206 drops the partial file and fails the attempt
+ * (GW_KIND_PROTOCOL), which the retry policy may send again from byte 0. Without a validator
+ * a retry starts the file again.
+ *
+ * on_chunk: the body in chunks (gw_chunk_fn). A call whose consumer took a chunk is never
+ * retried (its chunks cannot be taken back): the attempt's failure ends it. Back-pressure:
+ * return GW_CHUNK_PAUSE and call gw_call_resume_body() (a call started with gw_call_async)
+ * when ready.
+ *
+ * Either way bodies of other statuses (a 5xx that is retried, a 4xx) are kept in the result
+ * as without it, within maxResponseBytes, and mapped; a streamed body is not mapped
+ * (gw_result_body is empty; "bytes_received" of gw_result_attempts_json counts it).
+ * maxResponseBytes does not limit it: max_bytes does. Fill it with GW_DOWNLOAD_OPTIONS_INIT
+ * or gw_download_options_init().
+ */
+typedef struct gw_download_options {
+    uint32_t version;          /**< GW_DOWNLOAD_OPTIONS_VERSION; another value is GW_ERROR_VERSION */
+    const char *path;          /**< the file's path (copied during the call), or NULL */
+    gw_chunk_fn on_chunk;      /**< the consumer, or NULL */
+    void *on_chunk_user_data;  /**< passed to on_chunk */
+    int64_t max_bytes;         /**< the largest streamed body accepted, in bytes (past it:
+                                    GW_KIND_RESPONSE_TOO_LARGE); 0 = no limit; negative is
+                                    GW_ERROR_INVALID_ARGUMENT */
+} gw_download_options;
+#define GW_DOWNLOAD_OPTIONS_VERSION 1u /**< the version of gw_download_options this header declares */
+/** gw_download_options keeping the body in the result, for an initialiser. */
+#define GW_DOWNLOAD_OPTIONS_INIT {GW_DOWNLOAD_OPTIONS_VERSION, NULL, NULL, NULL, 0}
+
+/**
+ * Fills *options as GW_DOWNLOAD_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_DOWNLOAD_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_download_options_init(gw_download_options *options, uint32_t version);
+
+/**
+ * The version 1-4 layout of gw_call_options. Deprecated: the 0.x flat layout, read when
+ * version <= 4, kept for programs written against it (and the Python binding). New code uses
+ * gw_call_options (version 5), whose nested structs type what policy_json carried as text.
+ *
+ * A program that uses these fields through the name gw_call_options keeps compiling by
+ * defining GW_USE_CALL_OPTIONS_V4 before including this header: gw_call_options,
+ * GW_CALL_OPTIONS_VERSION and GW_CALL_OPTIONS_INIT then name this layout, version 4 and its
+ * initialiser (the functions read the version first, so both layouts reach the same entry
+ * points). Without it, give gw_call a `(const gw_call_options *)&options` of this type.
  *
  * Out-of-range numbers, an unknown method and invalid header fields are
  * GW_ERROR_INVALID_ARGUMENT naming the field.
  */
+typedef struct gw_call_options_v4 {
+    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION_4 (or _3, _2 or _1) */
+    const char *method;        /**< as gw_call_options.method */
+    const char *path;          /**< as gw_call_options.path */
+    const char *route;         /**< as gw_call_options.route */
+    const char *params_json;   /**< as gw_call_options.params_json */
+    const char *headers_json;  /**< as gw_call_options.headers_json */
+    const char *body_json;     /**< as gw_body.json of GW_BODY_JSON, or NULL */
+    const char *object_type;   /**< as gw_call_options.object_type */
+    int32_t max_retries;       /**< retries after the first attempt, 0...100; -1 = keep the
+                                    count; anything else is an error. The retry policy is the
+                                    route's, else the client's, with policy_json's "retry" fields
+                                    laid over it; max_retries >= 0 then replaces only its count
+                                    (over policy_json's "retry.maxRetries" too). Every request on
+                                    the wire is an attempt: libcurl's own re-send on a kept-alive
+                                    connection that died is refused (GW_KIND_NETWORK, sent), and
+                                    the policy decides whether to send it again */
+    double attempt_timeout;    /**< as gw_timeout_options.attempt (0 = the client's) */
+    double deadline;           /**< as gw_timeout_options.deadline (0 = the client's) */
+    gw_retry_test_fn retry_test; /**< as gw_retry_options.test */
+    void *retry_test_user_data;  /**< passed to retry_test */
+    const char *policy_json;
+    /**< version >= 2: this call's policies, as the gateway config's keys, or NULL:
+         `{"retry": {...}, "retryBudget": {...} | false, "circuitBreaker": {...} | false,
+         "redirects": {"follow": "none" | "sameOrigin" | "any", "max": 0...50,
+         "allowDowngrade": bool, "allowCrossOriginBody": bool} | false, "maxResponseBytes": n}`:
+         what gw_retry_options, gw_retry_budget_options, gw_circuit_breaker_options,
+         gw_redirect_options and gw_call_options.max_response_bytes set, read by the same
+         readers. A bad value is GW_ERROR_INVALID_ARGUMENT naming the field
+         ("policy_json.redirects.max: ..."). Copied during the call. */
+    const void *body;          /**< version >= 3: as gw_body.bytes of GW_BODY_BYTES. At most one of
+                                    body_json, body and form_json may be set (else
+                                    GW_ERROR_INVALID_ARGUMENT naming them) */
+    size_t body_length;        /**< version >= 3: as gw_body.length */
+    const char *content_type;  /**< version >= 3: as gw_body.content_type */
+    const char *form_json;     /**< version >= 3: as gw_body.form_json of GW_BODY_FORM */
+    const gw_part *parts;      /**< version >= 4: as gw_body.parts of GW_BODY_MULTIPART, after
+                                    form_json's fields or body_json's mapped object; with body
+                                    or a body_json of no object type GW_ERROR_INVALID_ARGUMENT */
+    size_t part_count;         /**< version >= 4: as gw_body.part_count */
+    gw_progress_fn on_progress; /**< version >= 4: as gw_call_options.on_progress */
+    void *on_progress_user_data; /**< version >= 4: passed to on_progress */
+    const char *download_path; /**< version >= 4: as gw_download_options.path */
+    gw_chunk_fn on_chunk;      /**< version >= 4: as gw_download_options.on_chunk */
+    void *on_chunk_user_data;  /**< version >= 4: passed to on_chunk */
+    int64_t download_max_bytes; /**< version >= 4: as gw_download_options.max_bytes */
+} gw_call_options_v4;
+#define GW_CALL_OPTIONS_VERSION_4 4u /**< still accepted: the gw_call_options_v4 layout */
+#define GW_CALL_OPTIONS_VERSION_3 3u /**< still accepted: a gw_call_options_v4 that ends at form_json */
+#define GW_CALL_OPTIONS_VERSION_2 2u /**< still accepted: a gw_call_options_v4 that ends at policy_json */
+#define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a gw_call_options_v4 that ends at
+                                          retry_test_user_data */
+/** gw_call_options_v4 with its defaults (max_retries -1), for an initialiser. */
+#define GW_CALL_OPTIONS_V4_INIT {GW_CALL_OPTIONS_VERSION_4, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, \
+                                 NULL, NULL, NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}
+
+#ifdef GW_USE_CALL_OPTIONS_V4
+typedef gw_call_options_v4 gw_call_options; /**< the 0.x flat layout, by request */
+#define GW_CALL_OPTIONS_VERSION GW_CALL_OPTIONS_VERSION_4 /**< version 4, by request */
+#define GW_CALL_OPTIONS_INIT GW_CALL_OPTIONS_V4_INIT      /**< version 4's, by request */
+#else
+/**
+ * One call: what it sends (target, parameters, headers, body), and how it is carried out
+ * (the retry, retry budget, circuit breaker, redirect and time policies laid over the
+ * route's and client's, the response size limit, where a body goes, progress). Either route
+ * (+ params_json) or path (+ method).
+ *
+ * Each nested struct has its version and its own initialiser; GW_CALL_OPTIONS_INIT and
+ * gw_call_options_init() fill them all. JSON stays JSON only where it is a payload
+ * (params_json, headers_json, body.json, body.form_json). Out-of-range numbers, an unknown
+ * method and invalid header fields are GW_ERROR_INVALID_ARGUMENT naming the field
+ * (`retry.max_retries: ...`, `timeouts.deadline: ...`).
+ */
 typedef struct gw_call_options {
-    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (or GW_CALL_OPTIONS_VERSION_3, _2 or _1) */
+    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (5); 1...4 are gw_call_options_v4 */
     const char *method;        /**< "GET", "POST", ... (case-insensitive; RFC 9110 section 9);
                                     NULL = "GET"; ignored with a route */
     const char *path;          /**< relative to the base URL, e.g. "/users/:id"; ignored with a
-                                    route */
+                                    route. NULL with object_type: the route of that type and
+                                    method */
     const char *route;         /**< a route name of the gateway config, or NULL */
+    const char *object_type;   /**< map body.json through this type's request descriptor; NULL =
+                                    the route's objectType if it has one, else body.json is sent
+                                    as is */
     const char *params_json;   /**< JSON object of path (":name") and query parameters, or NULL:
                                     values are strings, numbers (their JSON text) or booleans
                                     (true/false); an array of them is a query parameter of
@@ -760,115 +1185,39 @@ typedef struct gw_call_options {
                                     style (ids=1&ids=2 by default) */
     const char *headers_json;  /**< JSON object {"Name": "value"} (values: strings, numbers or
                                     booleans; names tokens, values without CR/LF/NUL), or NULL */
-    const char *body_json;     /**< JSON body text, or NULL; sent with the method asked (GET too);
-                                    with HEAD refused: GW_KIND_INVALID_ARGUMENT (RFC 9110 9.3.2) */
-    const char *object_type;   /**< map body_json through this type's request descriptor; NULL =
-                                    the route's objectType if it has one, else body_json is sent
-                                    as is */
-    int32_t max_retries;       /**< retries after the first attempt, 0...100; -1 = keep the
-                                    count; anything else is an error. Precedence (the one place
-                                    it is stated): the retry policy is the route's, else the
-                                    client's, with policy_json's "retry" fields laid over it;
-                                    max_retries >= 0 then replaces only its count (over
-                                    policy_json's "retry.maxRetries" too): its status codes,
-                                    methods, delays and jitter stay. Every
-                                    request on the wire is an attempt: libcurl's own re-send on a
-                                    kept-alive connection that died is refused (GW_KIND_NETWORK,
-                                    sent), and the policy decides whether to send it again */
-    double attempt_timeout;    /**< seconds per attempt, 0.001...86400; 0 = the client's;
-                                    anything else (negative, NaN, infinite) is an error */
-    double deadline;           /**< seconds for the whole call, 0.001...86400; 0 = the client's;
-                                    anything else is an error */
-    gw_retry_test_fn retry_test; /**< asked once per failed attempt, or NULL */
-    void *retry_test_user_data;  /**< passed to retry_test */
-    const char *policy_json;
-    /**< version >= 2 (resilience): this call's policies, as the gateway config's keys, or NULL:
-         `{"retry": {...}, "retryBudget": {...} | false, "circuitBreaker": {...} | false,
-         "redirects": {"follow": "none" | "sameOrigin" | "any", "max": 0...50,
-         "allowDowngrade": bool, "allowCrossOriginBody": bool} | false, "maxResponseBytes": n}`.
-         The "retry" and "redirects" fields not given keep the route's (else the client's)
-         policy; for the retry count see max_retries. A bad value is GW_ERROR_INVALID_ARGUMENT
-         naming the field ("policy_json.redirects.max: ...").
-         "maxResponseBytes": the largest decoded body accepted, in bytes (1...2^62; default the
-         route's, else the config's, else 64 MiB): past it the transfer is aborted and the
-         call fails with GW_KIND_RESPONSE_TOO_LARGE. Copied during the call. */
-    const void *body;
-    /**< version >= 3: a body of raw bytes (body_length of them, copied during the call), or
-         NULL for none; sent with content_type. At most one of body_json, body and form_json
-         may be set (else GW_ERROR_INVALID_ARGUMENT naming them); a body on HEAD is
-         GW_KIND_INVALID_ARGUMENT, as body_json's. */
-    size_t body_length;        /**< version >= 3: the bytes at body (0 = an empty body), at most
-                                    SIZE_MAX / 2; more than 0 with body NULL is
-                                    GW_ERROR_INVALID_ARGUMENT */
-    const char *content_type;  /**< version >= 3: body's Content-Type, e.g. "image/png"; NULL =
-                                    "application/octet-stream"; a "Content-Type" of headers_json
-                                    or of the config wins over both */
-    const char *form_json;
-    /**< version >= 3: an application/x-www-form-urlencoded body, as a JSON object of fields
-         in order, or NULL: values are strings, numbers (their JSON text), booleans
-         (true/false) or arrays of them (the name repeated, `ids=1&ids=2`, as HTML forms and
-         requests' data= send a list). Encoded as the WHATWG URL standard's form serializer:
-         a space is "+", every byte outside RFC 3986's unreserved set "%XX". Another value is
-         GW_ERROR_INVALID_ARGUMENT naming the field ("form_json.ids: ..."). */
-    /* version >= 4: multipart */
-    const gw_part *parts;
-    /**< version >= 4: a multipart/form-data body of part_count parts in order (see gw_part),
-         or NULL. With form_json, its fields come first as text parts; with body_json and an
-         object type (object_type, else the route's), the object's fields mapped by its
-         request descriptor come first (named as a form names them: "user[name]",
-         "user[tags][]"); with body or a body_json of no object type it is
-         GW_ERROR_INVALID_ARGUMENT. libcurl writes the Content-Type ("multipart/form-data;
-         boundary=..."): one of headers_json or of the config is not sent. */
-    size_t part_count;         /**< version >= 4: the number of parts, at most SIZE_MAX / 2 (more
-                                    than 0 with parts NULL is GW_ERROR_INVALID_ARGUMENT) */
-    /* version >= 4: progress */
-    gw_progress_fn on_progress; /**< version >= 4: sees each attempt's upload and download
-                                     progress (gw_progress_fn), or NULL (the default) for none */
-    void *on_progress_user_data; /**< version >= 4: passed to on_progress */
-    /* version >= 4: streaming downloads */
-    const char *download_path;
-    /**< version >= 4: the body of a 2xx response goes to this file instead of the result
-         (copied during the call), or NULL. Written to a temporary file in the same folder
-         (".NAME.PID-RANDOM.part") and renamed onto the path when the call succeeds (not fsync'd),
-         removed when it fails: the path appears (or is replaced) only then, whole. A folder
-         that takes no new file fails the call before anything is sent
-         (GW_KIND_INVALID_ARGUMENT naming the path). A replaced file keeps its permission
-         bits; a new one gets 0666 less the umask. A retry after a partial 200 body resumes it
-         with Range and If-Range when that response had a strong ETag or a Last-Modified at
-         least a second before its Date, and no content coding: a 200 starts the file again,
-         a 206 is appended only when it continues the file exactly (same validator,
-         Content-Range from the file's end to the declared length, exactly those bytes); any
-         other 206 drops the partial file and fails the attempt (GW_KIND_PROTOCOL), which the
-         retry policy may send again from byte 0. Without a validator a retry starts the file
-         again. Bodies of other
-         statuses (a 5xx that is retried, a 4xx) are kept in the result as without it,
-         within maxResponseBytes, and mapped; a streamed body is not mapped
-         (gw_result_body is empty; "bytes_received" of gw_result_attempts_json counts it).
-         maxResponseBytes does not limit it: download_max_bytes does. */
-    gw_chunk_fn on_chunk;
-    /**< version >= 4: the body of a 2xx response goes to this consumer in chunks, or NULL;
-         at most one of download_path and on_chunk (else GW_ERROR_INVALID_ARGUMENT). Which
-         bodies stream, mapping and limits: as download_path. A call whose consumer took
-         a chunk is never retried (its chunks cannot be taken back): the attempt's failure
-         ends it. Back-pressure: return GW_CHUNK_PAUSE and call gw_call_resume_body() (a
-         call started with gw_call_async) when ready. */
-    void *on_chunk_user_data;  /**< version >= 4: passed to on_chunk */
-    int64_t download_max_bytes; /**< version >= 4: the largest streamed body accepted, in bytes
-                                     (past it: GW_KIND_RESPONSE_TOO_LARGE); 0 = no limit;
-                                     negative is GW_ERROR_INVALID_ARGUMENT */
+    gw_body body;              /**< the body, GW_BODY_NONE by default */
+    gw_retry_options retry;    /**< the retry policy's fields to replace; every request on the
+                                    wire is an attempt: libcurl's own re-send on a kept-alive
+                                    connection that died is refused (GW_KIND_NETWORK, sent), and
+                                    the policy decides whether to send it again */
+    gw_retry_budget_options retry_budget;       /**< the retry budget, kept by default */
+    gw_circuit_breaker_options circuit_breaker; /**< the circuit breaker, kept by default */
+    gw_redirect_options redirects;              /**< the redirect policy's fields to replace */
+    gw_timeout_options timeouts;                /**< the time limits to replace */
+    int64_t max_response_bytes;
+    /**< the largest decoded body accepted, in bytes, 1...2^62; 0 = the route's, else the
+         config's `maxResponseBytes` (default 64 MiB): past it the transfer is aborted and the
+         call fails with GW_KIND_RESPONSE_TOO_LARGE. Read by the config's reader (message
+         `max_response_bytes: -1 is out of range 1...4611686018427387904`). */
+    gw_download_options download; /**< where a 2xx body goes instead of the result */
+    gw_progress_fn on_progress;   /**< sees each attempt's upload and download progress
+                                       (gw_progress_fn), or NULL (the default) for none */
+    void *on_progress_user_data;  /**< passed to on_progress */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 4u   /**< the version of gw_call_options this header declares */
-#define GW_CALL_OPTIONS_VERSION_3 3u /**< still accepted: a v3 struct ends at form_json */
-#define GW_CALL_OPTIONS_VERSION_2 2u /**< still accepted: a v2 struct ends at policy_json */
-#define GW_CALL_OPTIONS_VERSION_1 1u /**< still accepted: a v1 struct ends at retry_test_user_data */
-/** gw_call_options with its defaults (max_retries -1), for an initialiser. */
-#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, NULL, -1, 0, 0, NULL, NULL, \
-                              NULL, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL, NULL, NULL, NULL, 0}
+#define GW_CALL_OPTIONS_VERSION 5u /**< the version of gw_call_options this header declares */
+/** gw_call_options with its defaults (every policy kept, no body), for an initialiser. */
+#define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, GW_BODY_INIT, \
+                              GW_RETRY_OPTIONS_INIT, GW_RETRY_BUDGET_OPTIONS_INIT, \
+                              GW_CIRCUIT_BREAKER_OPTIONS_INIT, GW_REDIRECT_OPTIONS_INIT, \
+                              GW_TIMEOUT_OPTIONS_INIT, 0, GW_DOWNLOAD_OPTIONS_INIT, NULL, NULL}
+#endif
 
 /**
- * Fills *options with defaults (max_retries -1, everything else empty).
- * @param options the struct to fill.
- * @param version 1, 2, 3 or 4; an older version's struct is only written up to its last field.
+ * Fills *options with defaults: for GW_CALL_OPTIONS_VERSION as GW_CALL_OPTIONS_INIT (every
+ * nested struct filled by its own initialiser); for 1...4 the gw_call_options_v4 layout
+ * (max_retries -1, everything else empty), written only up to that version's last field.
+ * @param options the struct to fill (a gw_call_options_v4 for versions 1...4).
+ * @param version 1...5.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);

@@ -1,12 +1,13 @@
 import CGatewireABI
 import Gatewire
 
-/// Checks the client and options and builds the request, or records why not: a NULL
-/// argument as "`function`: ... is NULL", a bad option value as the reader's message, which
-/// names the field (`max_retries: ...`).
-func prepareCall(_ function: String, _ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?)
-    -> (ClientBox, Request)?
-{
+/// Checks the client and options and builds the request, or records why not and returns
+/// nil with `status` set: a NULL argument as "`function`: ... is NULL", a bad option value
+/// as the reader's message, which names the field (`retry.max_retries: ...`), with its status
+/// (GW_ERROR_VERSION for a nested struct of another version, else GW_ERROR_INVALID_ARGUMENT).
+func prepareCall(_ function: String, _ client: OpaquePointer?, _ options: UnsafePointer<gw_call_options>?,
+                 status: inout Int32) -> (ClientBox, Request)? {
+    status = GW_ERROR_INVALID_ARGUMENT
     guard let client else {
         LastError.set("\(function): client is NULL")
         return nil
@@ -17,8 +18,9 @@ func prepareCall(_ function: String, _ client: OpaquePointer?, _ options: Unsafe
     }
     let owner = unbox(client, as: ClientBox.self)
     do {
-        return (owner, try CallOptionsReader.request(from: CallOptionsReader.load(options), client: owner.client))
+        return (owner, try CallOptionsReader.request(from: options, client: owner.client))
     } catch {
+        status = error.status
         LastError.set(error.message)  // names the field, not `function`: bindings call this for their own methods
         return nil
     }
@@ -32,7 +34,8 @@ public func gw_call(_ client: OpaquePointer?, _ options: UnsafePointer<gw_call_o
     if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
         return LastError.fail(GW_ERROR_VERSION, "gw_call: unsupported gw_call_options version \(version)")
     }
-    guard let (owner, request) = prepareCall("gw_call", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    var status = GW_OK
+    guard let (owner, request) = prepareCall("gw_call", client, options, status: &status) else { return status }
     if let refused = refuseBlocking("gw_call", owner) { return refused }
     do {
         let response = try owner.client.sendAndWait(request)
@@ -53,7 +56,8 @@ public func gw_call_async(_ client: OpaquePointer?, _ options: UnsafePointer<gw_
     if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
         return LastError.fail(GW_ERROR_VERSION, "gw_call_async: unsupported gw_call_options version \(version)")
     }
-    guard let (owner, request) = prepareCall("gw_call_async", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    var status = GW_OK
+    guard let (owner, request) = prepareCall("gw_call_async", client, options, status: &status) else { return status }
     let context = UInt(bitPattern: userData)
     let handle = owner.client.start(request) { result in
         completion(box(ResultBox(result)), UnsafeMutableRawPointer(bitPattern: context))

@@ -1,10 +1,12 @@
 import CGatewireABI
 import Gatewire
 
-/// Turns a `gw_call_options` into a ``Request``: checks the version, the numbers' ranges and
-/// the header fields, parses the JSON fields and wraps the C retry test. Errors are messages
-/// for `gw_last_error_message()` that name the field (`max_retries: ...`), never a function:
-/// the same reader serves `gw_call`, `gw_call_async`, `gw_call_async_queued` and
+/// Turns a `gw_call_options` of any version into a ``Request``: reads the layout its version
+/// has (5: the nested structs, ``CallFields/init(v5:)``; 1 to 4: `gw_call_options_v4`), then
+/// checks the numbers' ranges and the header fields, parses the JSON fields and wraps the C
+/// callbacks, the same for both layouts (``CallFields``). Errors are messages for
+/// `gw_last_error_message()` that name the field (`retry.max_retries: ...`), never a
+/// function: the same reader serves `gw_call`, `gw_call_async`, `gw_call_async_queued` and
 /// `gw_paginator_new`, and the bindings' own methods.
 enum CallOptionsReader {
     struct Failure: Error {
@@ -15,50 +17,55 @@ enum CallOptionsReader {
     /// A `GET` of no path with every default: copied for each route call.
     private static let blank = Request(.get, "")
 
-    /// The size of a version 1 `gw_call_options` (it ends before `policy_json`).
-    static let version1Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
-    /// The size of a version 2 `gw_call_options` (it ends before `body`).
-    static let version2Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.body)!
-    /// The size of a version 3 `gw_call_options` (it ends before `parts`).
-    static let version3Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.parts)!
+    /// The size of a version 1 `gw_call_options_v4` (it ends before `policy_json`).
+    static let version1Size = MemoryLayout<gw_call_options_v4>.offset(of: \gw_call_options_v4.policy_json)!
+    /// The size of a version 2 `gw_call_options_v4` (it ends before `body`).
+    static let version2Size = MemoryLayout<gw_call_options_v4>.offset(of: \gw_call_options_v4.body)!
+    /// The size of a version 3 `gw_call_options_v4` (it ends before `parts`).
+    static let version3Size = MemoryLayout<gw_call_options_v4>.offset(of: \gw_call_options_v4.parts)!
 
-    /// Whether this library reads `version` (1 to 4).
+    /// Whether this library reads `version` (1 to 5).
     static func supports(_ version: UInt32) -> Bool {
         (GW_CALL_OPTIONS_VERSION_1...GW_CALL_OPTIONS_VERSION).contains(version)
     }
 
-    /// The bytes of a `gw_call_options` of `version` (a supported one).
-    static func size(of version: UInt32) -> Int {
+    /// The bytes of a `gw_call_options_v4` of `version` (1 to 4).
+    static func size(ofVersion4Layout version: UInt32) -> Int {
         switch version {
         case GW_CALL_OPTIONS_VERSION_1: version1Size
         case GW_CALL_OPTIONS_VERSION_2: version2Size
         case GW_CALL_OPTIONS_VERSION_3: version3Size
-        default: MemoryLayout<gw_call_options>.size
+        default: MemoryLayout<gw_call_options_v4>.size
         }
     }
 
-    /// Copies the caller's struct, reading no more bytes than its version has: an older
-    /// caller's memory ends before the fields it does not have, which then read as NULL and 0.
-    static func load(_ pointer: UnsafePointer<gw_call_options>) -> gw_call_options {
+    /// The call the struct at `pointer` describes, on `client` (whose config resolves the
+    /// route's policies that the options override field by field).
+    static func request(from pointer: UnsafePointer<gw_call_options>, client: Client) throws(Failure) -> Request {
+        try request(from: fields(at: pointer), client: client)
+    }
+
+    /// The fields of the caller's struct, reading no more bytes than its version has: an
+    /// older caller's memory ends before the fields it does not have, which then read as NULL and 0.
+    private static func fields(at pointer: UnsafePointer<gw_call_options>) throws(Failure) -> CallFields {
         let version = UnsafeRawPointer(pointer).load(as: UInt32.self)
-        var copy = gw_call_options()
-        let size = supports(version) ? size(of: version) : MemoryLayout<UInt32>.size
-        withUnsafeMutableBytes(of: &copy) { target in
-            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size))
+        guard supports(version) else {
+            throw Failure(status: GW_ERROR_VERSION,
+                          message: "unsupported gw_call_options version \(version) (this library reads 1...\(GW_CALL_OPTIONS_VERSION))")
         }
-        return copy
+        if version == GW_CALL_OPTIONS_VERSION { return try CallFields(v5: pointer.pointee) }
+        var copy = gw_call_options_v4()
+        withUnsafeMutableBytes(of: &copy) { target in
+            target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size(ofVersion4Layout: version)))
+        }
+        return CallFields(v4: copy)
     }
 
-    /// The call `options` describe, on `client` (whose config resolves the route's policies
-    /// that `policy_json`, `max_retries` and the timeouts override field by field).
-    static func request(from options: gw_call_options, client: Client) throws(Failure) -> Request {
-        guard supports(options.version) else {
-            throw Failure(status: GW_ERROR_VERSION,
-                          message: "unsupported gw_call_options version \(options.version) (this library has \(GW_CALL_OPTIONS_VERSION))")
-        }
+    /// The call `options` describe, on `client`.
+    private static func request(from options: CallFields, client: Client) throws(Failure) -> Request {
         var request = try target(options)
         try checkNumbers(options)
-        if let params = try object(options.params_json, field: "params_json") {
+        if let params = try object(options.params, field: "params_json") {
             for (key, value) in params.node.members {
                 if value.kind == .array {
                     request.listParameters[key] = try texts(value, field: "params_json.\(key)")
@@ -67,44 +74,47 @@ enum CallOptionsReader {
                 }
             }
         }
-        if let headers = try object(options.headers_json, field: "headers_json") {
+        if let headers = try object(options.headers, field: "headers_json") {
             try add(headers, to: &request)
         }
-        if options.body_json != nil || options.body != nil || options.body_length > 0 || options.form_json != nil {
+        if !options.body.isEmpty {
             try setBody(options, of: &request, client: client)  // most calls have none: no config copy
         }
-        if options.parts != nil || options.part_count > 0 {
-            try MultipartOptions.setParts(options, of: &request)
+        if options.body.hasParts {
+            try MultipartOptions.setParts(options.body, of: &request)
         }
-        if let text = options.policy_json {
-            try applyPolicies(try parse(text, field: "policy_json"), to: &request, config: client.config)
-        }
-        if options.max_retries >= 0 { request.options.maxRetries = Int(options.max_retries) }
-        if options.attempt_timeout > 0 || options.deadline > 0 {
+        try applyPolicies(options.policies, to: &request, config: client.config)
+        if options.maxRetries >= 0 { request.options.maxRetries = Int(options.maxRetries) }
+        if options.timeouts.contains(where: { $0.seconds > 0 }) {
             var timeouts = client.config.timeouts
-            if options.attempt_timeout > 0 { timeouts.attempt = options.attempt_timeout }
-            if options.deadline > 0 { timeouts.deadline = options.deadline }
+            for field in options.timeouts where field.seconds > 0 {
+                switch field.limit {
+                case .connect: timeouts.connect = field.seconds
+                case .attempt: timeouts.attempt = field.seconds
+                case .deadline: timeouts.deadline = field.seconds
+                }
+            }
             request.options.timeouts = timeouts
         }
-        if let test = options.retry_test {
-            request.options.retryTest = retryTest(test, userData: options.retry_test_user_data)
+        if let test = options.retryTest {
+            request.options.retryTest = retryTest(test, userData: options.retryTestUserData)
         }
-        if let report = options.on_progress {
-            request.options.onProgress = progressHandler(report, userData: options.on_progress_user_data)
+        if let report = options.onProgress {
+            request.options.onProgress = progressHandler(report, userData: options.onProgressUserData)
         }
-        request.options.bodySink = try BodySinkReader.sink(options)
+        request.options.bodySink = try BodySinkReader.sink(options.download)
         return request
     }
 
     /// The request's target: `route`; else, with no `path`, the route of `object_type` and
     /// `method`; else `method` and `path`.
-    private static func target(_ options: gw_call_options) throws(Failure) -> Request {
+    private static func target(_ options: CallFields) throws(Failure) -> Request {
         if let route = string(options.route) {
             var request = blank  // copied and filled in: cheaper than `Request(route:)`'s initialiser
             request.route = route
             return request
         }
-        if options.path == nil, let type = string(options.object_type) {
+        if options.path == nil, let type = string(options.objectType) {
             return Request(try method(options), "", body: .object(.object(), type: type))
         }
         guard let path = string(options.path) else {
@@ -113,29 +123,31 @@ enum CallOptionsReader {
         return Request(try method(options), path)
     }
 
-    /// The body of `body_json`, `body` + `body_length` + `content_type`, or `form_json`:
-    /// at most one of them.
-    private static func setBody(_ options: gw_call_options, of request: inout Request,
+    /// The body of the JSON text, the bytes (with their content type) or the form: at most
+    /// one of them (version 5's `gw_body.kind` has already made sure; version 4's are
+    /// checked here).
+    private static func setBody(_ options: CallFields, of request: inout Request,
                                 client: Client) throws(Failure) {
-        let given = [("body_json", options.body_json != nil), ("body", options.body != nil || options.body_length > 0),
-                     ("form_json", options.form_json != nil)].filter(\.1).map(\.0)
+        let body = options.body, names = body.names
+        let given = [(names.json, body.json != nil), (names.bytes, body.sendsBytes), (names.form, body.form != nil)]
+            .filter(\.1).map(\.0)
         if let problem = Request.oneBodyProblem(given) {
             throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
         }
-        if let body = options.body_json {
-            let value = try parse(body, field: "body_json")
-            request.body = client.config.requestBody(value, objectType: string(options.object_type), forRoute: request.route)
-        } else if options.body != nil || options.body_length > 0 {
-            guard let bytes = options.body else {
+        if let json = body.json {
+            let value = try parse(json, field: names.json)
+            request.body = client.config.requestBody(value, objectType: string(options.objectType), forRoute: request.route)
+        } else if body.sendsBytes {
+            if body.bytes == nil, body.length > 0 {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                              message: "body: NULL with body_length \(options.body_length) (NULL is no body; 0 bytes is an empty one)")
+                              message: "\(names.bytes): NULL with \(names.length) \(body.length) (NULL is no body; 0 bytes is an empty one)")
             }
-            let buffer = UnsafeRawBufferPointer(start: bytes, count: options.body_length)
-            request.body = .bytes(Array(buffer), contentType: string(options.content_type) ?? "application/octet-stream")
-        } else if let form = try object(options.form_json, field: "form_json") {
+            let buffer = UnsafeRawBufferPointer(start: body.bytes, count: body.length)
+            request.body = .bytes(Array(buffer), contentType: string(body.contentType) ?? "application/octet-stream")
+        } else if let form = try object(body.form, field: names.form) {
             var fields: [(name: String, value: String)] = []
             for (name, value) in form.node.members {
-                let field = "form_json.\(name)"
+                let field = "\(names.form).\(name)"
                 for text in value.kind == .array ? try texts(value, field: field) : [try text(value, field: field)] {
                     fields.append((name, text))
                 }
@@ -156,29 +168,27 @@ enum CallOptionsReader {
         }
     }
 
-    /// `policy_json`'s `retry`, `retryBudget`, `circuitBreaker`, `redirects` and
-    /// `maxResponseBytes`, read as the config's. A partial `retry` or `redirects` changes the
-    /// fields it names of the policy the call starts from: the route's, else the config's.
-    private static func applyPolicies(_ value: JSONValue, to request: inout Request, config: GatewayConfig) throws(Failure) {
-        do {
-            let root = ConfigNode(value.node, path: "policy_json")
-            try root.rejectUnknownKeys(["retry", "retryBudget", "circuitBreaker", "redirects", "maxResponseBytes"])
-            if let node = try root.optional("retry") {
-                request.options.retryPolicy = try RetryPolicy(config: node, inheriting: config.retryPolicy(forRoute: request.route))
+    /// Lays the policies over `request` (``PolicyOverrides``, the config's readers):
+    /// version 4's `policy_json` under its name (`policy_json.retry.maxRetries: ...`), version
+    /// 5's tree under the C fields' names (`retry.max_retries: ...`).
+    private static func applyPolicies(_ policies: CallFields.PolicyFields, to request: inout Request,
+                                      config: GatewayConfig) throws(Failure) {
+        switch policies {
+        case .none:
+            return
+        case .text(let text):
+            let value = try parse(text, field: "policy_json")
+            do {
+                try PolicyOverrides.apply(ConfigNode(value.node, path: "policy_json"), to: &request, config: config)
+            } catch {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
             }
-            if let node = try root.optional("retryBudget") { request.options.retryBudget = try RetryBudget(config: node) }
-            if let node = try root.optional("circuitBreaker") {
-                request.options.circuitBreaker = try CircuitBreakerPolicy(config: node)
+        case .tree(let tree):
+            do {
+                try PolicyOverrides.apply(ConfigNode(tree.root.node), to: &request, config: config)
+            } catch {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "\(tree.field(of: error.path)): \(error.message)")
             }
-            if let node = try root.optional("redirects") {
-                request.options.redirectPolicy = try RedirectPolicy(
-                    config: node, inheriting: config.redirectPolicy(forRoute: request.route))
-            }
-            if let node = try root.optional("maxResponseBytes") {
-                request.options.maxResponseBytes = try ResponseSizeLimit.bytes(config: node)
-            }
-        } catch {
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
         }
     }
 
@@ -199,7 +209,7 @@ enum CallOptionsReader {
     }
 
     /// `method` (case-insensitive); NULL means GET, as the header documents.
-    private static func method(_ options: gw_call_options) throws(Failure) -> HTTPMethod {
+    private static func method(_ options: CallFields) throws(Failure) -> HTTPMethod {
         let name = string(options.method) ?? "GET"
         guard let method = HTTPMethod(name: name) else {
             let known = HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")
@@ -209,19 +219,24 @@ enum CallOptionsReader {
     }
 
     /// The header's ranges, the core's rules (``CallLimits``, which the CLI's options follow
-    /// too): `max_retries` -1 (the route's or client's policy) or 0...100; `attempt_timeout`
-    /// and `deadline` 0 (the client's) or 0.001...86400 seconds, NaN and infinities out of
-    /// range. `body_length` and `part_count` at most `Int.max` (``SizeArgument``).
-    private static func checkNumbers(_ options: gw_call_options) throws(Failure) {
-        for (field, value) in [("body_length", options.body_length), ("part_count", options.part_count)] {
+    /// too): version 4's `max_retries` -1 (the route's or client's policy) or 0...100; each
+    /// time limit 0 (the client's) or 0.001...86400 seconds, NaN and infinities out of range.
+    /// Sizes (`body_length`, `part_count`) at most `Int.max` (``SizeArgument``). Version 5's
+    /// policy numbers are checked by the config's readers (``PolicyOverrides``).
+    private static func checkNumbers(_ options: CallFields) throws(Failure) {
+        let names = options.body.names
+        for (field, value) in [(names.length, options.body.length), (names.partCount, options.body.partCount)] {
             if let problem = SizeArgument.problem(value, field: field) {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
             }
         }
-        if let problem = CallLimits.maxRetriesProblem(Int64(options.max_retries), field: "max_retries")
-            ?? CallLimits.timeoutProblem(options.attempt_timeout, field: "attempt_timeout")
-            ?? CallLimits.timeoutProblem(options.deadline, field: "deadline") {
+        if let problem = CallLimits.maxRetriesProblem(Int64(options.maxRetries), field: "max_retries") {
             throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
+        }
+        for field in options.timeouts {
+            if let problem = CallLimits.timeoutProblem(field.seconds, field: field.name) {
+                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
+            }
         }
     }
 

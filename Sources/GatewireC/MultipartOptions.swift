@@ -1,32 +1,32 @@
 import CGatewireABI
 import Gatewire
 
-/// `gw_call_options.parts` (version 4) as a ``Request/Body/multipart(_:object:type:)`` body,
-/// joined with the body the other options set: `form_json`'s fields come first as text
-/// parts, an object body (`body_json` with an object type) is mapped into fields first.
+/// The parts of a call (`gw_body.parts` of GW_BODY_MULTIPART; version 4's `parts`) as a
+/// ``Request/Body/multipart(_:object:type:)`` body, joined with the body the other fields
+/// set: a form's fields come first as text parts, an object body (JSON with an object type)
+/// is mapped into fields first.
 enum MultipartOptions {
     typealias Failure = CallOptionsReader.Failure
 
-    /// Sets `request`'s body to the parts of `options` after the body it has.
+    /// Sets `request`'s body to the parts of `body` after the body it has.
     /// - Throws: ``CallOptionsReader/Failure`` (GW_ERROR_INVALID_ARGUMENT) naming the field:
-    ///   `parts` NULL with a count, a part without its required field or of an unknown kind,
-    ///   or parts with a raw `body` or a `body_json` of no object type.
-    static func setParts(_ options: gw_call_options, of request: inout Request) throws(Failure) {
-        guard let pointer = options.parts else {
+    ///   the parts NULL with a count, a part without its required field or of an unknown kind,
+    ///   or parts with raw bytes or a JSON body of no object type.
+    static func setParts(_ body: CallFields.BodyFields, of request: inout Request) throws(Failure) {
+        let names = body.names
+        guard let pointer = body.parts else {
             throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                          message: "parts: NULL with part_count \(options.part_count) (NULL is no parts)")
+                          message: "\(names.parts): NULL with \(names.partCount) \(body.partCount) (NULL is no parts)")
         }
         var parts: [MultipartPart] = []
-        parts.reserveCapacity(options.part_count)
-        for index in 0..<options.part_count { parts.append(try part(pointer[index], field: "parts[\(index)]")) }
+        parts.reserveCapacity(body.partCount)
+        for index in 0..<body.partCount { parts.append(try part(pointer[index], field: "\(names.parts)[\(index)]")) }
         switch request.body {
         case nil: request.body = .multipart(parts)
         case .form(let fields): request.body = .multipart(fields.map { .field($0.name, $0.value) } + parts)
         case .object(let value, let type): request.body = .multipart(parts, object: value, type: type)
         default:
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT,
-                          message: "parts: cannot be sent with body, or with a body_json of no object type "
-                              + "(use form_json for fields, or an object type)")
+            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: names.partsConflict)
         }
     }
 

@@ -24,7 +24,7 @@ public func gw_paginator_new(_ client: OpaquePointer?, _ options: UnsafePointer<
     let owner = unbox(client, as: ClientBox.self)
     let request: Request
     do {
-        request = try CallOptionsReader.request(from: CallOptionsReader.load(options), client: owner.client)
+        request = try CallOptionsReader.request(from: options, client: owner.client)
     } catch {
         return LastError.fail(error.status, error.message)  // names the field: bindings call this for their own methods
     }

@@ -140,7 +140,8 @@ public func gw_call_async_queued(_ client: OpaquePointer?, _ options: UnsafePoin
     if let options, case let version = UnsafeRawPointer(options).load(as: UInt32.self), !CallOptionsReader.supports(version) {
         return LastError.fail(GW_ERROR_VERSION, "gw_call_async_queued: unsupported gw_call_options version \(version)")
     }
-    guard let (owner, request) = prepareCall("gw_call_async_queued", client, options) else { return GW_ERROR_INVALID_ARGUMENT }
+    var status = GW_OK
+    guard let (owner, request) = prepareCall("gw_call_async_queued", client, options, status: &status) else { return status }
     let target = unbox(queue, as: CompletionQueue.self)  // retained by the completion below
     let handle = owner.client.start(request) { result in
         target.push(box(ResultBox(result)), tag: tag)

@@ -132,6 +132,55 @@ public func gw_result_metadata_json(_ pointer: OpaquePointer?) -> UnsafePointer<
     return box.strings.string("metadata") { response.metadata?.serialized() }
 }
 
+@_cdecl("gw_result_cache")
+public func gw_result_cache(_ pointer: OpaquePointer?) -> Int32 {
+    guard let response = pointer.map({ unbox($0, as: ResultBox.self) })?.response, response.fromCache else {
+        return GW_CACHE_NETWORK
+    }
+    return response.revalidated ? GW_CACHE_REVALIDATED : GW_CACHE_HIT
+}
+
+// The typed, in-place reads of mapped objects: one value, or a walk over every value, as
+// gw_result_mapped_value reads one, so a binding builds its own objects without JSON text.
+
+@_cdecl("gw_result_mapped_value")
+public func gw_result_mapped_value(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?, _ index: Int64,
+                                   _ field: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<gw_value>?) -> Int32 {
+    guard let pointer, let outValue else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_value: result or out_value is NULL")
+    }
+    guard index >= -1 else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_value: index \(index) is below -1")
+    }
+    outValue.pointee = gw_value()
+    let mapped = unbox(pointer, as: ResultBox.self).mapped
+    guard let found = mapped.flatMap({ lookup(in: $0, keyPath: keyPath, index: Int(index), field: field) }) else {
+        return GW_OK  // GW_VALUE_MISSING
+    }
+    fill(&outValue.pointee, from: found)
+    return GW_OK
+}
+
+@_cdecl("gw_result_mapped_walk")
+public func gw_result_mapped_walk(_ pointer: OpaquePointer?, _ visitor: gw_value_visitor?,
+                                  _ userData: UnsafeMutableRawPointer?) -> Int32 {
+    guard let pointer, let visitor else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_walk: result or visitor is NULL")
+    }
+    guard let mapped = unbox(pointer, as: ResultBox.self).mapped else { return GW_OK }
+    var value = gw_value()
+    let finished = mapped.walk(enter: { key, node in
+        value = gw_value()
+        fill(&value, from: node)
+        return visitor(userData, key?.baseAddress, key?.count ?? 0, &value) == 0
+    }, leave: { _ in
+        value = gw_value()
+        value.type = GW_VALUE_END
+        return visitor(userData, nil, 0, &value) == 0
+    })
+    return finished ? GW_OK : GW_DONE
+}
+
 @_cdecl("gw_result_free")
 public func gw_result_free(_ pointer: OpaquePointer?) {
     guard let pointer else { return }

@@ -15,6 +15,8 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+/* Written against the 0.x flat gw_call_options (version 4, policy_json): kept so. */
+#define GW_USE_CALL_OPTIONS_V4
 #include "gatewire.h"
 #include "case_keys.h"
 

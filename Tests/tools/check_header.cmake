@@ -1,6 +1,6 @@
 # header_compiles_strict: compiles Tests/c/header_only.c (which includes only gatewire.h) and
 # Tests/c/plugin_api_only.c (a plugin written against the gw_plugin_api table) as strict C99
-# and as C++, warnings as errors. Run with cmake -P; variables:
+# and as C++, warnings as errors; the header-only unit also with GW_USE_CALL_OPTIONS_V4. Run with cmake -P; variables:
 #   CC, CXX       the C and C++ compilers (a missing one is a failure, not a skip)
 #   INCLUDE_DIR   the directory of gatewire.h
 #   SOURCE        the header-only translation unit
@@ -30,6 +30,10 @@ gw_compile("C99" "${CC}" -std=c99 -Wall -Wextra -pedantic -Werror
            -I "${INCLUDE_DIR}" -c "${SOURCE}" -o "${WORK_DIR}/header_only_c.o")
 gw_compile("C++" "${CXX}" -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror
            -I "${INCLUDE_DIR}" -c "${SOURCE}" -o "${WORK_DIR}/header_only_cxx.o")
+gw_compile("C99 GW_USE_CALL_OPTIONS_V4" "${CC}" -std=c99 -Wall -Wextra -pedantic -Werror -DGW_USE_CALL_OPTIONS_V4
+           -I "${INCLUDE_DIR}" -c "${SOURCE}" -o "${WORK_DIR}/header_only_v4_c.o")
+gw_compile("C++ GW_USE_CALL_OPTIONS_V4" "${CXX}" -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror
+           -DGW_USE_CALL_OPTIONS_V4 -I "${INCLUDE_DIR}" -c "${SOURCE}" -o "${WORK_DIR}/header_only_v4_cxx.o")
 gw_compile("plugin C99" "${CC}" -std=c99 -Wall -Wextra -pedantic -Werror -fPIC
            -I "${INCLUDE_DIR}" -c "${PLUGIN_SOURCE}" -o "${WORK_DIR}/plugin_api_only_c.o")
 gw_compile("plugin C++" "${CXX}" -x c++ -std=c++11 -Wall -Wextra -pedantic -Werror -fPIC

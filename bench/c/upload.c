@@ -7,6 +7,8 @@
  * "vm_hwm_kib": the peak RSS since exec; ok is 1 when
  * the call succeeded with 200 and the sink read more than FILE_BYTES (the part's bytes plus
  * the multipart framing). Exit status 1 otherwise. */
+/* Written against the 0.x flat gw_call_options (version 4, policy_json): kept so. */
+#define GW_USE_CALL_OPTIONS_V4
 #include <gatewire.h>
 
 #include "common.h"

@@ -1,29 +1,12 @@
 import CGatewireABI
 import Gatewire
 
-// The typed, in-place reads of mapped objects (gatewire.h: gw_result_mapped_value).
-
-@_cdecl("gw_result_mapped_value")
-public func gw_result_mapped_value(_ pointer: OpaquePointer?, _ keyPath: UnsafePointer<CChar>?, _ index: Int64,
-                                   _ field: UnsafePointer<CChar>?, _ outValue: UnsafeMutablePointer<gw_value>?) -> Int32 {
-    guard let pointer, let outValue else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_value: result or out_value is NULL")
-    }
-    guard index >= -1 else {
-        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_result_mapped_value: index \(index) is below -1")
-    }
-    outValue.pointee = gw_value()
-    let mapped = unbox(pointer, as: ResultBox.self).mapped
-    guard let found = mapped.flatMap({ lookup(in: $0, keyPath: keyPath, index: Int(index), field: field) }) else {
-        return GW_OK  // GW_VALUE_MISSING
-    }
-    fill(&outValue.pointee, from: found)
-    return GW_OK
-}
+// The in-place reads of mapped objects behind gw_result_mapped_value and gw_result_mapped_walk
+// (ResultExports.swift): finding one value, and a node as a gw_value.
 
 /// The three steps of gw_result_mapped_value: the descriptor's key path, the object's index
 /// (an array's element, or index 0 for one object), the field's key path inside it.
-private func lookup(in mapped: JSONNode, keyPath: UnsafePointer<CChar>?, index: Int, field: UnsafePointer<CChar>?) -> JSONNode? {
+func lookup(in mapped: JSONNode, keyPath: UnsafePointer<CChar>?, index: Int, field: UnsafePointer<CChar>?) -> JSONNode? {
     guard let atKeyPath = keyPath.map({ mapped.member($0) }) ?? mapped.member("") else { return nil }
     let object: JSONNode?
     switch (index, atKeyPath.kind) {
