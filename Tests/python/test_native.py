@@ -42,7 +42,7 @@ def test_client_new_with_null_url_is_invalid_argument(library: str) -> None:
 
 
 def test_options_init_rejects_unknown_version(library: str) -> None:
-    options = _native.gw_call_options()
+    options = _native.gw_call_options_v4()
     assert _native.lib.gw_call_options_init(ctypes.byref(options), 999) == _native.GW_ERROR_VERSION
     assert _native.lib.gw_call_options_init(None, 1) == _native.GW_ERROR_INVALID_ARGUMENT
     assert _native.lib.gw_call_options_init(ctypes.byref(options), 1) == _native.GW_OK
@@ -65,8 +65,8 @@ def test_kind_names_match_the_library(closed_port: int, library: str) -> None:
     client = ctypes.c_void_p()
     _exceptions.check(lib.gw_client_new(f"http://127.0.0.1:{closed_port}".encode(), ctypes.byref(client)))
     try:
-        options = _native.gw_call_options()
-        _exceptions.check(lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION))
+        options = _native.gw_call_options_v4()
+        _exceptions.check(lib.gw_call_options_init(ctypes.byref(options), _native.GW_CALL_OPTIONS_VERSION_4))
         options.method, options.path, options.max_retries = b"GET", b"/echo", 0
         result = ctypes.c_void_p()
         status = lib.gw_call(client, ctypes.byref(options), ctypes.byref(result))

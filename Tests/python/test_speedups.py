@@ -141,8 +141,8 @@ def test_the_extension_refuses_bad_arguments(library: str) -> None:
         # An empty queue, no wait: nothing taken.
         assert module.take(queue.value, 0.0, 8) == []
         # A NULL client is the library's invalid argument, not a crash.
-        options = _native.gw_call_options()
-        options.version = _native.GW_CALL_OPTIONS_VERSION
+        options = _native.gw_call_options_v4()
+        options.version = _native.GW_CALL_OPTIONS_VERSION_4
         status, call = module.start(None, _native.ctypes.addressof(options), queue.value, 1, False)
         assert status == _native.GW_ERROR_INVALID_ARGUMENT and call == 0
     finally:

@@ -252,7 +252,7 @@ class AsyncClient(BaseClient):
         # (method, path, route, options, their types, (gw_call_options, address)) of the last
         # call with scalar options and no hooks; the options of option-less calls by (method, path, route)
         self._last_options: tuple[Any, ...] | None = None
-        self._bare: dict[tuple[str | None, str | None, str | None], tuple[_native.gw_call_options, int]] = {}
+        self._bare: dict[tuple[str | None, str | None, str | None], tuple[_native.gw_call_options_v4, int]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -300,7 +300,7 @@ class AsyncClient(BaseClient):
             return loop_queue
 
     def _native_options(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any],
-                        retry_key: int, progress_key: int) -> tuple[_native.gw_call_options, int]:
+                        retry_key: int, progress_key: int) -> tuple[_native.gw_call_options_v4, int]:
         """The call's ``gw_call_options`` and its address. The library copies the options, and
         building them is most of the binding's cost of a call, so they are reused: a call
         without options takes those of the last call to the same (method, path, route) from
@@ -321,7 +321,7 @@ class AsyncClient(BaseClient):
         last = self._last_options  # one tuple: safe to read while another thread replaces it
         if (not hooked and last is not None and last[0] == method and last[1] == path and last[2] == route
                 and last[3] == options and last[4] == types):
-            return cast(tuple[_native.gw_call_options, int], last[5])
+            return cast(tuple[_native.gw_call_options_v4, int], last[5])
         built = self._options(method, path, route, options, retry_key, progress_key)
         made = (built, ctypes.addressof(built))
         if not hooked and all(kind in _SCALARS for kind in types):

@@ -215,15 +215,15 @@ _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
 _SCALARS = (str, int, float, bool, type(None))
 
 
-_defaults: list[_native.gw_call_options] = []
+_defaults: list[_native.gw_call_options_v4] = []
 
 
-def _call_options_defaults() -> _native.gw_call_options:
+def _call_options_defaults() -> _native.gw_call_options_v4:
     """The library's ``gw_call_options_init`` defaults, asked for once per process: every
     call's options start as a copy of them (a memory copy instead of a foreign call)."""
     if not _defaults:
-        defaults = _native.gw_call_options()
-        _exceptions.check(_native.lib.gw_call_options_init(ctypes.byref(defaults), _native.GW_CALL_OPTIONS_VERSION))
+        defaults = _native.gw_call_options_v4()
+        _exceptions.check(_native.lib.gw_call_options_init(ctypes.byref(defaults), _native.GW_CALL_OPTIONS_VERSION_4))
         _defaults.append(defaults)
     return _defaults[0]
 
@@ -323,7 +323,7 @@ class BaseClient:
         retry_key: int = 0,
         progress_key: int = 0,
         chunk_key: int = 0,
-    ) -> _native.gw_call_options:
+    ) -> _native.gw_call_options_v4:
         """The one converter of :class:`CallOptions` to the library's ``gw_call_options``.
 
         Values go through as they are: their ranges are the library's, whose
@@ -335,7 +335,7 @@ class BaseClient:
             raise TypeError(f"unknown call argument(s) {sorted(unknown)}")
         if options.get("timeout") is not None:
             options = call_timeouts(options)
-        native = _native.gw_call_options.from_buffer_copy(_call_options_defaults())
+        native = _native.gw_call_options_v4.from_buffer_copy(_call_options_defaults())
         native.method = c_text(method, "method")
         native.path = c_text(path, "path")
         native.route = c_text(route, "route")

@@ -52,7 +52,7 @@ class Completions:
             self._count = ctypes.c_size_t()
             self._fields = _native.gw_result_fields(version=_native.GW_RESULT_FIELDS_VERSION)
 
-    def start(self, client: int, options: _native.gw_call_options, queue: int, tag: int,
+    def start(self, client: int, options: _native.gw_call_options_v4, queue: int, tag: int,
               want_handle: bool = False) -> tuple[int, int]:
         """``gw_call_async_queued`` (pointers as ints; the library copies ``options``).
         Returns the status and, when ``want_handle``, the ``gw_call_handle *`` (else 0) the
@@ -71,7 +71,7 @@ class Completions:
         except GatewireError:
             return CLIENT_CLOSED, 0
         try:
-            return self.start(handle, ctypes.cast(options, ctypes.POINTER(_native.gw_call_options)).contents, queue,
+            return self.start(handle, ctypes.cast(options, ctypes.POINTER(_native.gw_call_options_v4)).contents, queue,
                               tag, want_handle)
         finally:
             native_client.release()

@@ -71,6 +71,14 @@ __all__ = [
     "gw_plugin_api",
     "gw_client_options",
     "gw_call_options",
+    "gw_call_options_v4",
+    "gw_body",
+    "gw_retry_options",
+    "gw_retry_budget_options",
+    "gw_circuit_breaker_options",
+    "gw_redirect_options",
+    "gw_timeout_options",
+    "gw_download_options",
     "gw_result_fields",
     "gw_value",
     "PREPARE_FN",
@@ -130,7 +138,7 @@ GW_PART_BYTES = 2
 GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
-GW_CALL_OPTIONS_VERSION = 4
+GW_CALL_OPTIONS_VERSION_4 = 4
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -256,8 +264,10 @@ class gw_progress(Structure):  # noqa: N801 - the C name
 PROGRESS_FN = CFUNCTYPE(None, POINTER(gw_progress), c_void_p)
 
 
-class gw_call_options(Structure):  # noqa: N801 - the C name
-    """``struct gw_call_options``; fill with ``gw_call_options_init`` before use."""
+class gw_call_options_v4(Structure):  # noqa: N801 - the C name
+    """``struct gw_call_options_v4``: the flat layout of versions 1-4 (``policy_json`` carries
+    the policies as the config's keys), which the binding fills; fill with
+    ``gw_call_options_init(options, 4)`` before use."""
 
     _fields_ = [
         ("version", c_uint32),
@@ -291,6 +301,111 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("on_chunk", CHUNK_FN),
         ("on_chunk_user_data", c_void_p),
         ("download_max_bytes", ctypes.c_int64),
+    ]
+
+
+class gw_body(Structure):  # noqa: N801 - the C name
+    """``struct gw_body``: one call's body in version 5 of ``gw_call_options``."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("kind", c_int32),
+        ("json", c_char_p),
+        ("bytes", c_void_p),
+        ("length", c_size_t),
+        ("content_type", c_char_p),
+        ("form_json", c_char_p),
+        ("parts", POINTER(gw_part)),
+        ("part_count", c_size_t),
+    ]
+
+
+class gw_retry_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_retry_options``: a call's retry overrides (version 5)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("max_retries", c_int32),
+        ("initial_delay", c_double),
+        ("multiplier", c_double),
+        ("max_delay", c_double),
+        ("jitter", c_int32),
+        ("status_codes", POINTER(c_int32)),
+        ("status_code_count", c_size_t),
+        ("methods", POINTER(c_char_p)),
+        ("method_count", c_size_t),
+        ("max_retry_after", c_double),
+        ("idempotency_key", c_int32),
+        ("retry_non_idempotent", c_int32),
+        ("test", RETRY_TEST_FN),
+        ("test_user_data", c_void_p),
+    ]
+
+
+class gw_retry_budget_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_retry_budget_options``: a call's retry budget override (version 5)."""
+
+    _fields_ = [("version", c_uint32), ("mode", c_int32), ("max_tokens", c_double), ("token_ratio", c_double)]
+
+
+class gw_circuit_breaker_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_circuit_breaker_options``: a call's circuit breaker override (version 5)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("mode", c_int32),
+        ("failure_ratio", c_double),
+        ("minimum_throughput", c_int32),
+        ("sampling_duration", c_double),
+        ("break_duration", c_double),
+        ("status_codes", POINTER(c_int32)),
+        ("status_code_count", c_size_t),
+    ]
+
+
+class gw_redirect_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_redirect_options``: a call's redirect overrides (version 5)."""
+
+    _fields_ = [("version", c_uint32), ("follow", c_int32), ("max", c_int32), ("allow_downgrade", c_int32),
+                ("allow_cross_origin_body", c_int32)]
+
+
+class gw_timeout_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_timeout_options``: a call's time limits in seconds (version 5)."""
+
+    _fields_ = [("version", c_uint32), ("connect", c_double), ("attempt", c_double), ("deadline", c_double)]
+
+
+class gw_download_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_download_options``: where a call's 2xx body streams (version 5)."""
+
+    _fields_ = [("version", c_uint32), ("path", c_char_p), ("on_chunk", CHUNK_FN), ("on_chunk_user_data", c_void_p),
+                ("max_bytes", ctypes.c_int64)]
+
+
+class gw_call_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_call_options``, version 5 (typed nested options). The binding still fills
+    :class:`gw_call_options_v4`; this mirror keeps every header layout checked
+    (``Tests/python/test_struct_layouts.py``)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("method", c_char_p),
+        ("path", c_char_p),
+        ("route", c_char_p),
+        ("object_type", c_char_p),
+        ("params_json", c_char_p),
+        ("headers_json", c_char_p),
+        ("body", gw_body),
+        ("retry", gw_retry_options),
+        ("retry_budget", gw_retry_budget_options),
+        ("circuit_breaker", gw_circuit_breaker_options),
+        ("redirects", gw_redirect_options),
+        ("timeouts", gw_timeout_options),
+        ("max_response_bytes", ctypes.c_int64),
+        ("download", gw_download_options),
+        ("on_progress", PROGRESS_FN),
+        ("on_progress_user_data", c_void_p),
     ]
 
 
@@ -355,11 +470,18 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     ),
     "gw_client_remove_failure_observer": (c_int32, [_P, c_uint64]),
     # Calls
-    "gw_call_options_init": (c_int32, [POINTER(gw_call_options), c_uint32]),
-    "gw_call": (c_int32, [_P, POINTER(gw_call_options), POINTER(c_void_p)]),
+    "gw_call_options_init": (c_int32, [POINTER(gw_call_options_v4), c_uint32]),
+    "gw_body_init": (c_int32, [POINTER(gw_body), c_uint32]),
+    "gw_retry_options_init": (c_int32, [POINTER(gw_retry_options), c_uint32]),
+    "gw_retry_budget_options_init": (c_int32, [POINTER(gw_retry_budget_options), c_uint32]),
+    "gw_circuit_breaker_options_init": (c_int32, [POINTER(gw_circuit_breaker_options), c_uint32]),
+    "gw_redirect_options_init": (c_int32, [POINTER(gw_redirect_options), c_uint32]),
+    "gw_timeout_options_init": (c_int32, [POINTER(gw_timeout_options), c_uint32]),
+    "gw_download_options_init": (c_int32, [POINTER(gw_download_options), c_uint32]),
+    "gw_call": (c_int32, [_P, POINTER(gw_call_options_v4), POINTER(c_void_p)]),
     "gw_call_async": (
         c_int32,
-        [_P, POINTER(gw_call_options), COMPLETION_FN, c_void_p, POINTER(c_void_p)],
+        [_P, POINTER(gw_call_options_v4), COMPLETION_FN, c_void_p, POINTER(c_void_p)],
     ),
     "gw_call_cancel": (c_int32, [_P]),
     "gw_call_resume_body": (c_int32, [_P]),
@@ -387,7 +509,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_mapped_value": (c_int32, [_P, c_char_p, ctypes.c_int64, c_char_p, POINTER(gw_value)]),
     "gw_result_mapped_walk": (c_int32, [_P, VALUE_VISITOR_FN, _P]),
     "gw_result_metadata_json": (c_char_p, [_P]),
-    "gw_paginator_new": (c_int32, [_P, POINTER(gw_call_options), POINTER(c_void_p)]),
+    "gw_paginator_new": (c_int32, [_P, POINTER(gw_call_options_v4), POINTER(c_void_p)]),
     "gw_paginator_next": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_paginator_page_count": (c_int32, [_P]),
     "gw_paginator_free": (None, [_P]),
@@ -432,7 +554,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     # Completion queues and one-call result reads
     "gw_queue_new": (c_int32, [POINTER(c_void_p)]),
     "gw_queue_free": (None, [_P]),
-    "gw_call_async_queued": (c_int32, [_P, POINTER(gw_call_options), _P, c_uint64, POINTER(c_void_p)]),
+    "gw_call_async_queued": (c_int32, [_P, POINTER(gw_call_options_v4), _P, c_uint64, POINTER(c_void_p)]),
     "gw_queue_wait": (
         c_int32,
         [_P, c_double, POINTER(c_void_p), POINTER(c_uint64), c_size_t, POINTER(c_size_t)],

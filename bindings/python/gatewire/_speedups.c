@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+/* The binding fills the flat layout of versions 1-4 (gatewire.h: gw_call_options_v4). */
+#define GW_USE_CALL_OPTIONS_V4
 #include "gatewire.h"
 
 /* The library's functions, as `bind` got them (in this order). */
