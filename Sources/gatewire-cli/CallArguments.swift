@@ -80,7 +80,8 @@ struct CallArguments {
                 form.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             case "--data-binary":
                 let text = value(argument)
-                binary = text.hasPrefix("@") ? CommandLineFiles.contents(of: String(text.dropFirst()), for: argument) : Array(text.utf8)
+                binary = text.hasPrefix("@")
+                    ? CommandLineFiles.contents(of: String(text.dropFirst()), for: argument) : Array(text.utf8)
             case "--content-type": contentType = value(argument)
             case "--form": parts.append(MultipartArguments.field(value(argument)))
             case "--file": parts.append(MultipartArguments.file(value(argument)))

@@ -11,7 +11,8 @@ func call(_ arguments: ArraySlice<String>) -> Never {
     let request = options.request(in: config)
     if let warning = config.insecureTLSWarning { printError("gatewire: warning: \(warning)") }
     let console = LiveConsole(showsWaits: options.verbose, countsPages: options.allPages)
-    let trace: [any Plugin] = options.verbose ? [ExchangeTrace(console: console, http2PriorKnowledge: config.http2PriorKnowledge)] : []
+    let trace: [any Plugin] = options.verbose
+        ? [ExchangeTrace(console: console, http2PriorKnowledge: config.http2PriorKnowledge)] : []
     // The CLI has the core inside: it loads only plugins that reach it through gw_plugin_api.
     let client: Client
     do throws(ConfigError) {
@@ -33,7 +34,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
 /// Sends `request` once and prints the mapped result (or the body: re-indented when it parses
 /// as JSON, else its bytes as received), or the error, through ``writeResult(_:anyway:)``.
 /// Returns the exit status: 1 for a failed call, or a result kept off the terminal; 2 for a
-/// request the core refused to build (``refusedAsUsage(_:)``).
+/// request the core refused to build (``reportRefusedRequest(_:)``).
 private func printResult(_ request: Request, client: Client, report: AttemptReport, anyway: Bool) -> Int32 {
     do {
         let response = try client.sendAndWait(request)
@@ -52,7 +53,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
     } catch {
         report.print(error.attempts)
         report.console.clearStatus()
-        if refusedAsUsage(error) { return ExitStatus.usage }
+        if reportRefusedRequest(error) { return ExitStatus.usage }
         _ = writeResult(Array(summary(of: error).serialized(pretty: true).utf8), anyway: anyway)
         return ExitStatus.failed
     }
@@ -61,7 +62,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
 /// Follows the route's pagination: one compact JSON line a page (JSON Lines), and a failed
 /// page's error line last, through ``writeResult(_:anyway:)``. Returns the exit status: 1
 /// for a failed page, or a line kept off the terminal (no later page is fetched); 2 when the
-/// core refused to build the first page's request (``refusedAsUsage(_:)``: a later page's URL
+/// core refused to build the first page's request (``reportRefusedRequest(_:)``: a later page's URL
 /// comes from the server, not the command line).
 private func printPages(_ request: Request, client: Client, report: AttemptReport, anyway: Bool) -> Int32 {
     var pages = 0
@@ -78,18 +79,18 @@ private func printPages(_ request: Request, client: Client, report: AttemptRepor
     } catch {
         report.print(error.attempts)
         report.console.clearStatus()
-        if pages == 0, refusedAsUsage(error) { return ExitStatus.usage }
+        if pages == 0, reportRefusedRequest(error) { return ExitStatus.usage }
         _ = writeResult(Array(summary(of: error).serialized().utf8), anyway: anyway)
         return ExitStatus.failed
     }
 }
 
-/// Whether `error` is the core refusing to build the request the command line describes
-/// (kind `invalid_argument` before any attempt: a missing route parameter, a --file that
-/// cannot be read, a dot segment, another origin's URL, a body the method cannot have):
-/// then it is a usage error, written as one ("gatewire: why" on stderr) and not as a failed
-/// call's JSON, since nothing was sent.
-func refusedAsUsage(_ error: GatewireError) -> Bool {
+/// When `error` is the core refusing to build the request the command line describes (kind
+/// `invalid_argument` before any attempt: a missing route parameter, a --file that cannot be
+/// read, a dot segment, another origin's URL, a body the method cannot have), prints it as
+/// the usage error it is ("gatewire: why" on stderr, not a failed call's JSON: nothing was
+/// sent) and returns true; returns false for any other failure, printing nothing.
+func reportRefusedRequest(_ error: GatewireError) -> Bool {
     guard error.kind == .invalidArgument, error.attempts.isEmpty else { return false }
     printError("gatewire: \(error.message)")
     return true
