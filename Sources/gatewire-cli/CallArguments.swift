@@ -2,7 +2,8 @@ import Gatewire
 import Glibc
 
 /// The command line of `gatewire call`, read and checked (Help.swift describes each option).
-/// Every problem is a usage error (`fail`, exit 2) naming the option.
+/// Every problem is a usage error (`fail`, exit 2) naming the option; one in the command
+/// line's shape (an unknown option, a missing value or PATH) prints call's usage too.
 struct CallArguments {
     var configPath: String?
     var baseURL: String?
@@ -23,7 +24,12 @@ struct CallArguments {
     var objectType: String?
     var user: String?
     var maxRetries: Int?
+    /// --timeout (-m, --max-time, --deadline): the whole call's limit in seconds; nil keeps the config's.
     var deadline: Double?
+    /// --attempt-timeout: one attempt's limit in seconds; nil keeps the config's.
+    var attemptTimeout: Double?
+    /// --cache-dir: the HTTP cache's folder.
+    var cacheDirectory: String?
     var follow: RedirectPolicy.Follow?
     var maxRedirects: Int?
     var maxResponseBytes: Int?
@@ -42,8 +48,16 @@ struct CallArguments {
     init(parsing arguments: ArraySlice<String>) {
         var rest = arguments
         func value(_ flag: String) -> String {
-            guard let next = rest.popFirst() else { fail("\(flag) needs a value\n\(usage)") }
+            guard let next = rest.popFirst() else { fail("\(flag) needs a value", usage: Help.callUsage) }
             return next
+        }
+        /// A time limit in seconds: the core's rule and message, as C's and Python's
+        /// `deadline` and `attempt_timeout`; 0 keeps the config's (nil).
+        func seconds(_ flag: String) -> Double? {
+            let text = value(flag)
+            guard let limit = Double(text) else { fail("\(flag) expects seconds, got \"\(text)\"") }
+            if let problem = CallLimits.timeoutProblem(limit, field: flag) { fail(problem) }
+            return limit == 0 ? nil : limit
         }
         while let argument = rest.popFirst() {
             switch argument {
@@ -66,7 +80,8 @@ struct CallArguments {
                 form.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...])))
             case "--data-binary":
                 let text = value(argument)
-                binary = text.hasPrefix("@") ? Self.contents(of: String(text.dropFirst())) : Array(text.utf8)
+                binary = text.hasPrefix("@")
+                    ? CommandLineFiles.contents(of: String(text.dropFirst()), for: argument) : Array(text.utf8)
             case "--content-type": contentType = value(argument)
             case "--form": parts.append(MultipartArguments.field(value(argument)))
             case "--file": parts.append(MultipartArguments.file(value(argument)))
@@ -78,12 +93,9 @@ struct CallArguments {
                 guard let count = Int64(text) else { fail("--max-retries expects a count, got \"\(text)\"") }
                 if let problem = CallLimits.maxRetriesProblem(count, field: argument) { fail(problem) }
                 maxRetries = count == -1 ? nil : Int(count)
-            case "--deadline":
-                // The core's rule and message, as C's and Python's `deadline`; 0 keeps the config's.
-                let text = value(argument)
-                guard let limit = Double(text) else { fail("--deadline expects seconds, got \"\(text)\"") }
-                if let problem = CallLimits.timeoutProblem(limit, field: argument) { fail(problem) }
-                deadline = limit == 0 ? nil : limit
+            case "--timeout", "-m", "--max-time", "--deadline": deadline = seconds(argument)
+            case "--attempt-timeout": attemptTimeout = seconds(argument)
+            case "--cache-dir": cacheDirectory = value(argument)
             case "--redirects":
                 let words: [String: RedirectPolicy.Follow] = ["none": .none, "same-origin": .sameOrigin, "any": .any]
                 let word = value(argument)
@@ -106,49 +118,42 @@ struct CallArguments {
             case "--all-pages": allPages = true
             case "--cookie-jar": cookieJar = value(argument)
             case "--output", "-o": output = value(argument)
-            case "--help", "-h": printLine(help); exit(0)
+            case "--help", "-h": printLine(Help.call); exit(ExitStatus.success)
             default:
-                if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
+                if argument.hasPrefix("-"), argument != "-" { fail("unknown option \(argument)", usage: Help.callUsage) }
                 positional.append(argument)
             }
         }
     }
 
-    /// The bytes of the file at `path`; a file that cannot be read is a usage error naming it.
-    static func contents(of path: String) -> [UInt8] {
-        guard let file = fopen(path, "rb") else {
-            fail("--data-binary: cannot read \"\(path)\": \(String(cString: strerror(errno)))")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            bytes += chunk[..<count]
-            if count < chunk.count { break }
-        }
-        if ferror(file) != 0 { fail("--data-binary: cannot read \"\(path)\": \(String(cString: strerror(errno)))") }
-        return bytes
+    /// What messages call the config: its file, else the base URL option, else the URL PATH
+    /// whose origin is the base URL.
+    var configName: String { configPath ?? (baseURL != nil ? "--base-url" : "PATH") }
+
+    /// The base URL when neither --config nor --base-url gives one: the origin of a PATH that
+    /// is an absolute URL (METHOD URL), as curl needs nothing but the URL. The core then calls
+    /// that URL on its own origin.
+    var urlOrigin: String? {
+        guard configPath == nil, baseURL == nil, positional.count == 2 else { return nil }
+        return URLText(positional[1])?.origin
     }
 
-    /// What messages call the config: its file, else the base URL option.
-    var configName: String { configPath ?? "--base-url" }
-
-    /// The gateway config from --config and/or --base-url, with --user's Basic credentials.
-    /// A config that does not load exits 1 with its error; a missing source or a bad --user
-    /// is a usage error.
+    /// The gateway config from --config and/or --base-url (else a URL PATH's origin), with
+    /// --user's Basic credentials, --cookie-jar and --cache-dir. Every problem is a usage
+    /// error: a missing source, a config that does not load (its error), a bad option value.
     func config() -> GatewayConfig {
         let source: GatewayConfig.Source
         do {
-            source = try GatewayConfig.Source(json: nil, file: configPath, baseURL: baseURL)
+            source = try GatewayConfig.Source(json: nil, file: configPath, baseURL: baseURL ?? urlOrigin)
         } catch {
-            fail("give --config FILE or --base-url URL\n\(usage)")  // `missing`: the CLI has no JSON text
+            // `missing`: the CLI has no JSON text.
+            fail("give --config FILE or --base-url URL, or a PATH that is an absolute URL", usage: Help.callUsage)
         }
         var config: GatewayConfig
         do {
             config = try source.load()
         } catch {
-            fail(error.path.isEmpty ? error.message : "\(configName): \(error)", code: 1)
+            fail(error.path.isEmpty ? error.message : "\(configName): \(error)")
         }
         if let user {
             guard let colon = user.firstIndex(of: ":") else { fail("--user expects NAME:PASSWORD") }
@@ -165,6 +170,7 @@ struct CallArguments {
                 fail("--cookie-jar: \(error.message)")
             }
         }
+        if let cacheDirectory { config.cache = CommandLineFiles.cache(in: cacheDirectory, keeping: config.cache) }
         return config
     }
 
@@ -175,15 +181,17 @@ struct CallArguments {
         var request: Request
         switch positional.count {
         case 1 where config.routes[positional[0]] == nil && HTTPMethod(name: positional[0]) != nil:
-            fail("missing PATH after \(positional[0]) (METHOD PATH, e.g. \(positional[0]) /users/:id)\n\(usage)")
+            fail("missing PATH after \(positional[0]) (METHOD PATH, e.g. \(positional[0]) /users/:id)", usage: Help.callUsage)
         case 1:
             request = Request(route: positional[0], headers: headers)
         case 2:
             guard let method = HTTPMethod(name: positional[0]) else { fail("unknown HTTP method \"\(positional[0])\"") }
-            if allPages { fail("--all-pages needs a ROUTE whose config entry has a \"pagination\", not METHOD PATH\n\(usage)") }
+            if allPages {
+                fail("--all-pages needs a ROUTE whose config entry has a \"pagination\", not METHOD PATH", usage: Help.callUsage)
+            }
             request = Request(method, positional[1], headers: headers)
         default:
-            fail("expected ROUTE or METHOD PATH\n\(usage)")
+            fail("expected ROUTE or METHOD PATH", usage: Help.callUsage)
         }
         for (name, values) in parameters {
             if values.count == 1 { request.parameters[name] = values[0] } else { request.listParameters[name] = values }
@@ -219,11 +227,15 @@ struct CallArguments {
         request.options.maxResponseBytes = maxResponseBytes
         if let outputFile {
             if allPages { fail("--output writes one body: not with --all-pages") }
+            CommandLineFiles.checkFolder(of: outputFile)
             request.options.bodySink = .file(outputFile)
         }
-        if let deadline {
+        if deadline != nil || attemptTimeout != nil {
+            // Each option replaces only the limit it names (the call's timeouts replace the
+            // config's whole).
             var timeouts = config.timeouts
-            timeouts.deadline = deadline
+            if let deadline { timeouts.deadline = deadline }
+            if let attemptTimeout { timeouts.attempt = attemptTimeout }
             request.options.timeouts = timeouts
         }
         return request

@@ -10,20 +10,23 @@ func configErrorLine(_ error: ConfigError, file: String) -> String {
 }
 
 /// `gatewire check [--no-load-plugins] CONFIG`: exits 0 (OK and warnings on stdout), 1 (the
-/// config error on stderr) or 2 (a usage error).
+/// config error on stderr: the config is what check judges, so a file that cannot be read is
+/// its verdict too) or 2 (a usage error, with check's usage).
 func check(_ arguments: ArraySlice<String>) -> Never {
     var paths: [String] = []
     var loadsPlugins = true
     for argument in arguments {
         switch argument {
-        case "--help", "-h": printLine(help); exit(0)
+        case "--help", "-h": printLine(Help.check); exit(ExitStatus.success)
         case "--no-load-plugins": loadsPlugins = false
         default:
-            if argument.hasPrefix("--") { fail("unknown option \(argument)\n\(usage)") }
+            if argument.hasPrefix("-") { fail("unknown option \(argument)", usage: Help.checkUsage) }
             paths.append(argument)
         }
     }
-    guard paths.count == 1, let path = paths.first else { fail(usage) }
+    guard paths.count == 1, let path = paths.first else {
+        fail(paths.isEmpty ? "check needs a CONFIG file" : "check takes one CONFIG, got \(paths.count)", usage: Help.checkUsage)
+    }
     do {
         let config = try GatewayConfig(contentsOfFile: path)
         let notLoaded: [String]
@@ -37,10 +40,10 @@ func check(_ arguments: ArraySlice<String>) -> Never {
         for line in notLoaded { printLine(line) }
         printLine("\(path): OK (\(counted(config.routes.count, "route")), \(counted(config.catalog.mappings.count, "mapping")), "
             + "\(counted(config.catalog.responseDescriptors.count, "response descriptor")))")
-        exit(0)
+        exit(ExitStatus.success)
     } catch {
         printError(configErrorLine(error, file: path))
-        exit(1)
+        exit(ExitStatus.failed)
     }
 }
 

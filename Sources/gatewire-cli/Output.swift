@@ -6,10 +6,21 @@ func printError(_ text: String) {
     line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
 }
 
-/// Prints "gatewire: MESSAGE" on stderr and exits with `code` (2, a usage error, unless given).
-func fail(_ message: String, code: Int32 = 2) -> Never {
-    printError("gatewire: \(message)")
-    exit(code)
+/// The exit statuses, one per class of outcome, as `gatewire --help` documents them.
+enum ExitStatus {
+    /// The call succeeded; `check`: the config is valid.
+    static let success: Int32 = 0
+    /// The call failed (its error is JSON); `check`: the config is invalid.
+    static let failed: Int32 = 1
+    /// The command line, or a file it names, is wrong; nothing was sent.
+    static let usage: Int32 = 2
+}
+
+/// A usage error: prints "gatewire: MESSAGE" on stderr, then `usage` (the command's usage
+/// lines) when given, and exits 2 (``ExitStatus/usage``).
+func fail(_ message: String, usage: String? = nil) -> Never {
+    printError("gatewire: \(message)" + (usage.map { "\n\($0)" } ?? ""))
+    exit(ExitStatus.usage)
 }
 
 /// Writes a line to stdout and flushes it.
