@@ -159,13 +159,10 @@ public func gw_client_check_blocking(_ client: OpaquePointer?) -> Int32 {
     return refuseBlocking("gw_client_check_blocking", unbox(client, as: ClientBox.self)) ?? GW_OK
 }
 
-/// The one rule of every function that blocks on a client's calls (gw_call,
-/// gw_paginator_next, gw_client_check_blocking for bindings that wait on their own): on the
-/// client's event-loop thread the calls it waits for could never complete. Records the
-/// refusal naming `function` and returns GW_ERROR_WOULD_DEADLOCK, or nil when this thread may
-/// block.
+/// `Client.waitProblem(waitingOn:)` for a function that blocks on `owner`'s calls (gw_call,
+/// gw_paginator_next, gw_client_check_blocking): records the refusal naming `function` and
+/// returns GW_ERROR_WOULD_DEADLOCK, or nil when this thread may block.
 func refuseBlocking(_ function: String, _ owner: ClientBox) -> Int32? {
-    guard owner.client.isOnEventLoopThread else { return nil }
-    return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
-                          "\(function): called on the client's event-loop thread (in a callback), where waiting would deadlock; use gw_call_async")
+    guard let problem = Client.waitProblem(waitingOn: owner.client) else { return nil }
+    return LastError.fail(GW_ERROR_WOULD_DEADLOCK, "\(function): \(problem); use gw_call_async")
 }

@@ -165,12 +165,10 @@ public func gw_queue_wait(_ queue: OpaquePointer?, _ timeout: Double, _ outResul
         return LastError.fail(GW_ERROR_INVALID_ARGUMENT,
                               "gw_queue_wait: timeout_seconds is NaN (0 = do not wait, < 0 or infinity = no limit)")
     }
-    // On a loop thread a wait would stall every call of that loop, the ones that would fill
-    // the queue too (as gw_call refuses); a poll (timeout 0) does not wait.
-    guard timeout == 0 || !Client.isOnAnyEventLoopThread else {
+    // A poll (timeout 0) does not wait; a queue may hold calls of any client, so any loop.
+    if timeout != 0, let problem = Client.waitProblem(waitingOn: nil) {
         return LastError.fail(GW_ERROR_WOULD_DEADLOCK,
-                              "gw_queue_wait: called on an event-loop thread (in a callback) with a timeout, where waiting "
-                                + "would deadlock; poll with timeout 0 or wait on another thread")
+                              "gw_queue_wait: \(problem); poll with timeout 0 or wait on another thread")
     }
     outCount.pointee = unbox(queue, as: CompletionQueue.self).take(timeout: timeout, into: outResults, tags: outTags,
                                                                    capacity: capacity)

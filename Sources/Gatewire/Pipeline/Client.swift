@@ -79,6 +79,20 @@ public final class Client: Sendable {
     /// plugin, retry test or observer), where a blocking call would deadlock.
     public var isOnEventLoopThread: Bool { core.loop.isCurrentThread }
 
+    /// The one rule of every wait on calls (``sendAndWait(_:)``, C's `gw_call`,
+    /// `gw_paginator_next`, `gw_client_check_blocking` for bindings that wait on their own, and
+    /// `gw_queue_wait`): why the calling thread must not block, or nil. On an event-loop thread
+    /// (in a completion, plugin, retry test or observer) the calls it would wait for could
+    /// never complete: those of `client`'s loop, or with `client` nil (a completion queue,
+    /// which may hold calls of any client) of any loop. Each caller adds its name and remedy.
+    package static func waitProblem(waitingOn client: Client?) -> String? {
+        if let client {
+            return client.isOnEventLoopThread
+                ? "called on the client's event-loop thread (in a callback), where waiting would deadlock" : nil
+        }
+        return isOnAnyEventLoopThread ? "called on an event-loop thread (in a callback), where waiting would deadlock" : nil
+    }
+
     /// Whether the caller runs on any client's event-loop thread (in a completion, observer,
     /// monitor or plugin hook), where a blocking wait would stall that loop's calls.
     public static var isOnAnyEventLoopThread: Bool { LoopThread.isCurrent }
@@ -210,9 +224,8 @@ public final class Client: Sendable {
     ///   where waiting would deadlock; `invalidArgument`, before anything is sent, for a
     ///   call that cannot be built, as ``start(_:completion:)`` says (an option out of range).
     public func sendAndWait(_ request: Request) throws(GatewireError) -> Response {
-        guard !core.loop.isCurrentThread else {
-            throw GatewireError(kind: .invalidArgument,
-                                message: "a blocking call from the client's own callback thread would deadlock",
+        if let problem = Self.waitProblem(waitingOn: self) {
+            throw GatewireError(kind: .invalidArgument, message: "sendAndWait: \(problem); use send or start",
                                 method: request.method, path: request.route ?? request.path)
         }
         let waiter = Waiter<Result<Response, GatewireError>>()
