@@ -135,7 +135,7 @@ struct CallArguments {
     /// that URL on its own origin.
     var urlOrigin: String? {
         guard configPath == nil, baseURL == nil, positional.count == 2 else { return nil }
-        return URLText(positional[1])?.origin
+        return AbsoluteURL(positional[1])?.origin
     }
 
     /// The gateway config from --config and/or --base-url (else a URL PATH's origin), with

@@ -30,7 +30,7 @@ struct ExchangeTrace: Plugin {
     }
 
     func willSend(_ request: HTTPRequest, context: PluginContext) {
-        guard let url = URLText(request.url) else { return }  // the core sends absolute http(s) URLs only
+        guard let url = AbsoluteURL(request.url) else { return }  // the core sends absolute http(s) URLs only
         let scheme = url.scheme.lowercased()
         let version = scheme == "http" ? " " + cleartextVersion : ""
         var lines = ["> \(request.method.rawValue) \(context.redactor.url(url.target))\(version)"]
