@@ -21,7 +21,7 @@ struct CallFields {
     /// Version 4's `max_retries` (-1 keeps the count); version 5 sets the count in `policies`.
     var maxRetries: Int32 = -1
     /// The time limits to replace; 0 keeps the client's.
-    var timeouts: [TimeoutField]
+    var timeouts: TimeoutFields
     var retryTest: gw_retry_test_fn?
     var retryTestUserData: UnsafeMutableRawPointer?
     var onProgress: gw_progress_fn?
@@ -47,6 +47,15 @@ struct CallFields {
         struct Names {
             let json, bytes, length, form, parts, partCount: String
             let partsConflict: String
+
+            static let v4 = Names(json: "body_json", bytes: "body", length: "body_length", form: "form_json",
+                                  parts: "parts", partCount: "part_count",
+                                  partsConflict: "parts: cannot be sent with body, or with a body_json of no object "
+                                      + "type (use form_json for fields, or an object type)")
+            static let v5 = Names(json: "body.json", bytes: "body.bytes", length: "body.length", form: "body.form_json",
+                                  parts: "body.parts", partCount: "body.part_count",
+                                  partsConflict: "body.json: GW_BODY_MULTIPART maps an object into fields: it needs an "
+                                      + "object type (object_type, else the route's objectType)")
         }
 
         var isEmpty: Bool { json == nil && !sendsBytes && form == nil }
@@ -61,12 +70,15 @@ struct CallFields {
         case tree(PolicyTree)
     }
 
-    /// One time limit to replace: its C name, its seconds (0 keeps) and the ``Timeouts`` field.
-    struct TimeoutField {
-        enum Limit { case connect, attempt, deadline }
-        let name: String
-        let seconds: Double
-        let limit: Limit
+    /// The time limits to replace, in seconds (0 keeps the client's), with their C names
+    /// (version 4 has no connect limit: its name is nil).
+    struct TimeoutFields {
+        var connect = 0.0, attempt = 0.0, deadline = 0.0
+        let names: (connect: String?, attempt: String, deadline: String)
+
+        static let v4Names: (connect: String?, attempt: String, deadline: String) = (nil, "attempt_timeout", "deadline")
+        static let v5Names: (connect: String?, attempt: String, deadline: String) =
+            ("timeouts.connect", "timeouts.attempt", "timeouts.deadline")
     }
 
     /// Where a 2xx body goes instead of the result (``BodySinkReader``).
@@ -91,14 +103,11 @@ extension CallFields {
         body = BodyFields(json: options.body_json, bytes: options.body, length: options.body_length,
                           contentType: options.content_type, form: options.form_json, parts: options.parts,
                           partCount: options.part_count, sendsBytes: options.body != nil || options.body_length > 0,
-                          names: .init(json: "body_json", bytes: "body", length: "body_length", form: "form_json",
-                                       parts: "parts", partCount: "part_count",
-                                       partsConflict: "parts: cannot be sent with body, or with a body_json of no object type "
-                                           + "(use form_json for fields, or an object type)"))
+                          names: .v4)
         policies = options.policy_json.map { .text($0) } ?? .none
         maxRetries = options.max_retries
-        timeouts = [TimeoutField(name: "attempt_timeout", seconds: options.attempt_timeout, limit: .attempt),
-                    TimeoutField(name: "deadline", seconds: options.deadline, limit: .deadline)]
+        timeouts = TimeoutFields(attempt: options.attempt_timeout, deadline: options.deadline,
+                                 names: TimeoutFields.v4Names)
         retryTest = options.retry_test
         retryTestUserData = options.retry_test_user_data
         onProgress = options.on_progress
@@ -123,9 +132,8 @@ extension CallFields {
         headers = options.headers_json
         body = try BodyFields(options.body)
         policies = try PolicyTree.of(options).map { .tree($0) } ?? .none
-        timeouts = [TimeoutField(name: "timeouts.connect", seconds: options.timeouts.connect, limit: .connect),
-                    TimeoutField(name: "timeouts.attempt", seconds: options.timeouts.attempt, limit: .attempt),
-                    TimeoutField(name: "timeouts.deadline", seconds: options.timeouts.deadline, limit: .deadline)]
+        timeouts = TimeoutFields(connect: options.timeouts.connect, attempt: options.timeouts.attempt,
+                                 deadline: options.timeouts.deadline, names: TimeoutFields.v5Names)
         retryTest = options.retry.test
         retryTestUserData = options.retry.test_user_data
         onProgress = options.on_progress
@@ -140,25 +148,23 @@ extension CallFields {
     /// Each nested struct must carry its version: one left zeroed (a designated initialiser
     /// of the outer struct alone) would otherwise read as "0 retries, no delay".
     private static func checkVersions(_ options: gw_call_options) throws(Failure) {
-        let nested: [(String, UInt32, UInt32, String)] = [
-            ("body", options.body.version, GW_BODY_VERSION, "GW_BODY_INIT or gw_body_init()"),
-            ("retry", options.retry.version, GW_RETRY_OPTIONS_VERSION,
-             "GW_RETRY_OPTIONS_INIT or gw_retry_options_init()"),
-            ("retry_budget", options.retry_budget.version, GW_RETRY_BUDGET_OPTIONS_VERSION,
-             "GW_RETRY_BUDGET_OPTIONS_INIT or gw_retry_budget_options_init()"),
-            ("circuit_breaker", options.circuit_breaker.version, GW_CIRCUIT_BREAKER_OPTIONS_VERSION,
-             "GW_CIRCUIT_BREAKER_OPTIONS_INIT or gw_circuit_breaker_options_init()"),
-            ("redirects", options.redirects.version, GW_REDIRECT_OPTIONS_VERSION,
-             "GW_REDIRECT_OPTIONS_INIT or gw_redirect_options_init()"),
-            ("timeouts", options.timeouts.version, GW_TIMEOUT_OPTIONS_VERSION,
-             "GW_TIMEOUT_OPTIONS_INIT or gw_timeout_options_init()"),
-            ("download", options.download.version, GW_DOWNLOAD_OPTIONS_VERSION,
-             "GW_DOWNLOAD_OPTIONS_INIT or gw_download_options_init()"),
-        ]
-        for (field, version, expected, initialiser) in nested where version != expected {
+        func check(_ field: String, _ version: UInt32, _ expected: UInt32, _ initialiser: String) throws(Failure) {
+            guard version != expected else { return }
             throw Failure(status: GW_ERROR_VERSION,
                           message: "\(field).version: \(version) is not \(expected) (fill it with \(initialiser))")
         }
+        try check("body", options.body.version, GW_BODY_VERSION, "GW_BODY_INIT or gw_body_init()")
+        try check("retry", options.retry.version, GW_RETRY_OPTIONS_VERSION, "GW_RETRY_OPTIONS_INIT or gw_retry_options_init()")
+        try check("retry_budget", options.retry_budget.version, GW_RETRY_BUDGET_OPTIONS_VERSION,
+                  "GW_RETRY_BUDGET_OPTIONS_INIT or gw_retry_budget_options_init()")
+        try check("circuit_breaker", options.circuit_breaker.version, GW_CIRCUIT_BREAKER_OPTIONS_VERSION,
+                  "GW_CIRCUIT_BREAKER_OPTIONS_INIT or gw_circuit_breaker_options_init()")
+        try check("redirects", options.redirects.version, GW_REDIRECT_OPTIONS_VERSION,
+                  "GW_REDIRECT_OPTIONS_INIT or gw_redirect_options_init()")
+        try check("timeouts", options.timeouts.version, GW_TIMEOUT_OPTIONS_VERSION,
+                  "GW_TIMEOUT_OPTIONS_INIT or gw_timeout_options_init()")
+        try check("download", options.download.version, GW_DOWNLOAD_OPTIONS_VERSION,
+                  "GW_DOWNLOAD_OPTIONS_INIT or gw_download_options_init()")
     }
 }
 
@@ -166,29 +172,30 @@ extension CallFields.BodyFields {
     /// A `gw_body`: its kind's fields, after refusing a field its kind does not read (a
     /// call has one body) and a kind's required field left NULL.
     init(_ body: gw_body) throws(CallFields.Failure) {
-        names = .init(json: "body.json", bytes: "body.bytes", length: "body.length", form: "body.form_json",
-                      parts: "body.parts", partCount: "body.part_count",
-                      partsConflict: "body.json: GW_BODY_MULTIPART maps an object into fields: it needs an object type "
-                          + "(object_type, else the route's objectType)")
-        let kinds = [GW_BODY_NONE: "GW_BODY_NONE", GW_BODY_JSON: "GW_BODY_JSON", GW_BODY_BYTES: "GW_BODY_BYTES",
-                     GW_BODY_FORM: "GW_BODY_FORM", GW_BODY_MULTIPART: "GW_BODY_MULTIPART"]
-        guard let kind = kinds[body.kind] else {
+        names = .v5
+        guard let kind = Self.kindName(body.kind) else {
             throw Self.invalid("body.kind: unknown kind \(body.kind) (expected GW_BODY_NONE, GW_BODY_JSON, "
                 + "GW_BODY_BYTES, GW_BODY_FORM or GW_BODY_MULTIPART)")
         }
-        let read: Set<String> = switch body.kind {
-        case GW_BODY_JSON: ["json"]
-        case GW_BODY_BYTES: ["bytes", "length", "content_type"]
-        case GW_BODY_FORM: ["form_json"]
-        case GW_BODY_MULTIPART: ["json", "form_json", "parts", "part_count"]
-        default: []
+        // Each field the kind does not read must be left unset: a call has one body.
+        let read: (json: Bool, bytes: Bool, form: Bool, parts: Bool) = switch body.kind {
+        case GW_BODY_JSON: (true, false, false, false)
+        case GW_BODY_BYTES: (false, true, false, false)
+        case GW_BODY_FORM: (false, false, true, false)
+        case GW_BODY_MULTIPART: (true, false, true, true)
+        default: (false, false, false, false)
         }
-        let given = [("json", body.json != nil), ("bytes", body.bytes != nil), ("length", body.length != 0),
-                     ("content_type", body.content_type != nil), ("form_json", body.form_json != nil),
-                     ("parts", body.parts != nil), ("part_count", body.part_count != 0)]
-        for (field, isSet) in given where isSet && !read.contains(field) {
+        func refuse(_ field: String, _ isSet: Bool, _ isRead: Bool) throws(CallFields.Failure) {
+            guard isSet, !isRead else { return }
             throw Self.invalid("body.\(field): not read for \(kind) (a call has one body: set body.kind to the body it sends)")
         }
+        try refuse("json", body.json != nil, read.json)
+        try refuse("bytes", body.bytes != nil, read.bytes)
+        try refuse("length", body.length != 0, read.bytes)
+        try refuse("content_type", body.content_type != nil, read.bytes)
+        try refuse("form_json", body.form_json != nil, read.form)
+        try refuse("parts", body.parts != nil, read.parts)
+        try refuse("part_count", body.part_count != 0, read.parts)
         switch body.kind {
         case GW_BODY_JSON where body.json == nil: throw Self.invalid("body.json: required for GW_BODY_JSON")
         case GW_BODY_FORM where body.form_json == nil: throw Self.invalid("body.form_json: required for GW_BODY_FORM")
@@ -206,6 +213,18 @@ extension CallFields.BodyFields {
         parts = body.parts
         partCount = body.part_count
         sendsBytes = body.kind == GW_BODY_BYTES
+    }
+
+    /// The C name of a `gw_body.kind`, or nil for an unknown one.
+    private static func kindName(_ kind: Int32) -> String? {
+        switch kind {
+        case GW_BODY_NONE: "GW_BODY_NONE"
+        case GW_BODY_JSON: "GW_BODY_JSON"
+        case GW_BODY_BYTES: "GW_BODY_BYTES"
+        case GW_BODY_FORM: "GW_BODY_FORM"
+        case GW_BODY_MULTIPART: "GW_BODY_MULTIPART"
+        default: nil
+        }
     }
 
     private static func invalid(_ message: String) -> CallFields.Failure {

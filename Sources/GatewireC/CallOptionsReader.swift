@@ -85,15 +85,12 @@ enum CallOptionsReader {
         }
         try applyPolicies(options.policies, to: &request, config: client.config)
         if options.maxRetries >= 0 { request.options.maxRetries = Int(options.maxRetries) }
-        if options.timeouts.contains(where: { $0.seconds > 0 }) {
+        let limits = options.timeouts
+        if limits.connect > 0 || limits.attempt > 0 || limits.deadline > 0 {
             var timeouts = client.config.timeouts
-            for field in options.timeouts where field.seconds > 0 {
-                switch field.limit {
-                case .connect: timeouts.connect = field.seconds
-                case .attempt: timeouts.attempt = field.seconds
-                case .deadline: timeouts.deadline = field.seconds
-                }
-            }
+            if limits.connect > 0 { timeouts.connect = limits.connect }
+            if limits.attempt > 0 { timeouts.attempt = limits.attempt }
+            if limits.deadline > 0 { timeouts.deadline = limits.deadline }
             request.options.timeouts = timeouts
         }
         if let test = options.retryTest {
@@ -224,20 +221,14 @@ enum CallOptionsReader {
     /// Sizes (`body_length`, `part_count`) at most `Int.max` (``SizeArgument``). Version 5's
     /// policy numbers are checked by the config's readers (``PolicyOverrides``).
     private static func checkNumbers(_ options: CallFields) throws(Failure) {
-        let names = options.body.names
-        for (field, value) in [(names.length, options.body.length), (names.partCount, options.body.partCount)] {
-            if let problem = SizeArgument.problem(value, field: field) {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
-            }
-        }
-        if let problem = CallLimits.maxRetriesProblem(Int64(options.maxRetries), field: "max_retries") {
-            throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
-        }
-        for field in options.timeouts {
-            if let problem = CallLimits.timeoutProblem(field.seconds, field: field.name) {
-                throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem)
-            }
-        }
+        let names = options.body.names, limits = options.timeouts
+        let problem = SizeArgument.problem(options.body.length, field: names.length)
+            ?? SizeArgument.problem(options.body.partCount, field: names.partCount)
+            ?? CallLimits.maxRetriesProblem(Int64(options.maxRetries), field: "max_retries")
+            ?? limits.names.connect.flatMap { CallLimits.timeoutProblem(limits.connect, field: $0) }
+            ?? CallLimits.timeoutProblem(limits.attempt, field: limits.names.attempt)
+            ?? CallLimits.timeoutProblem(limits.deadline, field: limits.names.deadline)
+        if let problem { throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: problem) }
     }
 
     private static func parse(_ text: UnsafePointer<CChar>, field: String) throws(Failure) -> JSONValue {

@@ -93,8 +93,10 @@ import Testing
 
 /// `gatewire call --all-pages` through the real CLI binary: one compact JSON line per page.
 @Suite struct AllPagesCommandTests {
-    func run(_ arguments: String) throws -> (status: Int32, lines: [String]) {
-        guard let pipe = popen("timeout 60 '\(try CheckCommandTests.binary())' call \(arguments) 2>/dev/null", "r") else {
+    /// The CLI's exit status and its stdout lines (with `stderr`, its stderr lines instead).
+    func run(_ arguments: String, stderr: Bool = false) throws -> (status: Int32, lines: [String]) {
+        let streams = stderr ? "2>&1 >/dev/null" : "2>/dev/null"
+        guard let pipe = popen("timeout 60 '\(try CheckCommandTests.binary())' call \(arguments) \(streams)", "r") else {
             throw TestServerError(description: "popen failed")
         }
         var output = ""
@@ -116,13 +118,13 @@ import Testing
                           #"{"channels":[{"id":"C061EG9T2","name":"random"}]}"#])
     }
 
+    /// Refused before anything is sent: a usage error (exit 2, one line on stderr).
     @Test func aRouteWithoutPaginationFailsWithOneErrorLine() throws {
         let server = try TestServer()
         defer { server.stop() }
         let config = TestServer.repoRoot + "/examples/stripe.json"
-        let (status, lines) = try run("--config '\(config)' --base-url \(server.baseURL) charge --all-pages")
-        #expect(status == 1)
-        #expect(lines.count == 1)
-        #expect(lines.first?.contains(#""kind":"invalid_argument""#) == true)
+        let (status, lines) = try run("--config '\(config)' --base-url \(server.baseURL) charge --all-pages", stderr: true)
+        #expect(status == 2)
+        #expect(lines == [#"gatewire: route "charge" has no pagination: configure routes.charge.pagination"#])
     }
 }

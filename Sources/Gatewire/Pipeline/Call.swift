@@ -28,13 +28,11 @@ final class Call: @unchecked Sendable {
     typealias Completion = @Sendable (Result<Response, GatewireError>) -> Void
 
     private let core: ClientCore
-    private let prepared: PreparedRequest
-    private let policy: RetryPolicy
-    private let retryTest: RetryTest?
-    private let timeouts: Timeouts
-    private let redirects: RedirectPolicy
-    private let maxResponseBytes: Int
-    private let acceptableStatusCodes: StatusCodeSet?
+    /// The request and every policy and limit of the call, resolved once (``ResolvedCall``).
+    private let plan: ResolvedCall
+    private var prepared: PreparedRequest { plan.prepared }
+    private var policy: RetryPolicy { plan.retryPolicy }
+    private var timeouts: Timeouts { plan.timeouts }
     /// Where a `2xx` body goes instead of memory (``BodySink``), or nil.
     private let sink: BodySinkSession?
     private let completion: Completion
@@ -59,37 +57,23 @@ final class Call: @unchecked Sendable {
     /// The final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
     @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
-    init(core: ClientCore, prepared: PreparedRequest, options: CallOptions, sink: BodySinkSession? = nil,
+    init(core: ClientCore, plan: ResolvedCall, options: CallOptions, sink: BodySinkSession? = nil,
          completion: @escaping Completion) {
         self.core = core
-        let route = prepared.resolved  // the shared route, not a copy of its `Route`
-        policy = options.retryPolicy(route: route?.route.retryPolicy, client: core.retryPolicy)
-        var prepared = prepared
-        if policy.idempotencyKey, !prepared.method.isIdempotent, !prepared.headers.contains(IdempotencyKey.headerName) {
-            prepared.headers.set(IdempotencyKey.headerName, IdempotencyKey.generate())
-        }
-        self.prepared = prepared
-        retryTest = options.retryTest
-        timeouts = options.timeouts ?? core.timeouts
-        redirects = options.redirectPolicy ?? route?.route.redirectPolicy ?? core.config.redirectPolicy
-        maxResponseBytes = options.maxResponseBytes ?? route?.route.maxResponseBytes ?? core.config.maxResponseBytes
-        acceptableStatusCodes = options.acceptableStatusCodes
+        self.plan = plan
         self.sink = sink
         self.completion = completion
-        // A streamed body is neither stored nor served by the cache (docs/http-cache.md).
-        cache = sink == nil && (route?.route.cache ?? (core.config.cache != nil)) ? core.cache : nil
+        cache = plan.usesCache ? core.cache : nil
         onEvent = options.onEvent
         onProgress = options.onProgress
         generator = core.makeGenerator()
         callID = core.nextCallID()
-        reportedPath = core.redactor.url(prepared.path)
-        let budgetPolicy = options.retryBudget ?? route?.route.retryBudget ?? core.config.retryBudget
-        let breakerPolicy = options.circuitBreaker ?? route?.route.circuitBreaker ?? core.config.circuitBreaker
-        if budgetPolicy.isEnabled || breakerPolicy.isEnabled {
-            let host = ResilienceState.host(of: prepared.url)
-            resilience = HostResilience(retryBudget: core.resilience.budget(host: host, budgetPolicy),
-                                        breaker: core.resilience.breaker(host: host, breakerPolicy),
-                                        retryableStatusCodes: policy.retryableStatusCodes)
+        reportedPath = core.redactor.url(plan.prepared.path)
+        if plan.retryBudget.isEnabled || plan.circuitBreaker.isEnabled {
+            let host = ResilienceState.host(of: plan.prepared.url)
+            resilience = HostResilience(retryBudget: core.resilience.budget(host: host, plan.retryBudget),
+                                        breaker: core.resilience.breaker(host: host, plan.circuitBreaker),
+                                        retryableStatusCodes: plan.retryPolicy.retryableStatusCodes)
         } else {
             resilience = nil  // both off (the default): no host key to compute
         }
@@ -196,7 +180,7 @@ final class Call: @unchecked Sendable {
         if let cache {
             let requestTime = WallClock.now()
             let loop = core.loop
-            let lookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: maxResponseBytes,
+            let lookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: plan.maxResponseBytes,
                                       now: requestTime)
             if case .fresh(let response) = lookup { return perform(machine.cacheAnswered(response, trial: trial)) }
             exchange = CallStateMachine.CacheExchange(lookup: lookup, requestTime: requestTime)
@@ -207,7 +191,7 @@ final class Call: @unchecked Sendable {
         core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
         var options = core.transferOptions
         options.connectTimeout = timeouts.connect
-        options.maxResponseBytes = maxResponseBytes
+        options.maxResponseBytes = plan.maxResponseBytes
         options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
                                                                   hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
@@ -275,7 +259,7 @@ final class Call: @unchecked Sendable {
     private func transferFinished(_ hop: TransferResult, request: HTTPRequest, hop index: Int) {
         var redirect = RedirectDecision.final
         if hop.error == nil, let response = hop.response {
-            redirect = redirects.decide(after: request, status: response.status, location: response.redirectURL,
+            redirect = plan.redirects.decide(after: request, status: response.status, location: response.redirectURL,
                                         followed: index, secrets: core.redactor)
         }
         let now = elapsed
@@ -332,7 +316,7 @@ final class Call: @unchecked Sendable {
     private func decideRetry(_ outcome: AttemptOutcome, previousDelay: Double?) {
         var jitter = generator ?? SeededGenerator()
         let verdict = policy.decideForCall(
-            method: prepared.method, outcome: outcome, test: retryTest,
+            method: prepared.method, outcome: outcome, test: plan.retryTest,
             hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName), remaining: remaining,
             previousDelay: previousDelay, budget: resilience?.retryBudget, url: prepared.url, using: &jitter)
         generator = jitter
@@ -451,7 +435,8 @@ final class Call: @unchecked Sendable {
             let error = input.result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message, release: waits)
         }
-        if outcome.accepted, let acceptableStatusCodes, !acceptableStatusCodes.contains(response.status) {
+        if outcome.accepted, let acceptableStatusCodes = plan.acceptableStatusCodes,
+           !acceptableStatusCodes.contains(response.status) {
             return fail(kind: .httpStatus, status: response.status,
                         message: "status \(response.status) is not accepted by the call (it accepts \(acceptableStatusCodes))",
                         response: response, release: waits)

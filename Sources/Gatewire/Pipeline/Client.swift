@@ -157,8 +157,8 @@ public final class Client: Sendable {
                 let sink = try request.options.bodySink.map { sink throws(GatewireError) in
                     try BodySinkSession(sink, method: request.method, path: core.redactor.url(prepared.path))
                 }
-                let call = Call(core: core, prepared: prepared, options: request.options, sink: sink,
-                                completion: completion)
+                let plan = ResolvedCall(prepared, options: request.options, config: core.config, streamsBody: sink != nil)
+                let call = Call(core: core, plan: plan, options: request.options, sink: sink, completion: completion)
                 handle.attach(call)
                 call.start()
             } catch {
