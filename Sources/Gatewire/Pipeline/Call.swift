@@ -30,9 +30,6 @@ final class Call: @unchecked Sendable {
     private let core: ClientCore
     /// The request and every policy and limit of the call, resolved once (``ResolvedCall``).
     private let plan: ResolvedCall
-    private var prepared: PreparedRequest { plan.prepared }
-    private var policy: RetryPolicy { plan.retryPolicy }
-    private var timeouts: Timeouts { plan.timeouts }
     /// Where a `2xx` body goes instead of memory (``BodySink``), or nil.
     private let sink: BodySinkSession?
     private let completion: Completion
@@ -100,13 +97,13 @@ final class Call: @unchecked Sendable {
 
     private func event(_ kind: CallEvent.Kind, attempt: Int, status: Int = 0, errorKind: ErrorKind? = nil,
                        delay: Double? = nil, reason: String? = nil, record: Attempt? = nil) -> CallEvent {
-        CallEvent(kind: kind, callID: callID, method: prepared.method, path: reportedPath, attempt: attempt,
+        CallEvent(kind: kind, callID: callID, method: plan.prepared.method, path: reportedPath, attempt: attempt,
                   elapsed: elapsed, status: status, errorKind: errorKind, delay: delay, reason: reason, record: record)
     }
 
     private var elapsed: Double { MonotonicClock.now() - startTime }
 
-    private var remaining: Double? { timeouts.deadline.map { max(0, $0 - elapsed) } }
+    private var remaining: Double? { plan.timeouts.deadline.map { max(0, $0 - elapsed) } }
 
     // MARK: Events from outside (loop thread)
 
@@ -115,7 +112,7 @@ final class Call: @unchecked Sendable {
         case .prepareAttempt(let number):
             startTime = MonotonicClock.now()
             core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
-            if let deadline = timeouts.deadline {
+            if let deadline = plan.timeouts.deadline {
                 deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
                     deadlineTimer = nil
                     stop(fired ? .deadline : .cancelled)
@@ -159,15 +156,15 @@ final class Call: @unchecked Sendable {
                 trial = isTrial
             case .rejected(let wait):
                 // A refused retry keeps what the call had: the last attempt's status and response.
-                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceState.host(of: prepared.url),
+                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceState.host(of: plan.prepared.url),
                                                                           retryIn: wait)
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
-        var request = HTTPRequest(method: prepared.method, url: prepared.url, headers: prepared.headers,
-                                  body: prepared.body)
-        request.parts = prepared.parts
-        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route, attempt: number,
+        var request = HTTPRequest(method: plan.prepared.method, url: plan.prepared.url, headers: plan.prepared.headers,
+                                  body: plan.prepared.body)
+        request.parts = plan.prepared.parts
+        let context = PluginContext(method: plan.prepared.method, path: plan.prepared.path, route: plan.prepared.route, attempt: number,
                                     callID: callID, redactor: core.redactor)
         for plugin in core.plugins {
             if let message = Self.prepare(&request, with: plugin, context: context) {
@@ -190,16 +187,16 @@ final class Call: @unchecked Sendable {
         let sentAt = MonotonicClock.now()
         core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
         var options = core.transferOptions
-        options.connectTimeout = timeouts.connect
+        options.connectTimeout = plan.timeouts.connect
         options.maxResponseBytes = plan.maxResponseBytes
-        options.freshConnection = !policy.allowsRetryAfterSending(prepared.method,
-                                                                  hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName))
+        options.freshConnection = !plan.retryPolicy.allowsRetryAfterSending(plan.prepared.method,
+                                                                  hasIdempotencyKey: plan.prepared.headers.contains(IdempotencyKey.headerName))
         // The deadline timer ends the call (kind `deadline`); libcurl's own timeout is the
         // attempt's, or a safety net just past the deadline when that comes first.
-        if let remaining, remaining < timeouts.attempt ?? .infinity {
+        if let remaining, remaining < plan.timeouts.attempt ?? .infinity {
             options.timeout = remaining + 0.25
         } else {
-            options.timeout = timeouts.attempt
+            options.timeout = plan.timeouts.attempt
         }
         let offset = elapsed
         let sent = CallStateMachine.SentAttempt(
@@ -263,9 +260,9 @@ final class Call: @unchecked Sendable {
                                         followed: index, secrets: core.redactor)
         }
         let now = elapsed
-        let deadlinePassed = timeouts.deadline.map { now >= $0 } ?? false
+        let deadlinePassed = plan.timeouts.deadline.map { now >= $0 } ?? false
         let leftOrigin = hop.response?.status == 401 && index > 0 && core.credential != nil
-            && URLOrigin(request.url) != URLOrigin(prepared.url)
+            && URLOrigin(request.url) != URLOrigin(plan.prepared.url)
         switch machine.transferFinished(hop, redirect: redirect, elapsed: now, deadlinePassed: deadlinePassed,
                                         leftOrigin: leftOrigin) {
         case .followRedirect(let next, let options, let context, let number, let offset):
@@ -315,10 +312,10 @@ final class Call: @unchecked Sendable {
     /// of its verdict and the body sink's refusal.
     private func decideRetry(_ outcome: AttemptOutcome, previousDelay: Double?) {
         var jitter = generator ?? SeededGenerator()
-        let verdict = policy.decideForCall(
-            method: prepared.method, outcome: outcome, test: plan.retryTest,
-            hasIdempotencyKey: prepared.headers.contains(IdempotencyKey.headerName), remaining: remaining,
-            previousDelay: previousDelay, budget: resilience?.retryBudget, url: prepared.url, using: &jitter)
+        let verdict = plan.retryPolicy.decideForCall(
+            method: plan.prepared.method, outcome: outcome, test: plan.retryTest,
+            hasIdempotencyKey: plan.prepared.headers.contains(IdempotencyKey.headerName), remaining: remaining,
+            previousDelay: previousDelay, budget: resilience?.retryBudget, url: plan.prepared.url, using: &jitter)
         generator = jitter
         switch machine.retryDecided(verdict, bodySinkRefusal: sink?.refusesRetry) {
         case .scheduleRetry(let delay, let reason, let attempt):
@@ -390,12 +387,12 @@ final class Call: @unchecked Sendable {
         // `@metadata.url`: the call's URL, or after redirects the last hop's; the metadata
         // redacts it with the client's rule (a Location may carry what the caller never put
         // in the path).
-        var mappable = MappableResponse(method: prepared.method, path: prepared.path, status: response.status,
+        var mappable = MappableResponse(method: plan.prepared.method, path: plan.prepared.path, status: response.status,
                                         headers: response.headers, body: response.body,
-                                        url: input.redirected ? response.effectiveURL : prepared.url)
+                                        url: input.redirected ? response.effectiveURL : plan.prepared.url)
         mappable.redactor = core.redactor
         let mapper = core.catalog.responseMapper
-        let triage = mapper.triage(mappable, readingJSONBody: prepared.readsJSONBody)
+        let triage = mapper.triage(mappable, readingJSONBody: plan.prepared.readsJSONBody)
         guard triage.needsParse else { return mappingFinished(triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
             machine.mappingOffloaded(closeObserver: observeClose())
@@ -456,7 +453,7 @@ final class Call: @unchecked Sendable {
                         message: "status \(response.status) is not accepted", errorObjects: outcome.errorObjects,
                         response: response, release: waits)
         }
-        finish(.success(Response(method: prepared.method, path: reportedPath, http: response,
+        finish(.success(Response(method: plan.prepared.method, path: reportedPath, http: response,
                                  mapped: outcome.mapped, pathParameters: outcome.pathParameters,
                                  attempts: machine.attempts, json: outcome.json, metadata: outcome.metadata,
                                  fromCache: input.fromCache, revalidated: input.revalidated)), release: waits)
@@ -469,7 +466,7 @@ final class Call: @unchecked Sendable {
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
                       response: HTTPResponse? = nil, release waits: CallStateMachine.Waits) {
-        let error = GatewireError(kind: kind, status: status, message: message, method: prepared.method,
+        let error = GatewireError(kind: kind, status: status, message: message, method: plan.prepared.method,
                                   path: reportedPath, errorObjects: errorObjects,
                                   response: response, attempts: machine.attempts)
         finish(.failure(error), release: waits)
@@ -481,7 +478,7 @@ final class Call: @unchecked Sendable {
         release(waits)
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        let context = PluginContext(method: prepared.method, path: prepared.path, route: prepared.route,
+        let context = PluginContext(method: plan.prepared.method, path: plan.prepared.path, route: plan.prepared.route,
                                     attempt: machine.attempts.count, callID: callID, redactor: core.redactor)
         for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         sink?.complete(&result)

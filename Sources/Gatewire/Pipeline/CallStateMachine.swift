@@ -42,9 +42,9 @@
 /// and answer `.none`. Any other event in a state that cannot see it is a bug of the driver:
 /// a `preconditionFailure`.
 ///
-/// Hot path: each state's payload is taken out and the state set to `.modifying` before the
-/// payload is changed and put back, so no enum payload is copied on write; the transfer,
-/// the request and the responses are references or copy-on-write values moved, not copied.
+/// Hot path: the large payloads (an attempt in flight, an ended one, a mapping) are classes,
+/// so a transition moves one reference; a value payload is taken out and the state set to
+/// `.modifying` before it is changed and put back, so no enum payload is copied on write.
 struct CallStateMachine {
     // MARK: State
 
@@ -104,8 +104,10 @@ struct CallStateMachine {
         let requestTime: Double
     }
 
-    /// An attempt in flight.
-    struct AttemptState {
+    /// An attempt in flight. A class, as the other large payloads: a state holds one reference,
+    /// so a transition moves a pointer instead of copying the request, the transport options
+    /// and the result with a retain for each of their references.
+    final class AttemptState {
         let number: Int
         let reported: HTTPResponse?
         var sent: SentAttempt
@@ -114,10 +116,16 @@ struct CallStateMachine {
         var earlier = (timings: TransferTimings(), bytesSent: Int64(0))
         /// Why the policy did not follow the last hop's redirect (the `redirect` failure's message).
         var refusedRedirect: String?
+
+        init(number: Int, reported: HTTPResponse?, sent: SentAttempt) {
+            self.number = number
+            self.reported = reported
+            self.sent = sent
+        }
     }
 
-    /// An attempt that ended, with its whole chain's result.
-    struct EndedAttempt {
+    /// An attempt that ended, with its whole chain's result (a class: see ``AttemptState``).
+    final class EndedAttempt {
         let number: Int
         let reported: HTTPResponse?
         var result: TransferResult
@@ -129,6 +137,21 @@ struct CallStateMachine {
         /// The stop that cut the attempt short (while in flight, or while it was reported).
         var cutShort: ErrorKind?
         var revalidated = false
+
+        init(number: Int, reported: HTTPResponse?, result: TransferResult, request: HTTPRequest, sentAt: Double,
+             redirected: Bool, refusedRedirect: String?, unauthorized: Bool, cutShort: ErrorKind? = nil,
+             revalidated: Bool = false) {
+            self.number = number
+            self.reported = reported
+            self.result = result
+            self.request = request
+            self.sentAt = sentAt
+            self.redirected = redirected
+            self.refusedRedirect = refusedRedirect
+            self.unauthorized = unauthorized
+            self.cutShort = cutShort
+            self.revalidated = revalidated
+        }
     }
 
     struct BackoffState {
@@ -142,11 +165,18 @@ struct CallStateMachine {
         var closeObserver: Int?
     }
 
-    struct MappingState {
+    /// The final response being mapped (a class: see ``AttemptState``).
+    final class MappingState {
         let input: MappingInput
         let reported: HTTPResponse?
         /// Set while a worker maps (the loop's close observer).
         var closeObserver: Int?
+
+        init(input: MappingInput, reported: HTTPResponse?, closeObserver: Int? = nil) {
+            self.input = input
+            self.reported = reported
+            self.closeObserver = closeObserver
+        }
     }
 
     /// What the call maps: the final result and how it came about.
@@ -288,7 +318,7 @@ struct CallStateMachine {
 
     /// The next hop's transfer started (after `followRedirect`).
     mutating func hopStarted(_ transfer: Transfer) {
-        guard case .sending(var attempt) = state else { preconditionFailure("hopStarted in state \(state)") }
+        guard case .sending(let attempt) = state else { preconditionFailure("hopStarted in state \(state)") }
         state = .modifying
         attempt.sent.transfer = transfer
         state = .sending(attempt)
@@ -415,7 +445,7 @@ struct CallStateMachine {
     /// The driver reported the ended attempt; `response` is its response as the cache left it
     /// (a 304 to a revalidation becomes the stored response, `revalidated`).
     mutating func attemptReported(response: HTTPResponse?, revalidated: Bool, elapsed: Double) -> AttemptReportedAction {
-        guard case .reportingAttempt(var ended) = state else { preconditionFailure("attemptReported in state \(state)") }
+        guard case .reportingAttempt(let ended) = state else { preconditionFailure("attemptReported in state \(state)") }
         state = .modifying
         ended.result.response = response
         ended.revalidated = revalidated
@@ -639,7 +669,7 @@ struct CallStateMachine {
             return .abortTransfer(attempt.sent.transfer, kind)
         case .stopping:
             return .none  // the first stop's abort ends the call
-        case .reportingAttempt(var ended):
+        case .reportingAttempt(let ended):
             state = .modifying
             ended.cutShort = ended.cutShort ?? kind  // `attemptReported` fails the call
             state = .reportingAttempt(ended)

@@ -36,7 +36,7 @@ struct ResolvedCall {
     ///   - streamsBody: the call's body goes to a sink (a file or chunk consumer), not memory.
     ///   - idempotencyKey: makes the key of a call whose policy asks for one
     ///     (``IdempotencyKey/generate()``; a test passes its own).
-    init(_ prepared: PreparedRequest, options: CallOptions, config: GatewayConfig, streamsBody: Bool,
+    init(_ prepared: PreparedRequest, options: borrowing CallOptions, config: borrowing GatewayConfig, streamsBody: Bool,
          idempotencyKey: () -> String = IdempotencyKey.generate) {
         let route = prepared.resolved?.route  // the shared route, not a copy
         retryPolicy = options.retryPolicy(route: route?.retryPolicy, client: config.retryPolicy)
