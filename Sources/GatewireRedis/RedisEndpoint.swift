@@ -169,5 +169,10 @@ package struct RedisEndpointError: Error, Equatable, CustomStringConvertible {
     package let field: String
     package let message: String
 
+    package init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
     package var description: String { "\(field): \(message)" }
 }
