@@ -42,6 +42,8 @@ package final class RedisCluster: @unchecked Sendable {
     /// The error of the last failed map request, for commands that cannot be routed.
     private var lastMapError: RedisError?
     private var closeObserver: Int?
+    /// The commands' timeouts, redirections included (one loop timer for all).
+    private let timeouts: RedisTimeouts
 
     /// Starts asking `seeds` for the slot map. Loop thread only.
     /// - Parameters:
@@ -55,6 +57,10 @@ package final class RedisCluster: @unchecked Sendable {
         self.options = options
         self.maxRedirections = maxRedirections
         self.loop = loop
+        timeouts = RedisTimeouts(loop: loop) { request in
+            RedisError(.timeout, "no reply from the cluster within \(request.timeout) s ("
+                + String(decoding: request.name, as: UTF8.self).uppercased() + ")")
+        }
         closeObserver = loop.onClose { [weak self] in self?.close() }
         refresh()
     }
@@ -69,7 +75,8 @@ package final class RedisCluster: @unchecked Sendable {
     package func send(_ command: RedisCommand, key: [UInt8]? = nil, timeout: Double? = nil,
                       _ completion: @escaping RedisCompletion) {
         let routingKey = key ?? (command.arguments.count > 1 ? command.arguments[1] : nil)
-        dispatch(slot: routingKey.map(RedisHashSlot.of), timeout: timeout, completion) { connection, left, done in
+        dispatch(name: command.arguments.first ?? [], slot: routingKey.map(RedisHashSlot.of), timeout: timeout,
+                 completion) { connection, left, done in
             connection.send(command, timeout: left, done)
         }
     }
@@ -85,7 +92,7 @@ package final class RedisCluster: @unchecked Sendable {
             return completion(.failure(RedisError(.invalidArgument,
                 "the script's keys are in \(slots.count) hash slots; a script's keys must share one (use a hash tag {...})")))
         }
-        dispatch(slot: slots.first, timeout: timeout, completion) { connection, left, done in
+        dispatch(name: Array("EVALSHA".utf8), slot: slots.first, timeout: timeout, completion) { connection, left, done in
             connection.evalsha(script, keys: keys, arguments: arguments, timeout: left, done)
         }
     }
@@ -106,6 +113,7 @@ package final class RedisCluster: @unchecked Sendable {
         for run in waiting { run() }  // each finds the cluster closed
         for connection in connections.values { connection.close() }
         connections.removeAll()
+        timeouts.removeAll()
     }
 
     // MARK: Routing
@@ -113,15 +121,12 @@ package final class RedisCluster: @unchecked Sendable {
     /// How a command goes out on one node's connection, with the time it has left.
     private typealias Sender = (_ connection: RedisConnection, _ timeout: Double, _ done: @escaping RedisCompletion) -> Void
 
-    private func dispatch(slot: Int?, timeout: Double?, _ completion: @escaping RedisCompletion, _ sender: @escaping Sender) {
+    private func dispatch(name: [UInt8], slot: Int?, timeout: Double?, _ completion: @escaping RedisCompletion,
+                          _ sender: @escaping Sender) {
         guard !closed else { return completion(.failure(RedisError(.closed, "the Redis cluster client was closed"))) }
         let seconds = timeout ?? options.commandTimeout
-        let request = RedisRequest(completion)
-        request.timer = loop.schedule(after: seconds) { fired in
-            request.timer = nil
-            request.finish(.failure(fired ? RedisError(.timeout, "no reply from the cluster within \(seconds) s")
-                : RedisError(.closed, "the event loop closed before the cluster replied")))
-        }
+        let request = RedisRequest(name: name, timeout: seconds, completion)
+        timeouts.add(request, after: seconds)
         let deadline = MonotonicClock.now() + seconds
         let go = { [weak self] in
             guard let self else { return }
@@ -129,7 +134,7 @@ package final class RedisCluster: @unchecked Sendable {
         }
         if hasMap { return go() }
         guard held.count < options.maxPending else {
-            return finish(request, .failure(RedisError(.overloaded, "\(held.count) commands already wait for the cluster's slot map")))
+            return request.finish(.failure(RedisError(.overloaded, "\(held.count) commands already wait for the cluster's slot map")))
         }
         held.append(go)
     }
@@ -137,19 +142,19 @@ package final class RedisCluster: @unchecked Sendable {
     private func route(_ request: RedisRequest, slot: Int?, deadline: Double, redirections: Int, askAt: String?,
                        _ sender: @escaping Sender) {
         guard request.isPending else { return }
-        guard !closed else { return finish(request, .failure(RedisError(.closed, "the Redis cluster client was closed"))) }
+        guard !closed else { return request.finish(.failure(RedisError(.closed, "the Redis cluster client was closed"))) }
         let target: String
         if let askAt {
             target = askAt
         } else if let slot {
             guard slots[slot] >= 0 else {
-                return finish(request, .failure(RedisError(.disconnected, "no node serves hash slot \(slot)"
+                return request.finish(.failure(RedisError(.disconnected, "no node serves hash slot \(slot)"
                     + (lastMapError.map { " (the slot map could not be read: \($0.message))" } ?? ""))))
             }
             target = nodes[slots[slot]]
         } else {
             guard let any = nodes.first else {
-                return finish(request, .failure(RedisError(.disconnected, "the cluster's slot map is empty")))
+                return request.finish(.failure(RedisError(.disconnected, "the cluster's slot map is empty")))
             }
             target = any
         }
@@ -157,18 +162,18 @@ package final class RedisCluster: @unchecked Sendable {
         do {
             connection = try self.connection(to: target)
         } catch {
-            return finish(request, .failure(RedisError(.unexpectedReply, "the cluster named the node \(error)")))
+            return request.finish(.failure(RedisError(.unexpectedReply, "the cluster named the node \(error)")))
         }
         let left = deadline - MonotonicClock.now()
-        guard left > 0 else { return finish(request, .failure(RedisError(.timeout, "no reply from the cluster in time"))) }
+        guard left > 0 else { return request.finish(.failure(RedisError(.timeout, "no reply from the cluster in time"))) }
         if askAt != nil { connection.send(RedisCommand("ASKING"), timeout: left) { _ in } }
         sender(connection, left) { [weak self] result in
             guard let self else { return request.finish(result) }
             switch result {
             case let .success(reply):
-                guard var redirection = RedisRedirection(reply) else { return finish(request, result) }
+                guard var redirection = RedisRedirection(reply) else { return request.finish(result) }
                 guard redirections < maxRedirections else {
-                    return finish(request, .failure(RedisError(.redirections,
+                    return request.finish(.failure(RedisError(.redirections,
                         "the cluster redirected the command \(redirections + 1) times (maxRedirections \(maxRedirections)); last: \(reply)")))
                 }
                 if redirection.node.hasPrefix(":") {
@@ -186,17 +191,9 @@ package final class RedisCluster: @unchecked Sendable {
                 }
             case let .failure(error):
                 if error.kind == .disconnected { refresh() }  // the node may have left the cluster
-                finish(request, result)
+                request.finish(result)
             }
         }
-    }
-
-    private func finish(_ request: RedisRequest, _ result: Result<RedisReply, RedisError>) {
-        if let timer = request.timer {
-            request.timer = nil
-            loop.cancelTimer(timer)
-        }
-        request.finish(result)
     }
 
     /// The connection to `node` (`host:port`), made on first use.

@@ -13,7 +13,7 @@ import Glibc
 ///   binary-safe) and pipeline on their own: many can be in flight, and replies come back in
 ///   the order the commands were sent (RESP).
 /// - **Timeouts**: each command has one (``RedisConnectionOptions/commandTimeout`` unless it
-///   names its own), a loop timer; at expiry its completion gets ``RedisError/Kind/timeout``
+///   names its own), kept with the others on one loop timer (``RedisTimeouts``); at expiry its completion gets ``RedisError/Kind/timeout``
 ///   and a reply that comes later is dropped. The connection stays up: a server that is slow
 ///   (a long script, a fork) answers later, one that is gone is found by the socket's error.
 /// - **Login**: on every (re)connect, `AUTH` (when the endpoint has a password) and `SELECT`
@@ -60,6 +60,8 @@ package final class RedisConnection: @unchecked Sendable {
     /// The connect-and-login timer of the attempt in progress.
     private var connectTimer: Int?
     private var closeObserver: Int?
+    /// The commands' timeouts (one loop timer for all).
+    private let timeouts: RedisTimeouts
     /// Called on the loop thread each time the connection is logged in and ready (tests and
     /// the cluster's map refresh listen here). Optional.
     package var onReady: (() -> Void)?
@@ -69,6 +71,10 @@ package final class RedisConnection: @unchecked Sendable {
         self.endpoint = endpoint
         self.options = options
         self.loop = loop
+        timeouts = RedisTimeouts(loop: loop) { [endpoint] request in
+            RedisError(.timeout, "no reply from \(endpoint) within \(request.timeout) s ("
+                + String(decoding: request.name, as: UTF8.self).uppercased() + ")")
+        }
         closeObserver = loop.onClose { [weak self] in self?.close() }
         connect()
     }
@@ -108,15 +114,10 @@ package final class RedisConnection: @unchecked Sendable {
             return completion(.failure(RedisError(
                 .overloaded, "\(pending) commands already wait for \(endpoint) (maxPending \(options.maxPending))")))
         }
-        let request = RedisRequest(completion)
-        pending += 1
         let seconds = timeout ?? options.commandTimeout
-        request.timer = loop.schedule(after: seconds) { [endpoint] fired in
-            request.timer = nil
-            request.finish(.failure(fired
-                ? RedisError(.timeout, "no reply from \(endpoint) within \(seconds) s (\(command.name))")
-                : RedisError(.closed, "the event loop closed before \(endpoint) replied")))
-        }
+        let request = RedisRequest(name: command.arguments[0], timeout: seconds, completion)
+        pending += 1
+        timeouts.add(request, after: seconds)
         if case let .ready(context) = state {
             write(command, request, on: context)
         } else {
@@ -139,6 +140,7 @@ package final class RedisConnection: @unchecked Sendable {
         case .resolving, .closed: break
         }
         failHeld(closed)
+        timeouts.removeAll()
     }
 
     // MARK: Sending
@@ -154,7 +156,7 @@ package final class RedisConnection: @unchecked Sendable {
         let lengths = command.arguments.map { $0.count }
         guard context.isAlive else {
             pending -= 1
-            return complete(request, .failure(RedisError(.disconnected, "the connection to \(endpoint) is closing")))
+            return request.finish(.failure(RedisError(.disconnected, "the connection to \(endpoint) is closing")))
         }
         let status: Int32 = withPointers(to: command.arguments) { pointers in
             redisAsyncCommandArgv(context.ac, replyCallback, Unmanaged.passRetained(request).toOpaque(),
@@ -164,7 +166,7 @@ package final class RedisConnection: @unchecked Sendable {
             // hiredis refuses only a context that is already being torn down.
             Unmanaged.passUnretained(request).release()
             pending -= 1
-            complete(request, .failure(RedisError(.disconnected, "the connection to \(endpoint) is closing")))
+            request.finish(.failure(RedisError(.disconnected, "the connection to \(endpoint) is closing")))
         }
     }
 
@@ -172,10 +174,10 @@ package final class RedisConnection: @unchecked Sendable {
     fileprivate func ended(_ request: RedisRequest, reply: UnsafeMutableRawPointer?, context: RedisContext) {
         pending -= 1
         if let reply {
-            complete(request, .success(RedisReply(reply.assumingMemoryBound(to: redisReply.self))))
+            request.finish(.success(RedisReply(reply.assumingMemoryBound(to: redisReply.self))))
         } else {
             context.noteFreeing()
-            complete(request, .failure(context.dropReason ?? RedisError(
+            request.finish(.failure(context.dropReason ?? RedisError(
                 .disconnected, "the connection to \(endpoint) broke before the reply: "
                     + context.hiredisError(or: "closed"))))
         }
@@ -185,17 +187,10 @@ package final class RedisConnection: @unchecked Sendable {
         let commands = held
         held.removeAll()
         pending -= commands.count
-        for (_, request) in commands { complete(request, .failure(error)) }
+        for (_, request) in commands { request.finish(.failure(error)) }
     }
 
-    /// Ends `request` with `result` (unless it ended already) and stops its timer.
-    private func complete(_ request: RedisRequest, _ result: Result<RedisReply, RedisError>) {
-        if let timer = request.timer {
-            request.timer = nil
-            loop.cancelTimer(timer)
-        }
-        request.finish(result)
-    }
+
 
     // MARK: Connecting
 
@@ -259,7 +254,7 @@ package final class RedisConnection: @unchecked Sendable {
         guard !steps.isEmpty else { return loggedIn(context) }
         var left = steps.count
         for (command, label) in steps {
-            let request = RedisRequest { [weak self] result in
+            let request = RedisRequest(name: command.arguments[0], timeout: options.connectTimeout) { [weak self] result in
                 guard let self, case let .connecting(current) = state, current === context else { return }
                 var refusal: String?
                 switch result {
@@ -352,14 +347,19 @@ package final class RedisConnection: @unchecked Sendable {
     }
 }
 
-/// One command's completion, its timer, and whether it has run: the completion runs once,
-/// for the reply, the timeout or the failure that comes first. Loop thread only.
+/// One command's completion, and whether it has run: the completion runs once, for the
+/// reply, the timeout or the failure that comes first. Loop thread only.
 final class RedisRequest {
     private var completion: RedisCompletion?
-    /// The command's timeout timer, while it runs.
-    var timer: Int?
+    /// The command's name (its first argument) and timeout in seconds, for the timeout's message.
+    let name: [UInt8]
+    let timeout: Double
 
-    init(_ completion: @escaping RedisCompletion) { self.completion = completion }
+    init(name: [UInt8], timeout: Double, _ completion: @escaping RedisCompletion) {
+        self.name = name
+        self.timeout = timeout
+        self.completion = completion
+    }
 
     var isPending: Bool { completion != nil }
 
