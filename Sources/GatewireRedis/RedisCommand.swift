@@ -11,7 +11,4 @@ package struct RedisCommand: Hashable, Sendable {
 
     /// A command whose arguments are text (sent as their UTF-8 bytes).
     package init(_ arguments: String...) { self.arguments = arguments.map { Array($0.utf8) } }
-
-    /// The command's name, upper-cased, for messages.
-    package var name: String { String(decoding: arguments.first ?? [], as: UTF8.self).uppercased() }
 }

@@ -62,9 +62,6 @@ package final class RedisConnection: @unchecked Sendable {
     private var closeObserver: Int?
     /// The commands' timeouts (one loop timer for all).
     private let timeouts: RedisTimeouts
-    /// Called on the loop thread each time the connection is logged in and ready (tests and
-    /// the cluster's map refresh listen here). Optional.
-    package var onReady: (() -> Void)?
 
     /// Connects to `endpoint` at once (the first commands wait for the login). Loop thread only.
     package init(endpoint: RedisEndpoint, options: RedisConnectionOptions = RedisConnectionOptions(), loop: EventLoop) {
@@ -77,12 +74,6 @@ package final class RedisConnection: @unchecked Sendable {
         }
         closeObserver = loop.onClose { [weak self] in self?.close() }
         connect()
-    }
-
-    /// Whether the connection is logged in and sends commands straight away.
-    package var isReady: Bool {
-        if case .ready = state { return true }
-        return false
     }
 
     /// Commands accepted and not yet ended (held, or sent without a reply yet, timed-out
@@ -230,8 +221,8 @@ package final class RedisConnection: @unchecked Sendable {
             guard let self, fired, case let .connecting(current) = state, current === context else { return }
             connectTimer = nil
             let error = RedisError(.disconnected, "connecting to \(endpoint) and logging in took over \(options.connectTimeout) s")
+            retry(after: error)  // first: the login's commands, failed by the drop, then find the attempt over
             context.drop(error)
-            retry(after: error)
         }
         redisAsyncSetDisconnectCallback(ac, disconnectCallback)
         redisAsyncSetConnectCallback(ac, connectCallback)  // after the hooks: it asks for writability
@@ -282,7 +273,6 @@ package final class RedisConnection: @unchecked Sendable {
         let commands = held
         held.removeAll()
         for (command, request) in commands { write(command, request, on: context) }
-        onReady?()
     }
 
     /// hiredis's disconnect callback: the connection broke (hiredis has already failed its
@@ -299,9 +289,11 @@ package final class RedisConnection: @unchecked Sendable {
     }
 
     /// Fails the held commands with `error` and waits a backoff before connecting again.
+    /// The state changes first: a completion that sends again then fails at once, and one
+    /// that closes the connection finds no context to free (this may run inside hiredis's
+    /// connect callback, where freeing the context is not allowed).
     private func retry(after error: RedisError) {
         cancelConnectTimer()
-        failHeld(error)
         let delay = options.reconnectDelay(attempt: failures)
         failures += 1
         let timer = loop.schedule(after: delay) { [weak self] fired in
@@ -309,6 +301,7 @@ package final class RedisConnection: @unchecked Sendable {
             connect()
         }
         state = .waiting(timer: timer, error: error)
+        failHeld(error)
     }
 
     private func cancelConnectTimer() {
