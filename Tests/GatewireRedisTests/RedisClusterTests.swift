@@ -74,6 +74,20 @@ import Testing
         }
         #expect(await client.send("MSET", "{user1}.a", "1", "{user1}.b", "2") == .success(.status("OK")))
         #expect(await client.send("MGET", "{user1}.a", "{user1}.b") == .success(.array([.bulk([49]), .bulk([50])])))
+
+        // A script runs on its keys' primary (loaded there on NOSCRIPT); keys of two slots are refused.
+        let cluster = client.cluster
+        let script = RedisScript("return redis.call('INCRBY', KEYS[1], ARGV[1]) + redis.call('INCRBY', KEYS[2], ARGV[1])")
+        let tagged = [Array("{user2}.x".utf8), Array("{user2}.y".utf8)]
+        let sum = await onLoop(client.loop) { done in
+            cluster.evalsha(script, keys: tagged, arguments: [Array("3".utf8)], timeout: 5) { done($0) }
+        }
+        #expect(sum == .success(.integer(6)))
+        let split = await onLoop(client.loop) { done in
+            cluster.evalsha(script, keys: [Array("x".utf8), Array("y".utf8)], arguments: [[49]]) { done($0) }
+        }
+        guard case let .failure(error) = split else { Issue.record("a script on two slots: \(split)"); return }
+        #expect(error.kind == .invalidArgument)
         await client.close()
     }
 

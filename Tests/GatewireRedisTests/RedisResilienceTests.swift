@@ -110,6 +110,27 @@ import Testing
         await redis.close()
     }
 
+    @Test("the loop closes with a command in flight (Redis stopped): its completion runs once, with the closed error")
+    func loopCloses() async throws {
+        let server = try RedisServer()
+        defer { server.stop() }
+        let redis = try await LoopRedis(server.url())
+        #expect(await redis.waitUntilAnswering())
+        server.signal(SIGSTOP)
+        let connection = redis.connection
+        let results = Lock<[Result<RedisReply, RedisError>]>([])
+        await onLoop(redis.loop) { done in
+            connection.send(RedisCommand("GET", "k"), timeout: 30) { result in results.withLock { $0.append(result) } }
+            done(())
+        }
+        redis.loop.shutdown()
+        let seen = results.withLock { $0 }
+        #expect(seen.count == 1)
+        guard case let .failure(error)? = seen.first else { Issue.record("GET when the loop closed: \(seen)"); return }
+        #expect(error.kind == .closed)
+        server.signal(SIGCONT)
+    }
+
     @Test("EVALSHA: the script runs by its SHA-1 (the one SCRIPT LOAD answers); after SCRIPT FLUSH the NOSCRIPT is answered by loading it again")
     func evalsha() async throws {
         let server = try RedisServer()
