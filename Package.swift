@@ -20,6 +20,10 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // zlib: the content codings of a streamed body that may pause, decoded by the transport itself.
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // hiredis 0.14: the Redis client's protocol and async API, driven by the event loop.
+        // No pkgConfig: hiredis.pc's -D_FILE_OFFSET_BITS=64 is a flag SwiftPM refuses (with a
+        // warning); its headers are in /usr/include/hiredis, which the shim names.
+        .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
         .systemLibrary(name: "CGatewireABI"),
         // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
         // symbol hidden, so nothing leaks into the .so's exports).
@@ -30,7 +34,8 @@ let package = Package(
         .target(name: "GatewireMapping", dependencies: ["GatewireJSON", "CJansson"]),
         .target(name: "GatewireDescriptors", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping"]),
         .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CZlib"]),
-        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CCrypto"]),
+        .target(name: "GatewireRedis", dependencies: ["GatewireBase", "GatewireTransport", "CHiredis"]),
+        .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CCrypto"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),
@@ -42,6 +47,7 @@ let package = Package(
         .testTarget(name: "GatewireMappingTests", dependencies: ["GatewireMapping", "GatewireJSON"]),
         .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
         .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
+        .testTarget(name: "GatewireRedisTests", dependencies: ["GatewireRedis", "GatewireTransport", "GatewireBase"]),
         .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

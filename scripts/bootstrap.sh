@@ -2,7 +2,9 @@
 # Installs what a fresh Debian 12 machine lacks to build, test, benchmark and document
 # Gatewire: the library's own needs (scripts/install-deps.sh), then the developer's Debian
 # packages (openssl for the TLS test certificates, nginx for the resilience tests and the
-# bench, gdb for hung tests' stacks, Doxygen for the C API reference) and a project-local
+# bench, gdb for hung tests' stacks, Doxygen for the C API reference, redis-server (with
+# redis-cli) for the Redis client's tests and faketime for tests that move a process's clock)
+# and a project-local
 # Python virtual environment (.venv) with the test and demo servers and the bench's peers.
 # Idempotent: a second run only checks. Needs root for apt-get.
 set -euo pipefail
@@ -12,7 +14,10 @@ bash "$here/scripts/install-deps.sh" \
     openssl \
     nginx-light \
     gdb \
-    doxygen
+    doxygen \
+    redis-server \
+    libhiredis-dev \
+    faketime
 
 venv="$here/.venv"
 if [ ! -x "$venv/bin/python" ]; then

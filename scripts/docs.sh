@@ -54,7 +54,7 @@ docs_swift() {
     rm -rf "$graphs"
     mkdir -p "$graphs" "$out"
     "$bin/swift-symbolgraph-extract" -module-name Gatewire -target "$(uname -m)-unknown-linux-gnu" \
-        -I "$modules/Modules" -I Sources/CCurl -I Sources/CJansson -I Sources/CZlib -I Sources/CCrypto -I Sources/CGatewireABI \
+        -I "$modules/Modules" -I Sources/CCurl -I Sources/CJansson -I Sources/CZlib -I Sources/CCrypto -I Sources/CHiredis -I Sources/CGatewireABI \
         -I Sources/CGatewireArena/include -Xcc -fmodule-map-file="$modules/CGatewireArena.build/module.modulemap" \
         -minimum-access-level public \
         -experimental-allowed-reexported-modules=GatewireBase,GatewireDescriptors,GatewireJSON,GatewireMapping,GatewireTransport \

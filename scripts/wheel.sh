@@ -9,7 +9,7 @@
 #
 # Writes DIST_DIR/gatewire-VERSION-py3-none-linux_x86_64.whl (the platform of this machine;
 # bindings/python/setup.py explains the tag) and prints its path. The wheel needs Debian's
-# libcurl and libjansson at run time, as the library does (docs/deployment.md, "The Python
+# libcurl, libjansson and libhiredis at run time, as the library does (docs/deployment.md, "The Python
 # wheel", says why they are not vendored). Offline: setuptools from the project's .venv
 # (scripts/bootstrap.sh), no build isolation, no index.
 set -euo pipefail

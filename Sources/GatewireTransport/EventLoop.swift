@@ -60,6 +60,8 @@ package final class EventLoop: Sendable {
         @exclusivity(unchecked) var nextQueueSweep = 0.0
         /// What libcurl gets now, and the transfers that wait for it.
         let admission: AdmissionQueue
+        /// The file descriptors polled besides libcurl's (``watch(_:events:_:)``).
+        let descriptors = WatchedDescriptors()
 
         init(limits: ConnectionLimits) { admission = AdmissionQueue(limits: limits) }
     }
@@ -283,6 +285,31 @@ package final class EventLoop: Sendable {
         state.timers.removeAll { $0.id == id }
     }
 
+    /// Polls `fd` (a socket of a protocol libcurl does not speak, such as a Redis
+    /// connection's) with libcurl's own descriptors, in the same `curl_multi_poll`, and runs
+    /// `handler` on the loop thread with what it found whenever one of `events` is ready.
+    /// Loop thread only. Returns the watch's id for ``setEvents(_:_:)`` and ``unwatch(_:)``.
+    ///
+    /// Empty `events` keeps the watch without polling the descriptor. The caller owns `fd`:
+    /// it calls ``unwatch(_:)`` before closing it (a closed or reused descriptor would wake
+    /// the loop for nothing, or for another owner), and learns that the loop closes through
+    /// ``onClose(_:)``, after which the loop drops every watch.
+    package func watch(_ fd: Int32, events: DescriptorEvents, _ handler: @escaping (DescriptorEvents) -> Void) -> Int {
+        state.descriptors.add(fd, events: events, handler: handler)
+    }
+
+    /// Sets what the watch `id` waits for (hiredis's adapters flip reading and writing as
+    /// its buffers fill and drain). Loop thread only; false when the watch is gone.
+    @discardableResult
+    package func setEvents(_ id: Int, _ events: DescriptorEvents) -> Bool {
+        state.descriptors.setEvents(id, events)
+    }
+
+    /// Stops polling the watch `id` (an id already removed is ignored). Loop thread only.
+    package func unwatch(_ id: Int) {
+        state.descriptors.remove(id)
+    }
+
     /// Runs `action` once, on the loop thread, when the loop closes (in ``shutdown(then:)``'s
     /// drain, after the transfers and timers have ended), unless ``removeCloseObserver(_:)``
     /// came first. Loop thread only. Returns the observer's id.
@@ -336,9 +363,22 @@ package final class EventLoop: Sendable {
             // Jobs queued on this thread since `runJobs` (a call started from a completion)
             // sent no wakeup: go round again instead of sleeping in the poll.
             if hasJobs { continue }
-            curl_multi_poll(handle.multi, nil, 0, pollTimeout(), nil)
+            poll()
         }
         drain()
+    }
+
+    /// Waits in `curl_multi_poll` for libcurl's descriptors and the watched ones, then runs
+    /// the handlers of the watched descriptors that are ready. With no descriptor watched,
+    /// the poll is libcurl's alone, as it would be without this API.
+    private func poll() {
+        let descriptors = state.descriptors
+        let timeout = pollTimeout()
+        if descriptors.isEmpty {
+            curl_multi_poll(handle.multi, nil, 0, timeout, nil)
+        } else {
+            descriptors.poll { curl_multi_poll(handle.multi, $0, $1, timeout, nil) }
+        }
     }
 
     /// Runs every queued job. The queue's array is swapped with an empty spare (both keep
@@ -454,6 +494,7 @@ package final class EventLoop: Sendable {
         while !state.closeObservers.isEmpty {
             state.closeObservers.removeFirst().action()
         }
+        state.descriptors.removeAll()  // their owners have heard of the close just now
         state.idle.removeAll()
         cookieEngine?.close()  // writes the jar's file once no transfer can change it
         // Every call has completed: a worker still mapping for this loop finds `execute`

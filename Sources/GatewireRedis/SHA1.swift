@@ -1,0 +1,42 @@
+/// SHA-1 (FIPS 180-4 section 6.1) of a script's text: the name `EVALSHA` and `SCRIPT LOAD`
+/// use for it (Redis's `sha1hex`). Not for security: a script's name only. Pure.
+enum SHA1 {
+    /// The 40 lower-case hex digits of the SHA-1 of `bytes`.
+    static func hex(_ bytes: [UInt8]) -> String {
+        var h: (UInt32, UInt32, UInt32, UInt32, UInt32) = (0x6745_2301, 0xEFCD_AB89, 0x98BA_DCFE, 0x1032_5476, 0xC3D2_E1F0)
+        var message = bytes
+        let bitLength = UInt64(bytes.count) * 8
+        message.append(0x80)
+        while message.count % 64 != 56 { message.append(0) }
+        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        var w = [UInt32](repeating: 0, count: 80)
+        for block in stride(from: 0, to: message.count, by: 64) {
+            for i in 0..<16 {
+                let j = block + i * 4
+                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
+            }
+            for i in 16..<80 {
+                let x = w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16]
+                w[i] = x << 1 | x >> 31
+            }
+            var (a, b, c, d, e) = h
+            for i in 0..<80 {
+                let (f, k): (UInt32, UInt32) = switch i {
+                case 0..<20: ((b & c) | (~b & d), 0x5A82_7999)
+                case 20..<40: (b ^ c ^ d, 0x6ED9_EBA1)
+                case 40..<60: ((b & c) | (b & d) | (c & d), 0x8F1B_BCDC)
+                default: (b ^ c ^ d, 0xCA62_C1D6)
+                }
+                let temp = (a << 5 | a >> 27) &+ f &+ e &+ k &+ w[i]
+                (e, d, c, b, a) = (d, c, b << 30 | b >> 2, a, temp)
+            }
+            h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e)
+        }
+        let digits = Array("0123456789abcdef".utf8)
+        var out: [UInt8] = []
+        for word in [h.0, h.1, h.2, h.3, h.4] {
+            for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int(word >> UInt32(shift) & 0xF)]) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
