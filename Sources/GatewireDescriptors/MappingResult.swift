@@ -20,7 +20,7 @@ public struct MappingResult: Sendable {
 
     /// A result over a mapped dictionary (nil: nothing mapped), whose decoding throws
     /// `MappingError`.
-    public init(dictionary: JSONValue?, metadata: JSONValue?) {
+    package init(dictionary: JSONValue?, metadata: JSONValue?) {
         self.init(dictionary: dictionary, metadata: metadata) { $0 }
     }
 

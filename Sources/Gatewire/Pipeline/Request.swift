@@ -60,11 +60,11 @@ public struct Request: Sendable {
         /// every attempt. libcurl writes the `Content-Type` (`multipart/form-data;
         /// boundary=...`); one from the call or the config is not sent.
         case multipart([MultipartPart], object: JSONValue? = nil, type: String? = nil)
-        /// An `Encodable` value sent as JSON (`Content-Type: application/json`), written by
-        /// `JSONNodeEncoder` when the call is prepared; `.json(value)` makes one too.
+        /// An `Encodable` value sent as JSON (`Content-Type: application/json`), encoded
+        /// when the call is prepared: the case `.json(value)` makes, the spelling to write.
         case encodable(any Encodable & Sendable)
-        /// An `Encodable` object of a configured type, written by `JSONNodeEncoder` and
-        /// then sent as an object body of a ``JSONValue`` is; `.object(value, type:)` makes one too.
+        /// An `Encodable` object of a configured type, encoded and then sent as an object body
+        /// of a ``JSONValue`` is: the case `.object(value, type:)` makes, the spelling to write.
         case encodableObject(any Encodable & Sendable, type: String? = nil)
     }
 
