@@ -9,12 +9,12 @@
 /// Header fields need no call to this: ``HTTPHeaders`` refuses every control character in a
 /// value and anything but a token in a name, NUL included. Text that libcurl takes with a
 /// length (a field part's value, a body) may hold NUL bytes.
-public enum CStringRule {
+package enum CStringRule {
     /// Why `text` cannot cross into C as a NUL-terminated string, or nil when it can: the
     /// 0-based byte offset (in its UTF-8) of its first NUL, e.g. `the path contains NUL at
     /// byte 6 (...)`. The message never repeats the text (it may be a secret). Pure; any thread.
     /// - Parameter what: what the text is, as the message names it: `"the path"`, `"the name"`.
-    public static func problem(_ text: String, what: String = "the text") -> String? {
+    package static func problem(_ text: String, what: String = "the text") -> String? {
         guard let offset = text.utf8.firstIndex(of: 0).map({ text.utf8.distance(from: text.utf8.startIndex, to: $0) })
         else { return nil }
         return "\(what) contains NUL at byte \(offset) (C ends a string at its first NUL, so the rest would be lost)"

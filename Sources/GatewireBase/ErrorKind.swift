@@ -47,11 +47,11 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     case redirect = 16
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.
-    public var name: String { staticName.description }
+    package var name: String { staticName.description }
 
     /// ``name`` in static storage (NUL-terminated), for C callers that keep the pointer
     /// (`gw_result_error_kind_name`). The one place each kind's name is written.
-    public var staticName: StaticString {
+    package var staticName: StaticString {
         switch self {
         case .connect: "connect"
         case .dns: "dns"

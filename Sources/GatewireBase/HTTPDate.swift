@@ -4,7 +4,7 @@
 /// `Sun, 06 Nov 1994 08:49:37 GMT`, and the obsolete RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`
 /// and ANSI C asctime `Sun Nov  6 08:49:37 1994`. Used by `Retry-After`, the HTTP cache's
 /// `Date`/`Expires` and a download's `Last-Modified` validator.
-public enum HTTPDate {
+package enum HTTPDate {
     /// Parses an HTTP-date (any of the three forms) to seconds since the Unix epoch, UTC;
     /// surrounding spaces and tabs are ignored.
     ///
@@ -13,7 +13,7 @@ public enum HTTPDate {
     /// Nil when the text is not a valid date (unknown month, day 31 in a 30-day month, hour
     /// 24, a zone other than GMT, ...). The weekday name must be a real name but is not
     /// checked against the date.
-    public static func parse(_ text: String, now: Double = 0) -> Double? {
+    package static func parse(_ text: String, now: Double = 0) -> Double? {
         let tokens = text.trimmingOWS.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         switch tokens.count {
         case 6:  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT

@@ -8,8 +8,8 @@
 /// the value it returns, and the first change makes the fields an ordinary array.
 ///
 /// Headers built or changed in Swift are checked as they enter: each field is checked once,
-/// when it is added or set (``fieldProblem(name:value:)``, RFC 9110 sections 5.1 and 5.5), and
-/// the verdict is kept, so ``problem`` checks nothing again and a copy carries it. That is the
+/// when it is added or set (`fieldProblem(name:value:)`, RFC 9110 sections 5.1 and 5.5), and
+/// the verdict is kept, so `problem` checks nothing again and a copy carries it. That is the
 /// one check of a call's headers: the call, its plugins and the transfer read the verdict.
 public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field line.
@@ -29,8 +29,8 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     private var list: [Field] = []
     /// A received block not yet changed; when set, it holds every field and `list` is empty.
     private var raw: RawHeaderBlock?
-    /// The first field of `list` that cannot be sent, as ``fieldProblem(name:value:)``
-    /// describes it, or nil: kept up to date by every change (see ``problem``).
+    /// The first field of `list` that cannot be sent, as `fieldProblem(name:value:)`
+    /// describes it, or nil: kept up to date by every change (see `problem`).
     private var listProblem: String?
 
     /// The fields in order.
@@ -59,7 +59,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// No fields.
     public init() {}
 
-    /// These fields, in this order (each checked once, here: ``problem``).
+    /// These fields, in this order (each checked once, here: `problem`).
     public init(_ fields: [Field]) {
         list = fields
         listProblem = Self.firstProblem(in: fields)
@@ -97,7 +97,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
     /// Appends a field, keeping any others of the same name. The field is checked here
-    /// (``problem``); an invalid one is kept, and makes the headers unsendable.
+    /// (`problem`); an invalid one is kept, and makes the headers unsendable.
     public mutating func add(_ name: String, _ value: String) {
         materialize()
         list.append(Field(name: name, value: value))
@@ -105,7 +105,7 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     }
 
     /// Replaces every field named `name` with one field (appended if it was absent). The
-    /// field is checked here (``problem``); an invalid one is kept, and makes the headers
+    /// field is checked here (`problem`); an invalid one is kept, and makes the headers
     /// unsendable.
     public mutating func set(_ name: String, _ value: String) {
         replace(name, value)
@@ -139,10 +139,10 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
         if listProblem != nil || other.problem != nil { listProblem = Self.firstProblem(in: list) }
     }
 
-    /// The first field that cannot be sent, as ``fieldProblem(name:value:)`` describes it, or
+    /// The first field that cannot be sent, as `fieldProblem(name:value:)` describes it, or
     /// nil when every field can. Checks nothing: the verdict was kept as the fields entered
     /// (received headers not yet changed are checked when read).
-    public var problem: String? {
+    package var problem: String? {
         guard let raw else { return listProblem }
         return Self.firstProblem(in: raw.fields)
     }

@@ -28,7 +28,7 @@ extension HTTPHeaders {
     /// Pure; any thread.
     /// A name that is a token but one of libcurl's framing or connection fields is refused
     /// too (see the rules above).
-    public static func nameProblem(_ name: String) -> String? {
+    package static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "the header name is empty (RFC 9110 section 5.1: a name is a token of 1 or more characters)" }
         for (offset, byte) in name.utf8.enumerated() where !isTokenByte(byte) {
             return "the header name contains \(describe(byte)) at byte \(offset) "
@@ -60,7 +60,7 @@ extension HTTPHeaders {
 
     /// Why `value` cannot be a header field value, or nil when it can: it must not contain a
     /// control character other than HTAB (RFC 9110 section 5.5). Pure; any thread.
-    public static func valueProblem(_ value: String) -> String? {
+    package static func valueProblem(_ value: String) -> String? {
         for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
             return "the value contains \(describe(byte)) at byte \(offset) "
                 + "(RFC 9110 section 5.5: no control character but HTAB is allowed in a field value)"
@@ -70,7 +70,7 @@ extension HTTPHeaders {
 
     /// Why `name: value` cannot be sent, naming the header (`header "X-Evil": the value
     /// contains CR ...`), or nil when it can. Pure; any thread.
-    public static func fieldProblem(name: String, value: String) -> String? {
+    package static func fieldProblem(name: String, value: String) -> String? {
         guard let problem = nameProblem(name) ?? valueProblem(value) else { return nil }
         return "header \(quoted(name)): \(problem)"
     }

@@ -8,10 +8,10 @@ import GatewireJSON
 /// their JSON text (integers exact). A top-level scalar or array has no keys and gives nothing.
 /// Encoding: every byte outside RFC 3986's unreserved set is `%XX`, except that a space is `+`
 /// (the form serializer of the WHATWG URL standard) and `[` `]` in keys stay literal.
-public enum FormEncoding {
+package enum FormEncoding {
     /// The flattened `(name, value)` pairs of `value`, unencoded; `includeNulls: false`
     /// leaves `null` members out (query parameters of GET/DELETE).
-    public static func pairs(_ value: JSONNode, includeNulls: Bool = true) -> [(String, String)] {
+    package static func pairs(_ value: JSONNode, includeNulls: Bool = true) -> [(String, String)] {
         var result: [(String, String)] = []
         func walk(_ node: JSONNode, _ key: String) {
             switch node.kind {
@@ -33,13 +33,13 @@ public enum FormEncoding {
     }
 
     /// The form body for `value`: `user[name]=Ann+Lee&user[tags][]=a`.
-    public static func body(_ value: JSONNode) -> String {
+    package static func body(_ value: JSONNode) -> String {
         pairs(value).map { "\(encode($0.0, key: true))=\(encode($0.1, key: false))" }.joined(separator: "&")
     }
 
     /// The form body of `fields` in their order: `name=Ann+Lee&ids=1&ids=2` (a name given
     /// twice is sent twice, as requests' `data=` and HTML forms send a list).
-    public static func body(fields: [(name: String, value: String)]) -> String {
+    package static func body(fields: [(name: String, value: String)]) -> String {
         fields.map { "\(encode($0.name, key: false))=\(encode($0.value, key: false))" }.joined(separator: "&")
     }
 

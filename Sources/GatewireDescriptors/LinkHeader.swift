@@ -1,14 +1,14 @@
 /// One link of an HTTP `Link` header field (RFC 8288 section 3).
-public struct WebLink: Sendable, Equatable {
+package struct WebLink: Sendable, Equatable {
     /// The target URI reference as written between `<` and `>`.
-    public var target: String
+    package var target: String
     /// The relation types of the first `rel` parameter, lower-cased (`rel="next last"` gives two).
-    public var relations: [String]
+    package var relations: [String]
     /// Every parameter in order, names lower-cased, values unquoted (`\"` unescaped);
     /// a parameter without a value has the value "".
-    public var parameters: [(name: String, value: String)]
+    package var parameters: [(name: String, value: String)]
 
-    public static func == (a: WebLink, b: WebLink) -> Bool {
+    package static func == (a: WebLink, b: WebLink) -> Bool {
         a.target == b.target && a.relations == b.relations
             && a.parameters.map(\.name) == b.parameters.map(\.name) && a.parameters.map(\.value) == b.parameters.map(\.value)
     }
@@ -26,9 +26,9 @@ public struct WebLink: Sendable, Equatable {
 /// skipped up to the next top-level comma and the rest is still read; only the first `rel`
 /// parameter of a link counts (section 3.3). Several `Link` fields are one list joined by
 /// `", "` (RFC 9110 section 5.3).
-public enum LinkHeader {
+package enum LinkHeader {
     /// Every link in `value`, in order.
-    public static func parse(_ value: String) -> [WebLink] {
+    package static func parse(_ value: String) -> [WebLink] {
         var scanner = LinkScanner(Array(value.utf8))
         var links: [WebLink] = []
         while let link = scanner.nextLink() {
@@ -38,7 +38,7 @@ public enum LinkHeader {
     }
 
     /// The target of the first link whose relations include `relation` (e.g. `"next"`).
-    public static func target(_ relation: String, in value: String) -> String? {
+    package static func target(_ relation: String, in value: String) -> String? {
         let wanted = relation.lowercased()
         return parse(value).first { $0.relations.contains(wanted) }?.target
     }

@@ -2,18 +2,18 @@ import GatewireBase
 import GatewireJSON
 
 /// What the ``ResponseMapper`` needs to know about a received response.
-public struct MappableResponse: Sendable {
+package struct MappableResponse: Sendable {
     /// The request's method.
-    public var method: HTTPMethod
+    package var method: HTTPMethod
     /// The request path relative to the base URL, as sent (percent-encoded; may carry `?query`).
-    public var path: String
+    package var path: String
     /// The HTTP status code.
-    public var status: Int
+    package var status: Int
     /// The `Content-Type` header's value, if any (e.g. `application/json; charset=utf-8`):
     /// the one given to the initializer, or, for a response the client received, the field
     /// of ``headers``, looked up when read (the mapper reads it only when a descriptor
     /// matches or the body is read as JSON; the lookup splits the raw header block).
-    public var contentType: String? {
+    package var contentType: String? {
         get {
             switch contentTypeSource {
             case .given(let value): return value
@@ -28,18 +28,18 @@ public struct MappableResponse: Sendable {
         case headers
     }
     /// The body bytes as received.
-    public var body: [UInt8]
+    package var body: [UInt8]
     /// The response's header fields (for `@metadata.headers`); empty when not known.
-    public var headers: HTTPHeaders = HTTPHeaders()
+    package var headers: HTTPHeaders = HTTPHeaders()
     /// The absolute URL the response came from (for `@metadata.url`; after redirects the
     /// last hop's, redacted); nil when not known.
-    public var url: String?
+    package var url: String?
     /// What `@metadata` hides of ``url``, the query and the headers (userinfo, secret values):
     /// the metadata reaches mapped objects and results, which leave the library.
-    public var redactor = Redactor.standard
+    package var redactor = Redactor.standard
 
     /// A response to map; `path` is relative to the base URL, as sent.
-    public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
+    package init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
         self.method = method
         self.path = path
         self.status = status
@@ -59,7 +59,7 @@ public struct MappableResponse: Sendable {
     }
 
     /// A response with its headers and URL, for `@metadata` sources (see ``MappingContext``).
-    public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8],
+    package init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8],
                 headers: HTTPHeaders, url: String?) {
         self.init(method: method, path: path, status: status, contentType: contentType, body: body)
         self.headers = headers
@@ -68,7 +68,7 @@ public struct MappableResponse: Sendable {
 
     /// The query parameters of ``path``, percent-decoded (`+` stays `+`); a repeated name
     /// keeps its last value.
-    public var queryParameters: [String: String] {
+    package var queryParameters: [String: String] {
         guard let mark = path.firstIndex(of: "?") else { return [:] }
         var query = path[path.index(after: mark)...]
         if let hash = query.firstIndex(of: "#") { query = query[..<hash] }
@@ -81,7 +81,7 @@ public struct MappableResponse: Sendable {
     }
 
     /// The `@metadata` object (see ``MappingContext``) with these path parameters.
-    public func metadata(pathParameters: [String: String]) -> JSONValue {
+    package func metadata(pathParameters: [String: String]) -> JSONValue {
         let metadata = JSONValue.object()
         metadata.set("method", .string(method.rawValue))
         metadata.set("url", url.map { .string(redactor.url($0)) } ?? .null())

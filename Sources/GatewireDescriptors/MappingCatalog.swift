@@ -8,20 +8,20 @@ import GatewireMapping
 /// Built once (from config or Swift builders), then read-only and `Sendable`. The
 /// ``ResponseMapper`` uses it to decide what a response means; ``requestBody(for:objectType:method:)``
 /// builds request bodies.
-public struct MappingCatalog: Sendable {
+package struct MappingCatalog: Sendable {
     /// The mappings in declaration order.
-    public let mappings: [ObjectMapping]
+    package let mappings: [ObjectMapping]
     /// Applies the mappings (by name).
-    public let mapper: ObjectMapper
+    package let mapper: ObjectMapper
     /// Request descriptors in registration order.
-    public let requestDescriptors: [RequestDescriptor]
+    package let requestDescriptors: [RequestDescriptor]
     /// Response descriptors in registration order (later ones win ties).
-    public let responseDescriptors: [ResponseDescriptor]
+    package let responseDescriptors: [ResponseDescriptor]
     /// Error descriptors in registration order.
-    public let errorDescriptors: [ResponseDescriptor]
+    package let errorDescriptors: [ResponseDescriptor]
 
     /// A catalog with no mappings and no descriptors: every 2xx is accepted, nothing is mapped.
-    public static let empty = MappingCatalog(emptyCatalog: ())
+    package static let empty = MappingCatalog(emptyCatalog: ())
 
     private init(emptyCatalog: Void) {
         mappings = []
@@ -34,7 +34,7 @@ public struct MappingCatalog: Sendable {
     /// The Swift builder form.
     /// - Throws: ``ConfigError`` when a descriptor or relationship names an unknown mapping
     ///   (paths as in config, e.g. `responseDescriptors[0].mapping`), or two mappings share a name.
-    public init(mappings: [ObjectMapping], requestDescriptors: [RequestDescriptor] = [],
+    package init(mappings: [ObjectMapping], requestDescriptors: [RequestDescriptor] = [],
                 responseDescriptors: [ResponseDescriptor] = [], errorDescriptors: [ResponseDescriptor] = [])
         throws(ConfigError)
     {
@@ -56,7 +56,7 @@ public struct MappingCatalog: Sendable {
     /// - Throws: ``ConfigError`` naming the field: unknown fields inside mappings and
     ///   descriptors, wrong types, bad patterns or status codes, and unknown mapping names
     ///   (`responseDescriptors[0].mapping: unknown mapping "Usr" (known: Address, User)`).
-    public init(config root: ConfigNode) throws(ConfigError) {
+    package init(config root: ConfigNode) throws(ConfigError) {
         var mappings: [ObjectMapping] = []
         if let node = try root.optional("mappings") {
             for (name, value) in try node.members() { mappings.append(try ObjectMapping(config: value, name: name)) }
@@ -79,12 +79,12 @@ public struct MappingCatalog: Sendable {
     }
 
     /// The mapping called `name`, if any.
-    public func mapping(named name: String) -> ObjectMapping? { mapper.mappings[name] }
+    package func mapping(named name: String) -> ObjectMapping? { mapper.mappings[name] }
 
     /// The request descriptor for an object type and method: the last registered one whose
     /// `objectType` equals `objectType` (or is nil) and whose methods include `method`;
     /// an exact `objectType` beats a descriptor without one.
-    public func requestDescriptor(objectType: String?, method: HTTPMethod) -> RequestDescriptor? {
+    package func requestDescriptor(objectType: String?, method: HTTPMethod) -> RequestDescriptor? {
         let candidates = requestDescriptors.filter { $0.methods.contains(method) }
         return candidates.last { $0.objectType != nil && $0.objectType == objectType }
             ?? candidates.last { $0.objectType == nil }
@@ -93,7 +93,7 @@ public struct MappingCatalog: Sendable {
     /// The request body for `object` built by the matching request descriptor, or nil when
     /// none matches (the caller then sends `object` as it is).
     /// - Throws: ``MappingError`` from ``RequestDescriptor/body(for:mapper:)``.
-    public func requestBody(for object: JSONNode, objectType: String?, method: HTTPMethod) throws(MappingError) -> JSONValue? {
+    package func requestBody(for object: JSONNode, objectType: String?, method: HTTPMethod) throws(MappingError) -> JSONValue? {
         try requestDescriptor(objectType: objectType, method: method)?.body(for: object, mapper: mapper)
     }
 
@@ -105,7 +105,7 @@ public struct MappingCatalog: Sendable {
     ///   objects become error objects;
     /// - an error descriptor listing only 2xx codes: never used;
     /// - two request descriptors for the same object type and an overlapping method.
-    public func warnings() -> [String] {
+    package func warnings() -> [String] {
         var warnings: [String] = []
         for (label, list) in [("responseDescriptors", responseDescriptors), ("errorDescriptors", errorDescriptors)] {
             for (j, later) in list.enumerated() {
@@ -158,8 +158,8 @@ public struct MappingCatalog: Sendable {
 
 extension MappingCatalog {
     /// A ``ResponseMapper`` over this catalog.
-    public var responseMapper: ResponseMapper { ResponseMapper(catalog: self) }
+    package var responseMapper: ResponseMapper { ResponseMapper(catalog: self) }
 
     /// What `response` means: the same as `ResponseMapper(catalog: self).map(response)`.
-    public func map(_ response: MappableResponse) -> MappingOutcome { responseMapper.map(response) }
+    package func map(_ response: MappableResponse) -> MappingOutcome { responseMapper.map(response) }
 }

@@ -8,33 +8,33 @@ import GatewireMapping
 /// - HTTP failure: `!accepted` (every 4xx/5xx, and other statuses no descriptor lists);
 ///   `errorObjects` holds what error descriptors mapped.
 /// - Mapping failure: `accepted` but `error != nil` (the call fails with kind `mapping`).
-public struct MappingOutcome: Sendable {
+package struct MappingOutcome: Sendable {
     /// Whether the status is acceptable (any 2xx, or a 1xx/3xx a matching response descriptor lists).
-    public var accepted: Bool
+    package var accepted: Bool
     /// A JSON object keyed by descriptor key path (`""` for the root key path), holding each
     /// key path's mapped object or array of objects, in descriptor registration order.
     /// nil when no descriptor matched or the body was not parsed; `{}` when descriptors
     /// matched but none found anything.
-    public var mapped: JSONValue?
+    package var mapped: JSONValue?
     /// On the failure path: a JSON array of the objects error descriptors mapped (an array at
     /// the key path gives one object per element). nil when none were found.
-    public var errorObjects: JSONValue?
+    package var errorObjects: JSONValue?
     /// The decoded path parameters of the descriptors that applied (`["id": "7"]`).
-    public var pathParameters: [String: String]
+    package var pathParameters: [String: String]
     /// Why a body on the success path could not be parsed or mapped.
-    public var error: MappingError?
+    package var error: MappingError?
     /// The body as JSON (see ``ResponseJSON``): the tree the descriptors were mapped from,
     /// or, on the success path with no matching descriptor, the body left to be parsed on
     /// first read. nil when there is neither.
-    public var json: ResponseJSON?
+    package var json: ResponseJSON?
     /// The parsed body, nil when there is none or it is not valid JSON; reading it parses a
     /// deferred body (see ``json``).
-    public var body: JSONValue? { try? json?.value() }
+    package var body: JSONValue? { try? json?.value() }
     /// The response metadata (see ``MappingContext``), when descriptors matched a parsed body.
-    public var metadata: JSONValue?
+    package var metadata: JSONValue?
 
     /// An outcome; everything but `accepted` defaults to empty.
-    public init(accepted: Bool, mapped: JSONValue? = nil, errorObjects: JSONValue? = nil,
+    package init(accepted: Bool, mapped: JSONValue? = nil, errorObjects: JSONValue? = nil,
                 pathParameters: [String: String] = [:], error: MappingError? = nil) {
         self.accepted = accepted
         self.mapped = mapped

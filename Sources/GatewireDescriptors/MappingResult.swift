@@ -12,20 +12,20 @@ import GatewireMapping
 public struct MappingResult: Sendable {
     /// The JSON object keyed by key path (``Response/mapped``), `{}` when nothing was mapped.
     public let dictionary: JSONValue
-    /// The response metadata (see ``MappingContext``); nil when no descriptor matched.
+    /// The response metadata (see `MappingContext`); nil when no descriptor matched.
     public let metadata: JSONValue?
-    /// What ``decode(_:at:)`` and ``decodeAll(_:at:)`` throw for a ``MappingError``: the error
+    /// What ``decode(_:at:)`` and ``decodeAll(_:at:)`` throw for a `MappingError`: the error
     /// itself, or for a response's result its `GatewireError` of kind `mapping`.
     private let failure: @Sendable (MappingError) -> any Error
 
     /// A result over a mapped dictionary (nil: nothing mapped), whose decoding throws
-    /// ``MappingError``.
-    public init(dictionary: JSONValue?, metadata: JSONValue?) {
+    /// `MappingError`.
+    package init(dictionary: JSONValue?, metadata: JSONValue?) {
         self.init(dictionary: dictionary, metadata: metadata) { $0 }
     }
 
     /// A result over a mapped dictionary (nil: nothing mapped) whose decoding throws
-    /// `failure(error)` for each ``MappingError``: a response's result throws the error its
+    /// `failure(error)` for each `MappingError`: a response's result throws the error its
     /// callers catch (`GatewireError` of kind `mapping`, with the response).
     package init(dictionary: JSONValue?, metadata: JSONValue?, failure: @escaping @Sendable (MappingError) -> any Error) {
         self.dictionary = dictionary ?? .object()
@@ -60,7 +60,7 @@ public struct MappingResult: Sendable {
 
     /// Decodes the value at `keyPath` (an object or an array) into `T`, straight from
     /// Jansson's tree.
-    /// - Throws: a ``MappingError`` (a response's result: the `GatewireError` of kind `mapping`
+    /// - Throws: a `MappingError` (a response's result: the `GatewireError` of kind `mapping`
     ///   that ``Response/decode(_:at:)`` throws too) when nothing was mapped at `keyPath`
     ///   (naming the key paths that were), or when the shape does not fit `T` (the
     ///   `DecodingError`'s description as its message).

@@ -10,7 +10,7 @@ import GatewireMapping
 ///   (the total counts items, read at `totalKeyPath` in each page's body). A page without a
 ///   total ends the walk.
 /// - `link`: `{"style": "link", "maxPages": 10}`: follows the `rel="next"` target of the
-///   `Link` header (RFC 8288, see ``LinkHeader``); ends when a page has none. The target must
+///   `Link` header (RFC 8288, see `LinkHeader`); ends when a page has none. The target must
 ///   lie under the base URL (or, for a base URL without a path, be an absolute path).
 /// - `cursor`: `{"style": "cursor", "cursorKeyPath": "response_metadata.next_cursor",
 ///   "parameter": "cursor", "maxPages": 10}`: sends the next cursor (read at
@@ -43,9 +43,9 @@ public struct Pagination: Sendable, Hashable {
     /// `page`: the first page's number (default 1).
     public var firstPage = 1
     /// `page`: where the total number of items is in each body (required for `page`).
-    public var totalKeyPath: JSONKeyPath = .root
+    package var totalKeyPath: JSONKeyPath = .root
     /// `cursor`: where the next cursor is in each body (required for `cursor`).
-    public var cursorKeyPath: JSONKeyPath = .root
+    package var cursorKeyPath: JSONKeyPath = .root
     /// `cursor`: the query parameter the cursor is sent as (default `cursor`).
     public var parameter = "cursor"
 
@@ -53,19 +53,19 @@ public struct Pagination: Sendable, Hashable {
     public static func link(maxPages: Int = 100) -> Pagination { Pagination(style: .link, maxPages: maxPages) }
 
     /// Cursor pagination.
-    public static func cursor(at keyPath: JSONKeyPath, parameter: String = "cursor", maxPages: Int = 100) -> Pagination {
+    public static func cursor(at keyPath: String, parameter: String = "cursor", maxPages: Int = 100) -> Pagination {
         var result = Pagination(style: .cursor, maxPages: maxPages)
-        result.cursorKeyPath = keyPath
+        result.cursorKeyPath = JSONKeyPath(keyPath)
         result.parameter = parameter
         return result
     }
 
     /// Page-number pagination.
-    public static func pages(perPage: Int, totalAt keyPath: JSONKeyPath, pageParameter: String = "page",
+    public static func pages(perPage: Int, totalAt keyPath: String, pageParameter: String = "page",
                              perPageParameter: String = "per_page", firstPage: Int = 1, maxPages: Int = 100) -> Pagination {
         var result = Pagination(style: .page, maxPages: maxPages)
         result.perPage = perPage
-        result.totalKeyPath = keyPath
+        result.totalKeyPath = JSONKeyPath(keyPath)
         result.pageParameter = pageParameter
         result.perPageParameter = perPageParameter
         result.firstPage = firstPage
@@ -80,7 +80,7 @@ public struct Pagination: Sendable, Hashable {
     /// Parses the config forms above.
     /// - Throws: ``ConfigError`` naming the field: an unknown style, a field of another
     ///   style, a missing required field, a count out of range.
-    public init(config node: ConfigNode) throws(ConfigError) {
+    package init(config node: ConfigNode) throws(ConfigError) {
         let styleNode = try node.required("style")
         let name = try styleNode.string()
         guard let style = Style(rawValue: name) else {

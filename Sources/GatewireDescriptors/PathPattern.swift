@@ -16,7 +16,7 @@ import GatewireJSON
 ///   parameter takes characters up to the next literal text of its segment (`:id.json`
 ///   captures `7` from `7.json`), the last one in a segment takes the rest of the segment.
 ///   `\:` is a literal colon; a `:` not followed by a name character (an empty name, as in
-///   `/x/:`) and a name used twice (`/x/:id/:id`) are errors (``parameterProblem(_:)``).
+///   `/x/:`) and a name used twice (`/x/:id/:id`) are errors (`parameterProblem(_:)`).
 /// - A final `*` segment matches one or more remaining segments (not zero: `/files/*` does
 ///   not match `/files`), captured decoded and joined by `/` under the name `*`.
 ///
@@ -62,23 +62,23 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     public var description: String { pattern }
 
     /// The parameter names in order (`*` last, if the pattern has one).
-    public var parameterNames: [String] {
+    package var parameterNames: [String] {
         segments.flatMap { $0.compactMap { if case .parameter(let name) = $0 { name } else { nil } } } + (wildcard ? ["*"] : [])
     }
 
     /// How specific a pattern is, for ranking several matches: more literal segments win,
     /// then a pattern without `*`, then more parameter segments. `Comparable`: greater is
     /// more specific.
-    public struct Specificity: Sendable, Hashable, Comparable {
+    package struct Specificity: Sendable, Hashable, Comparable {
         /// Segments with no parameter.
-        public let literalSegments: Int
+        package let literalSegments: Int
         /// Whether the pattern ends in `*`.
-        public let hasWildcard: Bool
+        package let hasWildcard: Bool
         /// Segments with at least one parameter.
-        public let parameterSegments: Int
+        package let parameterSegments: Int
 
         /// Whether `a` is less specific than `b`.
-        public static func < (a: Specificity, b: Specificity) -> Bool {
+        package static func < (a: Specificity, b: Specificity) -> Bool {
             if a.literalSegments != b.literalSegments { return a.literalSegments < b.literalSegments }
             if a.hasWildcard != b.hasWildcard { return a.hasWildcard }
             return a.parameterSegments < b.parameterSegments
@@ -86,7 +86,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// This pattern's rank among patterns that match the same path.
-    public var specificity: Specificity {
+    package var specificity: Specificity {
         let literal = segments.filter { $0.allSatisfy { if case .literal = $0 { true } else { false } } }.count
         return Specificity(literalSegments: literal, hasWildcard: wildcard, parameterSegments: segments.count - literal)
     }
@@ -95,7 +95,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// one key path the later registration would win by order alone (`/users/:id` and
     /// `/users/:name`; `/a/:x` and `/:y/b`). Literal segments are compared decoded;
     /// a segment with a parameter is assumed to overlap anything.
-    public func ties(with other: PathPattern) -> Bool {
+    package func ties(with other: PathPattern) -> Bool {
         guard specificity == other.specificity, wildcard == other.wildcard, segments.count == other.segments.count else {
             return false
         }
@@ -206,7 +206,7 @@ public struct PathPattern: Sendable, Hashable, CustomStringConvertible {
     /// Why the `:name` parameters of `pattern` (a path pattern or a route's, up to any `?`)
     /// cannot be filled, or nil: a `:` must be followed by a name of `[A-Za-z0-9_]` (`\:` is a
     /// literal colon), and each name may appear once. Pure; any thread.
-    public static func parameterProblem(_ pattern: String) -> String? {
+    package static func parameterProblem(_ pattern: String) -> String? {
         let chars = Array(pattern.prefix { $0 != "?" && $0 != "#" })
         var seen = Set<String>()
         var i = 0

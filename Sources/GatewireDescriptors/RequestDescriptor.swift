@@ -15,23 +15,23 @@ import GatewireMapping
 ///
 /// Example: mapping `User` {`full_name` -> `name`}, root key path `user`:
 /// `{"name": "Ann"}` -> `{"user": {"full_name": "Ann"}}`.
-public struct RequestDescriptor: Sendable, Hashable {
+package struct RequestDescriptor: Sendable, Hashable {
     /// The name of the ``ObjectMapping`` applied in reverse.
-    public var mapping: String
+    package var mapping: String
     /// The key path the body is wrapped under (dotted: nested objects); nil for none.
-    public var rootKeyPath: JSONKeyPath?
+    package var rootKeyPath: JSONKeyPath?
     /// The methods it applies to (all methods for "any").
-    public var methods: Set<HTTPMethod>
+    package var methods: Set<HTTPMethod>
     /// The caller's name for the kind of object (the Codable type's name, the C type tag);
     /// nil matches any.
-    public var objectType: String?
+    package var objectType: String?
     /// How the mapped object is sent in a body: JSON (the default), a form, or multipart fields.
     /// For GET, HEAD and DELETE there is no body: the mapped attributes become path and
     /// query parameters (flattened as ``FormEncoding/pairs(_:includeNulls:)``), whatever the format.
-    public var format: BodyFormat = .json
+    package var format: BodyFormat = .json
 
     /// The body encodings of a request descriptor (config `"format"`).
-    public enum BodyFormat: String, Sendable, Hashable, CaseIterable {
+    package enum BodyFormat: String, Sendable, Hashable, CaseIterable {
         /// `application/json`.
         case json
         /// `application/x-www-form-urlencoded` (see ``FormEncoding``).
@@ -43,7 +43,7 @@ public struct RequestDescriptor: Sendable, Hashable {
         case multipart
 
         /// The `Content-Type` sent with this format (for multipart, libcurl adds `; boundary=...`).
-        public var contentType: String {
+        package var contentType: String {
             switch self {
             case .json: "application/json"
             case .form: "application/x-www-form-urlencoded"
@@ -53,7 +53,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     }
 
     /// The Swift builder form; a root `rootKeyPath` means no wrapping, like nil.
-    public init(mapping: String, rootKeyPath: JSONKeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
+    package init(mapping: String, rootKeyPath: JSONKeyPath? = nil, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
                 objectType: String? = nil) {
         self.mapping = mapping
         self.rootKeyPath = rootKeyPath.flatMap { $0.isRoot ? nil : $0 }
@@ -65,7 +65,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     /// "format": "form"}` (only `mapping` is required; `method` as in ``ResponseDescriptor``;
     /// `format` is `json` (default), `form` or `multipart`).
     /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
-    public init(config node: ConfigNode) throws(ConfigError) {
+    package init(config node: ConfigNode) throws(ConfigError) {
         try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType", "format"])
         var format = BodyFormat.json
         if let formatNode = try node.optional("format") {
@@ -87,7 +87,7 @@ public struct RequestDescriptor: Sendable, Hashable {
     /// - Parameter mapper: resolves this descriptor's mapping and its relationships.
     /// - Throws: ``MappingError`` when `object` is not an object or array of objects, when
     ///   a mapping is unknown, or when two source paths collide (`a` and `a.b`).
-    public func body(for object: JSONNode, mapper: ObjectMapper) throws(MappingError) -> JSONValue {
+    package func body(for object: JSONNode, mapper: ObjectMapper) throws(MappingError) -> JSONValue {
         guard let mapping = mapper.mappings[self.mapping] else { throw MappingError("unknown mapping \"\(self.mapping)\"") }
         guard mapping.dynamic == nil else {
             throw MappingError("the dynamic mapping \"\(self.mapping)\" cannot build a request body (name a concrete mapping)")

@@ -11,20 +11,20 @@ import GatewireMapping
 ///
 /// A descriptor matches a response when its method, path and status all match
 /// (RestKit's `matchesResponse:` plus the method mask, as RestKit 0.21+).
-public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
+package struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// The name of the ``ObjectMapping`` applied to the objects found at ``keyPath``.
-    public var mapping: String
+    package var mapping: String
     /// The request methods it applies to (all methods for "any").
-    public var methods: Set<HTTPMethod>
+    package var methods: Set<HTTPMethod>
     /// The path pattern, relative to the base URL; nil matches any path.
-    public var pathPattern: PathPattern?
+    package var pathPattern: PathPattern?
     /// Where the objects are in the body; ``JSONKeyPath/root`` for the whole body.
-    public var keyPath: JSONKeyPath
+    package var keyPath: JSONKeyPath
     /// The statuses it applies to.
-    public var statusCodes: StatusCodeSet
+    package var statusCodes: StatusCodeSet
 
     /// A response descriptor (statuses default to 2xx).
-    public init(mapping: String, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases), pathPattern: PathPattern? = nil,
+    package init(mapping: String, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases), pathPattern: PathPattern? = nil,
                 keyPath: JSONKeyPath = .root, statusCodes: StatusCodeSet = .successful) {
         self.mapping = mapping
         self.methods = methods
@@ -34,7 +34,7 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An error descriptor: the same, with statuses defaulting to 4xx and 5xx.
-    public static func error(mapping: String, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
+    package static func error(mapping: String, methods: Set<HTTPMethod> = Set(HTTPMethod.allCases),
                              pathPattern: PathPattern? = nil, keyPath: JSONKeyPath = .root,
                              statusCodes: StatusCodeSet = .failures) -> ResponseDescriptor {
         ResponseDescriptor(mapping: mapping, methods: methods, pathPattern: pathPattern, keyPath: keyPath,
@@ -49,7 +49,7 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter defaultStatusCodes: ``StatusCodeSet/successful`` for response descriptors,
     ///   ``StatusCodeSet/failures`` for error descriptors.
     /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
-    public init(config node: ConfigNode, defaultStatusCodes: StatusCodeSet) throws(ConfigError) {
+    package init(config node: ConfigNode, defaultStatusCodes: StatusCodeSet) throws(ConfigError) {
         try node.rejectUnknownKeys(["mapping", "method", "pathPattern", "keyPath", "statusCodes"])
         var pattern: PathPattern?
         if let patternNode = try node.optional("pathPattern") {
@@ -68,14 +68,14 @@ public struct ResponseDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter method: the method sent.
     /// - Parameter path: relative to the base URL, as sent (the query is ignored).
     /// - Parameter status: the response's HTTP status.
-    public func match(method: HTTPMethod, path: String, status: Int) -> [String: String]? {
+    package func match(method: HTTPMethod, path: String, status: Int) -> [String: String]? {
         guard methods.contains(method), statusCodes.contains(status) else { return nil }
         guard let pathPattern else { return [:] }
         return pathPattern.match(path)
     }
 
     /// `GET /users/:id @user 2xx -> User`.
-    public var description: String {
+    package var description: String {
         "\(ResponseDescriptor.describe(methods)) \(pathPattern?.pattern ?? "*any path*") @\(keyPath.isRoot ? "root" : keyPath.description) \(statusCodes) -> \(mapping)"
     }
 

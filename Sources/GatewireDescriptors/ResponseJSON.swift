@@ -17,7 +17,7 @@ import GatewireJSON
 /// for a large body) and publishes its result with `OnceReference` (racing first readers
 /// may each parse; one result is kept). The result is then shared by every copy of the
 /// ``Response``.
-public final class ResponseJSON: Sendable {
+package final class ResponseJSON: Sendable {
     /// What a read of a deferred body finds: the tree, nil when the body is not JSON (see
     /// above), or the parse error with its line and column.
     private final class Parsed: Sendable {
@@ -50,7 +50,7 @@ public final class ResponseJSON: Sendable {
     /// tree.
     /// - Throws: ``JSONParseError`` (Jansson's message, line, column and byte offset) when
     ///   the body is declared JSON but is not valid JSON.
-    public func value() throws(JSONParseError) -> JSONValue? {
+    package func value() throws(JSONParseError) -> JSONValue? {
         switch source {
         case .parsed(let tree): return tree
         case .deferred(let response): return try deferredResult.get { Parsed(Self.parse(response)) }.result.get()

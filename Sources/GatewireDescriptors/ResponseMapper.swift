@@ -47,16 +47,16 @@ import GatewireMapping
 ///    failure status, map the objects at their key paths into ``MappingOutcome/errorObjects``
 ///    (flattened, as RestKit's `RKObjectMapperErrorObjectsKey`). A mapping error there is not
 ///    reported (the HTTP failure is); the objects that fail are left out.
-public struct ResponseMapper: Sendable {
+package struct ResponseMapper: Sendable {
     /// The mappings and descriptors.
-    public let catalog: MappingCatalog
+    package let catalog: MappingCatalog
 
     /// A mapper over a built catalog (cheap: it shares the catalog).
-    public init(catalog: MappingCatalog) { self.catalog = catalog }
+    package init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is
     /// in the outcome. The same as ``mapBody(of:)`` of `triage(_:)` when that needs a parse.
-    public func map(_ response: MappableResponse) -> MappingOutcome {
+    package func map(_ response: MappableResponse) -> MappingOutcome {
         let triage = triage(response)
         return triage.needsParse ? mapBody(of: triage) : triage.outcome
     }
@@ -64,13 +64,13 @@ public struct ResponseMapper: Sendable {
     /// What the mapper decides before any parse: rules 1, 2 and 3 and the matching
     /// descriptors. Cheap (no parse, no allocation of trees), so the event loop runs it and
     /// hands ``mapBody(of:)`` of a large body to a worker.
-    public struct Triage: Sendable {
+    package struct Triage: Sendable {
         /// The response.
-        public let response: MappableResponse
+        package let response: MappableResponse
         /// The outcome when ``needsParse`` is false; else what ``mapBody(of:)`` starts from.
-        public let outcome: MappingOutcome
+        package let outcome: MappingOutcome
         /// Whether descriptors need the body parsed: ``mapBody(of:)`` gives the outcome.
-        public let needsParse: Bool
+        package let needsParse: Bool
         let candidates: [(ResponseDescriptor, [String: String])]
         let failure: Bool
     }
@@ -81,7 +81,7 @@ public struct ResponseMapper: Sendable {
     /// error (rule 4 applies to bodies that descriptors map) — unless `readingJSONBody`: the
     /// caller reads the body itself (a page or cursor ``Paginator``), so an accepted JSON body
     /// is parsed as if a descriptor matched, and invalid JSON is a mapping error of the call.
-    public func triage(_ response: MappableResponse, readingJSONBody: Bool = false) -> Triage {
+    package func triage(_ response: MappableResponse, readingJSONBody: Bool = false) -> Triage {
         let status = response.status
         let failure = status >= 400
         let responseMatches = matches(catalog.responseDescriptors, response)
@@ -120,7 +120,7 @@ public struct ResponseMapper: Sendable {
     /// descriptors (rules 4 to 8). Never throws: every problem is in the outcome. A large
     /// body's trees are built in a `JSONArena` scope. Runs on any thread (the event loop,
     /// or a `WorkerPool` worker for a large body).
-    public func mapBody(of triage: Triage) -> MappingOutcome {
+    package func mapBody(of triage: Triage) -> MappingOutcome {
         JSONArena.scope(bodyBytes: triage.response.body.count) { mapParsed(triage) }
     }
 

@@ -1,9 +1,9 @@
 /// Builds request paths: fills a pattern's `:name` parameters from call parameters and
 /// sends the rest as the query string, percent-encoded per RFC 3986 section 2. `\\:` in a
 /// pattern is a literal colon (as ``PathPattern`` reads it).
-public enum Router {
+package enum Router {
     /// What a `:name` with no value in the parameters means.
-    public enum UnfilledName: Sendable {
+    package enum UnfilledName: Sendable {
         /// An error naming the parameter: a route's path pattern promises every `:name`.
         case missing
         /// Data, sent as written: a path given to a call is a path (an ISO timestamp, a URN),
@@ -17,7 +17,7 @@ public enum Router {
     /// - Throws: a message naming the missing parameter (never `(null)` or an empty segment),
     ///   or the parameter whose value is a dot segment (`.`, `..`, `%2e%2e`, `../x`: see
     ///   `DotSegments`), which would make the path name another resource.
-    public static func build(_ pattern: String, parameters: [String: String]) throws(RouterError) -> String {
+    package static func build(_ pattern: String, parameters: [String: String]) throws(RouterError) -> String {
         try build(pattern, parameters: parameters, objectAttributes: [:], objectParameters: [])
     }
 
@@ -25,7 +25,7 @@ public enum Router {
     /// several values: each of `lists` goes to the query only (a `:name` segment takes one
     /// value), written in `style`, in key order after the single values. An empty list sends nothing;
     /// a name in both `parameters` and `lists` sends both.
-    public static func build(_ pattern: String, parameters: [String: String], lists: [String: [String]],
+    package static func build(_ pattern: String, parameters: [String: String], lists: [String: [String]],
                              style: ArrayParameterStyle, objectAttributes: [String: String] = [:],
                              objectParameters: [(String, String)] = [],
                              unfilled: UnfilledName = .missing) throws(RouterError) -> String {
@@ -44,7 +44,7 @@ public enum Router {
     /// With `unfilled` `.literal`, a `:name` that none of them names stays in the path as written.
     /// - Throws: a message naming the missing parameter and where it was looked for (only with
     ///   `unfilled` `.missing`), or the parameter whose value is a dot segment.
-    public static func build(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
+    package static func build(_ pattern: String, parameters: [String: String], objectAttributes: [String: String],
                              objectParameters: [(String, String)],
                              unfilled: UnfilledName = .missing) throws(RouterError) -> String {
         try fill(pattern, parameters: parameters, objectAttributes: objectAttributes, objectParameters: objectParameters,
@@ -114,7 +114,7 @@ public enum Router {
     ///   - value: the text to encode.
     ///   - spaceAsPlus: write a space as `+` (the WHATWG form serializer) instead of `%20`.
     ///   - keeping: other ASCII bytes to leave literal (e.g. `[` `]` in form keys).
-    public static func percentEncoded(_ value: String, spaceAsPlus: Bool = false, keeping: Set<UInt8> = [])
+    package static func percentEncoded(_ value: String, spaceAsPlus: Bool = false, keeping: Set<UInt8> = [])
         -> String
     {
         let hex = Array("0123456789ABCDEF".utf8)
@@ -163,8 +163,8 @@ public enum Router {
 }
 
 /// A path that could not be built from its pattern and parameters.
-public struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct RouterError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is missing, naming the parameter and the pattern.
-    public let message: String
-    public var description: String { message }
+    package let message: String
+    package var description: String { message }
 }

@@ -57,7 +57,7 @@ public struct StatusCodeSet: Sendable, Hashable, CustomStringConvertible, Expres
     /// Parses the config forms above.
     /// - Throws: ``ConfigError`` naming the field (with `[i]` for an array element) for a code
     ///   outside 100...599, a reversed range, an empty array or an unreadable string.
-    public init(config node: ConfigNode) throws(ConfigError) {
+    package init(config node: ConfigNode) throws(ConfigError) {
         if node.json.kind == .array {
             let elements = try node.elements()
             guard !elements.isEmpty else { throw node.error("expected at least one status code") }

@@ -3,27 +3,27 @@
 /// Every accessor that finds a field of the wrong type throws a ``ConfigError`` that names
 /// the field and the expected type, so `gatewire check` can say exactly what to fix.
 /// Valid while the ``JSONValue`` that holds the config is alive.
-public struct ConfigNode {
+package struct ConfigNode {
     /// The JSON at this place in the config.
-    public let json: JSONNode
+    package let json: JSONNode
     /// The path of this node from the root, e.g. `routes.user`.
-    public let path: String
+    package let path: String
 
     /// Wraps `json`, found at `path` from the config's root (empty for the root itself).
-    public init(_ json: JSONNode, path: String = "") {
+    package init(_ json: JSONNode, path: String = "") {
         self.json = json
         self.path = path
     }
 
     /// The path of a member of this node.
-    public func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func path(of key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// An error about this node.
-    public func error(_ message: String) -> ConfigError { ConfigError(path: path, message: message) }
+    package func error(_ message: String) -> ConfigError { ConfigError(path: path, message: message) }
 
     /// The member `key`, or nil when it is absent or `null`.
     /// - Throws: ``ConfigError`` when this node is not an object.
-    public func optional(_ key: String) throws(ConfigError) -> ConfigNode? {
+    package func optional(_ key: String) throws(ConfigError) -> ConfigNode? {
         guard json.kind == .object else { throw error("expected an object, got \(json.kind.name)") }
         guard let member = json[key], !member.isNull else { return nil }
         return ConfigNode(member, path: path(of: key))
@@ -31,7 +31,7 @@ public struct ConfigNode {
 
     /// The member `key`.
     /// - Throws: ``ConfigError`` "is required" when it is absent or `null`.
-    public func required(_ key: String) throws(ConfigError) -> ConfigNode {
+    package func required(_ key: String) throws(ConfigError) -> ConfigNode {
         guard let member = try optional(key) else {
             throw ConfigError(path: path(of: key), message: "is required")
         }
@@ -39,7 +39,7 @@ public struct ConfigNode {
     }
 
     /// This node's string value.
-    public func string() throws(ConfigError) -> String {
+    package func string() throws(ConfigError) -> String {
         guard let value = json.string else { throw error("expected a string, got \(json.kind.name)") }
         return value
     }
@@ -47,14 +47,14 @@ public struct ConfigNode {
     /// This node's string value, which `problem` must accept (it returns why a text is not
     /// allowed, or nil: ``HTTPHeaders/nameProblem(_:)``, ``Authentication/usernameProblem(_:)``).
     /// - Throws: ``ConfigError`` naming this node, with `problem`'s reason.
-    public func string(checkedBy problem: (String) -> String?) throws(ConfigError) -> String {
+    package func string(checkedBy problem: (String) -> String?) throws(ConfigError) -> String {
         let value = try string()
         if let why = problem(value) { throw error(why) }
         return value
     }
 
     /// This node's number, which must lie in `range` (seconds, counts, factors: the caller says).
-    public func number(in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
+    package func number(in range: ClosedRange<Double> = -Double.greatestFiniteMagnitude...Double.greatestFiniteMagnitude)
         throws(ConfigError) -> Double
     {
         guard let value = json.number else { throw error("expected a number, got \(json.kind.name)") }
@@ -65,32 +65,32 @@ public struct ConfigNode {
     }
 
     /// This node's integer value, which must lie in `range`.
-    public func integer(in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ConfigError) -> Int64 {
+    package func integer(in range: ClosedRange<Int64> = Int64.min...Int64.max) throws(ConfigError) -> Int64 {
         guard let value = json.integer else { throw error("expected an integer, got \(json.kind.name)") }
         guard range.contains(value) else { throw error("\(value) is out of range \(range.lowerBound)...\(range.upperBound)") }
         return value
     }
 
     /// This node's boolean value.
-    public func bool() throws(ConfigError) -> Bool {
+    package func bool() throws(ConfigError) -> Bool {
         guard let value = json.bool else { throw error("expected true or false, got \(json.kind.name)") }
         return value
     }
 
     /// The elements of this array, each with its `[i]` path.
-    public func elements() throws(ConfigError) -> [ConfigNode] {
+    package func elements() throws(ConfigError) -> [ConfigNode] {
         guard json.kind == .array else { throw error("expected an array, got \(json.kind.name)") }
         return json.elements.enumerated().map { ConfigNode($1, path: "\(path)[\($0)]") }
     }
 
     /// The members of this object in document order, each with its path.
-    public func members() throws(ConfigError) -> [(key: String, value: ConfigNode)] {
+    package func members() throws(ConfigError) -> [(key: String, value: ConfigNode)] {
         guard json.kind == .object else { throw error("expected an object, got \(json.kind.name)") }
         return json.members.map { ($0.key, ConfigNode($0.value, path: path(of: $0.key))) }
     }
 
     /// Throws for any member not in `known`, so a misspelt field is reported, not ignored.
-    public func rejectUnknownKeys(_ known: Set<String>) throws(ConfigError) {
+    package func rejectUnknownKeys(_ known: Set<String>) throws(ConfigError) {
         for (key, _) in try members() where !known.contains(key) {
             let hint = known.sorted().joined(separator: ", ")
             throw ConfigError(path: path(of: key), message: "unknown field (expected one of: \(hint))")

@@ -5,12 +5,12 @@ import CJansson
 extension JSONNode {
     /// The member named by the NUL-terminated `key` of an object, or nil when absent or when
     /// this is not an object. The key is matched whole (a `.` in it is part of the name).
-    public func member(_ key: UnsafePointer<CChar>) -> JSONNode? {
+    package func member(_ key: UnsafePointer<CChar>) -> JSONNode? {
         json_object_get(pointer, key).map { JSONNode($0, owner: owner) }
     }
 
     /// The element at `index` of an array, or nil when out of range or not an array.
-    public func element(at index: Int) -> JSONNode? {
+    package func element(at index: Int) -> JSONNode? {
         guard index >= 0, kind == .array else { return nil }
         return json_array_get(pointer, index).map { JSONNode($0, owner: owner) }
     }
@@ -19,7 +19,7 @@ extension JSONNode {
     /// member name of an object, or, on an array, a decimal index (`home.cityName`,
     /// `posts.0.title`). An empty path is this node. nil when a segment is missing, an
     /// index is out of range or not all digits, or a node on the way is a scalar.
-    public func descendant(atPath path: UnsafePointer<CChar>) -> JSONNode? {
+    package func descendant(atPath path: UnsafePointer<CChar>) -> JSONNode? {
         var node = pointer
         var start = path
         while start.pointee != 0 {
@@ -55,7 +55,7 @@ extension JSONNode {
 
     /// A string node's bytes in place (NUL-terminated; may contain U+0000 before `count`),
     /// valid while the tree lives, or nil when this is not a string.
-    public var stringBytes: UnsafeBufferPointer<CChar>? {
+    package var stringBytes: UnsafeBufferPointer<CChar>? {
         guard kind == .string, let chars = json_string_value(pointer) else { return nil }
         return UnsafeBufferPointer(start: chars, count: json_string_length(pointer))
     }

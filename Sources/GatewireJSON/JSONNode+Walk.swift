@@ -7,7 +7,7 @@ extension JSONNode {
     /// while the tree lives), and after an object's or an array's last child `leave` gets
     /// that object or array. Either returns false to stop the walk.
     /// - Returns: true when every node was visited; false when a visitor stopped the walk.
-    public func walk(enter: (_ key: UnsafeBufferPointer<CChar>?, _ node: JSONNode) -> Bool,
+    package func walk(enter: (_ key: UnsafeBufferPointer<CChar>?, _ node: JSONNode) -> Bool,
                      leave: (_ node: JSONNode) -> Bool) -> Bool {
         visit(key: nil, enter: enter, leave: leave)
     }

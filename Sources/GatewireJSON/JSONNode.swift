@@ -7,9 +7,9 @@ import CJansson
 /// separately: it lives as long as its tree, which is read-only once shared.
 public struct JSONNode {
     /// The Jansson node; valid while `owner` lives.
-    public let pointer: UnsafeMutablePointer<json_t>
+    package let pointer: UnsafeMutablePointer<json_t>
     /// The value that owns the tree this node belongs to.
-    public let owner: JSONValue
+    package let owner: JSONValue
 
     package init(_ pointer: UnsafeMutablePointer<json_t>, owner: JSONValue) {
         self.pointer = pointer

@@ -15,21 +15,21 @@
 /// ```swift
 /// let user = try JSONNodeDecoder().decode(User.self, from: outcome.mapped!.node["user"]!)
 /// ```
-public struct JSONNodeDecoder {
+package struct JSONNodeDecoder {
     /// Passed to the types being decoded as `Decoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    package var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// A decoder with no user info.
-    public init() {}
+    package init() {}
 
     /// Decodes `type` from `node`, which must stay alive (its owning ``JSONValue``) meanwhile.
     /// - Throws: `DecodingError` (typeMismatch, valueNotFound, keyNotFound, dataCorrupted).
-    public func decode<T: Decodable>(_ type: T.Type, from node: JSONNode) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from node: JSONNode) throws -> T {
         try NodeDecoding.decode(type, node, path: [], userInfo: userInfo)
     }
 
     /// Decodes `type` from the tree held by `value`.
-    public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    package func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
         try withExtendedLifetime(value) { try decode(type, from: value.node) }
     }
 }

@@ -23,18 +23,18 @@ import CJansson
 /// ```swift
 /// let body = try JSONNodeEncoder().encode(["name": "Ann"])   // {"name": "Ann"}
 /// ```
-public struct JSONNodeEncoder {
+package struct JSONNodeEncoder {
     /// Passed to the types being encoded as `Encoder.userInfo`.
-    public var userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    package var userInfo: [CodingUserInfoKey: any Sendable] = [:]
 
     /// An encoder with no user info.
-    public init() {}
+    package init() {}
 
     /// The tree of `value`, a new ``JSONValue`` the caller owns (any JSON type at the top).
     /// - Throws: `EncodingError.invalidValue` (an integer beyond 64 bits, a non-finite
     ///   number, a top-level value that encodes nothing, with the coding path of the value),
     ///   or whatever `value`'s own `encode(to:)` throws.
-    public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    package func encode<T: Encodable>(_ value: T) throws -> JSONValue {
         if let scalar = try NodeEncoding.scalar(value, path: []) { return JSONValue(taking: scalar) }
         let encoder = NodeEncoder(place: .root, codingPath: [], userInfo: userInfo)
         try value.encode(to: encoder)

@@ -12,7 +12,7 @@ import CJansson
 /// once shared; Jansson's reference counts are atomic, so shared values are `Sendable`.
 public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// The Jansson value; valid for the lifetime of this object.
-    public let pointer: UnsafeMutablePointer<json_t>
+    package let pointer: UnsafeMutablePointer<json_t>
     /// The thread that built the tree in its arena, where its reference is released (the
     /// transport's worker pool; see ``JSONTreeHome``); nil: released wherever the last Swift
     /// reference goes.
@@ -25,7 +25,7 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Adds a reference to a borrowed Jansson value and holds it.
-    public init(retaining pointer: UnsafeMutablePointer<json_t>) {
+    package init(retaining pointer: UnsafeMutablePointer<json_t>) {
         self.pointer = json_incref(pointer)!
         home = nil
     }
@@ -50,7 +50,7 @@ public final class JSONValue: @unchecked Sendable, CustomStringConvertible {
     /// Parses UTF-8 JSON text of any top-level type (RFC 8259). A key repeated in one object
     /// keeps its last value, unless `rejectingDuplicateKeys` makes it an error.
     /// - Throws: ``JSONParseError`` with Jansson's message and the 1-based line and column.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, rejectingDuplicateKeys: Bool = false)
+    package static func parse(_ bytes: UnsafeRawBufferPointer, rejectingDuplicateKeys: Bool = false)
         throws(JSONParseError) -> JSONValue
     {
         let flags = gw_json_load_flags(rejectingDuplicateKeys ? 1 : 0)

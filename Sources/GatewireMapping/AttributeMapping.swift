@@ -11,17 +11,17 @@ import GatewireJSON
 /// The source ``JSONKeyPath/root`` (written `"@value"` in config) maps the value itself, the way
 /// RestKit's `nil` source key path maps arrays of strings (e.g. `{"errors": ["a", "b"]}` with
 /// an attribute `"@value" -> "message"` gives two objects).
-public struct AttributeMapping: Sendable, Hashable {
+package struct AttributeMapping: Sendable, Hashable {
     /// Where the value is in the source representation (dotted, see ``JSONKeyPath``).
-    public var source: JSONKeyPath
+    package var source: JSONKeyPath
     /// The key of the mapped object (a plain key: dots are not split).
-    public var destination: String
+    package var destination: String
     /// The coercion applied; nil copies the value as parsed.
-    public var type: AttributeType?
+    package var type: AttributeType?
     /// How a ``AttributeType/date`` source is read; ignored for other types.
-    public var dateFormat: DateFormat
+    package var dateFormat: DateFormat
     /// Whether a missing or `null` source value fails the mapping.
-    public var required: Bool
+    package var required: Bool
 
     /// - Parameters:
     ///   - source: the dotted source key path (`"@value"` or `""` for the value itself).
@@ -29,7 +29,7 @@ public struct AttributeMapping: Sendable, Hashable {
     ///   - type: the coercion applied; nil copies the value as parsed.
     ///   - dateFormat: how a ``AttributeType/date`` source is read; ignored for other types.
     ///   - required: whether a missing or `null` source value fails the mapping.
-    public init(_ source: String, to destination: String? = nil, type: AttributeType? = nil,
+    package init(_ source: String, to destination: String? = nil, type: AttributeType? = nil,
                 dateFormat: DateFormat = .automatic, required: Bool = false) {
         self.source = AttributeMapping.keyPath(source)
         self.destination = destination ?? source
@@ -44,7 +44,7 @@ public struct AttributeMapping: Sendable, Hashable {
     /// where every field is optional (`to` defaults to the source key).
     /// - Throws: ``ConfigError`` naming the field for a wrong type, an unknown type or date
     ///   format name, `dateFormat` on a non-date type, or an unknown field.
-    public init(config node: ConfigNode, source: String) throws(ConfigError) {
+    package init(config node: ConfigNode, source: String) throws(ConfigError) {
         if node.json.kind == .string {
             self.init(source, to: try node.string())
             return

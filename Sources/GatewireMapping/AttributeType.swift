@@ -8,7 +8,7 @@ import Glibc
 /// overflow saturates): Gatewire rejects what it cannot convert exactly, with a
 /// ``MappingError`` naming the key path, because a silently wrong amount is worse than a
 /// failed call. `null` is never coerced: it maps to `null` for every type.
-public enum AttributeType: String, Sendable, Hashable, CaseIterable {
+package enum AttributeType: String, Sendable, Hashable, CaseIterable {
     /// A JSON string. Strings stay as they are (digit strings such as `"4242"` stay strings);
     /// integers become their decimal text; reals their shortest text with RestKit's
     /// `stringValue` rule for whole values (`1.0` -> `"1"`); booleans `"true"`/`"false"`.
@@ -37,7 +37,7 @@ public enum AttributeType: String, Sendable, Hashable, CaseIterable {
     /// - Parameter dateFormat: how a ``date`` value is read; ignored for other types.
     /// - Parameter keyPath: where the value is, for the error message (evaluated only on failure).
     /// - Throws: ``MappingError`` when the value cannot be converted exactly.
-    public func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: @autoclosure () -> String)
+    package func coerce(_ node: JSONNode, dateFormat: DateFormat = .automatic, keyPath: @autoclosure () -> String)
         throws(MappingError) -> JSONValue
     {
         do {

@@ -8,16 +8,16 @@ import GatewireJSON
 /// The discriminator is read at `keyPath` in the object (a string, an integer or a boolean,
 /// compared by its text). Without a match the `default` mapping applies; without a default
 /// that is a ``MappingError`` naming the discriminator's key path and value.
-public struct DynamicMapping: Sendable, Hashable {
+package struct DynamicMapping: Sendable, Hashable {
     /// Where the discriminator is in each object.
-    public var keyPath: JSONKeyPath
+    package var keyPath: JSONKeyPath
     /// Discriminator value -> mapping name.
-    public var mappings: [String: String]
+    package var mappings: [String: String]
     /// The mapping for any other value (or a missing discriminator); nil makes those errors.
-    public var defaultMapping: String?
+    package var defaultMapping: String?
 
     /// The Swift builder form.
-    public init(keyPath: JSONKeyPath, mappings: [String: String], defaultMapping: String? = nil) {
+    package init(keyPath: JSONKeyPath, mappings: [String: String], defaultMapping: String? = nil) {
         self.keyPath = keyPath
         self.mappings = mappings
         self.defaultMapping = defaultMapping
@@ -25,7 +25,7 @@ public struct DynamicMapping: Sendable, Hashable {
 
     /// Parses `{"keyPath": "type", "mappings": {...}, "default": "Name"}`.
     /// - Throws: ``ConfigError`` naming the field (missing `keyPath` or `mappings`, wrong types, unknown fields).
-    public init(config node: ConfigNode) throws(ConfigError) {
+    package init(config node: ConfigNode) throws(ConfigError) {
         try node.rejectUnknownKeys(["keyPath", "mappings", "default"])
         var mappings: [String: String] = [:]
         for (value, name) in try node.required("mappings").members() { mappings[value] = try name.string() }
@@ -34,7 +34,7 @@ public struct DynamicMapping: Sendable, Hashable {
     }
 
     /// Every mapping name it can pick, sorted (for reference checks).
-    public var mappingNames: [String] { (Array(mappings.values) + (defaultMapping.map { [$0] } ?? [])).sorted() }
+    package var mappingNames: [String] { (Array(mappings.values) + (defaultMapping.map { [$0] } ?? [])).sorted() }
 
     /// The mapping name for `node`.
     /// - Parameter path: `node`'s key path from the body's root, for errors (called only on failure).

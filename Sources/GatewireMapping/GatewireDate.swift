@@ -1,7 +1,7 @@
 /// A point in time with millisecond precision, for Swift callers (Foundation's `Date` is
 /// not available in the core).
 ///
-/// It decodes (through ``JSONNodeDecoder`` or any `Decoder`) from the ISO 8601 strings the
+/// It decodes (through `JSONNodeDecoder` or any `Decoder`) from the ISO 8601 strings the
 /// mapper emits (`2017-10-10T16:00:00.000Z`), from any ISO 8601 or HTTP-date string
 /// ``init(parsing:)`` accepts, and from a JSON number of seconds since 1970.
 ///

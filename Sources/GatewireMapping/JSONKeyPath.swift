@@ -18,13 +18,13 @@ import GatewireJSON
 ///   end is returned as `null` (the mapper maps it to `null`);
 /// - a path through an array yields an array of the sub-values of its elements (KVC
 ///   collection semantics); elements where the rest of the path finds nothing or `null` are skipped.
-public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
+package struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The keys in order, unescaped. Empty for the root.
-    public let components: [String]
+    package let components: [String]
 
     /// Parses a dotted path; `\.` is a literal dot and `\\` a literal backslash.
     /// Any other character after `\` is kept as is, with its backslash.
-    public init(_ path: String) {
+    package init(_ path: String) {
         var components: [String] = []
         guard !path.isEmpty else {
             self.components = []
@@ -53,19 +53,19 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
     }
 
     /// A path from already unescaped keys (a key may contain dots).
-    public init(components: [String]) { self.components = components }
+    package init(components: [String]) { self.components = components }
 
     /// A literal path, parsed like ``init(_:)`` (never fails).
-    public init(stringLiteral value: String) { self.init(value) }
+    package init(stringLiteral value: String) { self.init(value) }
 
     /// The whole body.
-    public static let root = JSONKeyPath(components: [])
+    package static let root = JSONKeyPath(components: [])
 
     /// Whether this path is the whole body (the empty string).
-    public var isRoot: Bool { components.isEmpty }
+    package var isRoot: Bool { components.isEmpty }
 
     /// The path as written, with dots inside keys escaped as `\.`; `""` for the root.
-    public var description: String {
+    package var description: String {
         components.map { $0.replacingAll("\\", with: "\\\\").replacingAll(".", with: "\\.") }
             .joined(separator: ".")
     }
@@ -78,7 +78,7 @@ public struct JSONKeyPath: Sendable, Hashable, CustomStringConvertible, Expressi
     /// - Parameter base: the path of `node` from the body's root, used in error messages (and
     ///   evaluated only when the walk leaves plain objects).
     /// - Throws: ``MappingError`` when the path runs into a string, number or boolean.
-    public func value(in node: JSONNode, at base: @autoclosure () -> String = "") throws(MappingError) -> JSONValue? {
+    package func value(in node: JSONNode, at base: @autoclosure () -> String = "") throws(MappingError) -> JSONValue? {
         // The common case, objects all the way down, needs no path strings (they are only for
         // error messages); anything else (an array, null, a scalar) takes the full walk.
         var current = node.pointer

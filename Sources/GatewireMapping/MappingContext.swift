@@ -17,20 +17,20 @@ import GatewireJSON
 /// Decided differently from RestKit, whose metadata dictionary is `HTTP.request.URL`,
 /// `network.arguments...`, `query.parameters...`: one flat, documented shape for all
 /// languages.
-public struct MappingContext: Sendable {
+package struct MappingContext: Sendable {
     /// The whole parsed body, for `@root`; nil when mapping outside a response.
-    public var root: JSONValue?
+    package var root: JSONValue?
     /// The response metadata object, for `@metadata`; nil when mapping outside a response.
-    public var metadata: JSONValue?
+    package var metadata: JSONValue?
 
     /// A context; both roots are optional.
-    public init(root: JSONValue? = nil, metadata: JSONValue? = nil) {
+    package init(root: JSONValue? = nil, metadata: JSONValue? = nil) {
         self.root = root
         self.metadata = metadata
     }
 
     /// No roots: `@root` and `@metadata` paths find nothing.
-    public static let none = MappingContext()
+    package static let none = MappingContext()
 }
 
 /// One of the special first components of a source key path.

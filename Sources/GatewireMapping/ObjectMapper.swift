@@ -14,18 +14,18 @@ import GatewireJSON
 /// The mappings are compiled once, when the mapper is made (`MappingPlan`); each call walks
 /// the source tree on raw Jansson pointers and builds the result with Jansson directly
 /// (`MappingWalk`).
-public struct ObjectMapper: Sendable {
+package struct ObjectMapper: Sendable {
     /// The mappings by name.
-    public let mappings: [String: ObjectMapping]
+    package let mappings: [String: ObjectMapping]
     /// The deepest nesting of mapped objects allowed (default 128).
-    public var maxDepth: Int
+    package var maxDepth: Int
     /// `mappings` compiled.
     let program: MappingProgram
 
     /// - Parameter mappings: the mappings relationships may refer to; a later mapping with
     ///   the same name replaces an earlier one.
     /// - Parameter maxDepth: the deepest nesting of mapped objects allowed.
-    public init(mappings: [ObjectMapping], maxDepth: Int = 128) {
+    package init(mappings: [ObjectMapping], maxDepth: Int = 128) {
         var byName: [String: ObjectMapping] = [:]
         for mapping in mappings { byName[mapping.name] = mapping }
         self.mappings = byName
@@ -43,14 +43,14 @@ public struct ObjectMapper: Sendable {
     ///   - parent: the representation holding `node`, for `@parent` sources (nil at the top).
     /// - Throws: ``MappingError`` for an unknown mapping name, a required attribute missing or
     ///   `null`, a value that cannot be coerced, or a key path running into a scalar.
-    public func map(_ node: JSONNode, with name: String, at keyPath: String = "", context: MappingContext = .none,
+    package func map(_ node: JSONNode, with name: String, at keyPath: String = "", context: MappingContext = .none,
                     parent: JSONNode? = nil) throws(MappingError) -> JSONValue {
         guard let plan = program.plan(named: name) else { throw MappingError("unknown mapping \"\(name)\"", keyPath: keyPath) }
         return try map(node, plan: plan, at: keyPath, context: context, parent: parent)
     }
 
     /// Maps `node` with `mapping` (see ``map(_:with:at:context:parent:)-(_,String,_,_,_)``).
-    public func map(_ node: JSONNode, with mapping: ObjectMapping, at keyPath: String = "",
+    package func map(_ node: JSONNode, with mapping: ObjectMapping, at keyPath: String = "",
                     context: MappingContext = .none, parent: JSONNode? = nil) throws(MappingError) -> JSONValue {
         if let plan = program.plan(named: mapping.name), program.mappings[plan.pointee.index] == mapping {
             return try map(node, plan: plan, at: keyPath, context: context, parent: parent)

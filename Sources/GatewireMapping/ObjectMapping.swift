@@ -12,19 +12,19 @@ import GatewireJSON
 ///               attributes: [.init("full_name", to: "name", type: .string, required: true)],
 ///               relationships: [.init("address", mapping: "Address")])
 /// ```
-public struct ObjectMapping: Sendable, Hashable {
+package struct ObjectMapping: Sendable, Hashable {
     /// The mapping's name, referred to by descriptors and relationships.
-    public var name: String
+    package var name: String
     /// Attribute mappings, in output order.
-    public var attributes: [AttributeMapping]
+    package var attributes: [AttributeMapping]
     /// Relationship mappings, in output order (after the attributes).
-    public var relationships: [RelationshipMapping]
+    package var relationships: [RelationshipMapping]
     /// When set, each object is mapped with the mapping this picks (by a discriminator);
     /// `attributes` and `relationships` are then empty.
-    public var dynamic: DynamicMapping?
+    package var dynamic: DynamicMapping?
 
     /// The Swift builder form; output keys follow the order given.
-    public init(name: String, attributes: [AttributeMapping] = [], relationships: [RelationshipMapping] = []) {
+    package init(name: String, attributes: [AttributeMapping] = [], relationships: [RelationshipMapping] = []) {
         self.name = name
         self.attributes = attributes
         self.relationships = relationships
@@ -32,7 +32,7 @@ public struct ObjectMapping: Sendable, Hashable {
     }
 
     /// A dynamic mapping: each object is mapped with the mapping `dynamic` picks.
-    public init(name: String, dynamic: DynamicMapping) {
+    package init(name: String, dynamic: DynamicMapping) {
         self.init(name: name)
         self.dynamic = dynamic
     }
@@ -44,7 +44,7 @@ public struct ObjectMapping: Sendable, Hashable {
     /// (see ``DynamicMapping``).
     /// - Throws: ``ConfigError`` naming the field for unknown fields, wrong types, or two
     ///   attributes/relationships writing the same destination key (RestKit asserts on this).
-    public init(config node: ConfigNode, name: String) throws(ConfigError) {
+    package init(config node: ConfigNode, name: String) throws(ConfigError) {
         if let dynamic = try node.optional("dynamic") {
             try node.rejectUnknownKeys(["dynamic"])
             self.init(name: name, dynamic: try DynamicMapping(config: dynamic))

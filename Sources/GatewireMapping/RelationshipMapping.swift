@@ -7,19 +7,19 @@ import GatewireJSON
 /// elements skipped), an object to one object; `null` maps to `null`; a missing source
 /// leaves the destination out. Decided differently from RestKit: a failure inside a nested
 /// object fails the whole mapping (RestKit logs and drops it), so data is never lost silently.
-public struct RelationshipMapping: Sendable, Hashable {
+package struct RelationshipMapping: Sendable, Hashable {
     /// Where the nested representation is (dotted, see ``JSONKeyPath``).
-    public var source: JSONKeyPath
+    package var source: JSONKeyPath
     /// The key of the mapped object.
-    public var destination: String
+    package var destination: String
     /// The name of the ``ObjectMapping`` applied to the nested representation.
-    public var mapping: String
+    package var mapping: String
 
     /// - Parameters:
     ///   - source: the dotted source key path.
     ///   - destination: the destination key; defaults to `source` as written.
     ///   - mapping: the nested mapping's name.
-    public init(_ source: String, to destination: String? = nil, mapping: String) {
+    package init(_ source: String, to destination: String? = nil, mapping: String) {
         self.source = AttributeMapping.keyPath(source)
         self.destination = destination ?? source
         self.mapping = mapping
@@ -29,7 +29,7 @@ public struct RelationshipMapping: Sendable, Hashable {
     /// (`mapping` required, `to` defaults to the source key).
     /// - Throws: ``ConfigError`` for a missing `mapping`, a wrong type or an unknown field.
     ///   Whether the named mapping exists is checked by ``MappingCatalog``.
-    public init(config node: ConfigNode, source: String) throws(ConfigError) {
+    package init(config node: ConfigNode, source: String) throws(ConfigError) {
         try node.rejectUnknownKeys(["to", "mapping"])
         self.init(source, to: try node.optional("to")?.string(), mapping: try node.required("mapping").string())
     }

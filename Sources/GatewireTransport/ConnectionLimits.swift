@@ -44,9 +44,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     }
 
     /// The accepted connection counts: 0 (no limit) to 1,000,000.
-    public static let connectionRange = 0...1_000_000
+    package static let connectionRange = 0...1_000_000
     /// The accepted stream counts: 1 to 2^31 - 1 (libcurl's range).
-    public static let streamRange = 1...Int(Int32.max)
+    package static let streamRange = 1...Int(Int32.max)
 
     /// The defaults above.
     public init() {}

@@ -1,6 +1,7 @@
 import GatewireBase
 
-/// A response as received: status, headers and the (decoded) body bytes.
+/// A response: what a server answered to one attempt (status, header fields and the decoded
+/// body bytes). A call's result carries its final one (`Response.http`).
 public struct HTTPResponse: Sendable {
     /// The status code (of the final response when the call followed redirects).
     public var status: Int
@@ -74,40 +75,40 @@ public struct TransferTimings: Sendable, Equatable {
 }
 
 /// A failure of the transport itself (no HTTP response), with libcurl's code and message.
-public struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure (connect, dns, tls, timeout, network, cancelled, invalidArgument).
-    public var kind: ErrorKind
+    package var kind: ErrorKind
     /// libcurl's `CURLcode` (0 when the failure did not come from libcurl).
-    public var curlCode: Int32
+    package var curlCode: Int32
     /// libcurl's detailed message (`CURLOPT_ERRORBUFFER`), or a description.
-    public var message: String
+    package var message: String
 
     /// A failure of `kind`; `curlCode` 0 when it did not come from libcurl.
-    public init(kind: ErrorKind, curlCode: Int32, message: String) {
+    package init(kind: ErrorKind, curlCode: Int32, message: String) {
         self.kind = kind
         self.curlCode = curlCode
         self.message = message
     }
 
-    public var description: String { "\(kind): \(message) (curl \(curlCode))" }
+    package var description: String { "\(kind): \(message) (curl \(curlCode))" }
 }
 
 /// How one transfer ended: a response or a transport error, its timings and what was sent.
-public struct TransferResult: Sendable {
+package struct TransferResult: Sendable {
     /// The response, or nil when the transfer failed before a complete response.
-    public var response: HTTPResponse?
+    package var response: HTTPResponse?
     /// The transport failure, or nil when a response arrived.
-    public var error: TransportError?
+    package var error: TransportError?
     /// The attempt's timings.
-    public var timings: TransferTimings
+    package var timings: TransferTimings
     /// Bytes of request headers and body written to the connection
     /// (`CURLINFO_REQUEST_SIZE` + `CURLINFO_SIZE_UPLOAD_T`).
-    public var bytesSent: Int64
+    package var bytesSent: Int64
     /// Bytes of response body received, after decoding.
-    public var bytesReceived: Int64
+    package var bytesReceived: Int64
     /// Whether the request may have reached the server: libcurl began sending it
     /// (`CURLINFO_PRETRANSFER_TIME_T` > 0, on a new or a reused connection) or wrote some of
     /// it. A failure with nothing sent (DNS, refused, connect timeout) is safe to retry for
     /// every method; one after it only as the retry policy's method rule allows.
-    public var requestSent: Bool
+    package var requestSent: Bool
 }

@@ -62,9 +62,9 @@ public struct MultipartPart: Sendable, Equatable {
     /// and `open(2)` take them as C strings, which would end there: ``CStringRule``), a file
     /// that cannot be opened for reading (with the system's reason) or is not a regular file
     /// (a directory, a FIFO, a device), or a content type or filename with a byte that would
-    /// break the part's header (CR, LF, NUL: ``HTTPHeaders/fieldProblem(name:value:)``).
+    /// break the part's header (CR, LF, NUL: `HTTPHeaders/fieldProblem(name:value:)`).
     /// Checked before a call sends anything, and again by each transfer as it builds the body.
-    public var problem: String? {
+    package var problem: String? {
         if let problem = CStringRule.problem(name, what: "the name") {
             return "part \(HTTPHeaders.quoted(name)): \(problem)"
         }

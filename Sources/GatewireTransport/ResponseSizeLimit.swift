@@ -14,10 +14,10 @@
 /// Gatewire holds every body in memory to map it, so without a default any server (or a
 /// compressed body) could exhaust the process's memory; 64 MiB is far above the JSON
 /// payloads a gateway maps, and a call that expects more says so.
-public enum ResponseSizeLimit {
+package enum ResponseSizeLimit {
     /// 64 MiB (67,108,864 bytes).
-    public static let defaultBytes = 64 << 20
+    package static let defaultBytes = 64 << 20
 
     /// The accepted values: 1 byte to 2^62 bytes (an integer).
-    public static let range: ClosedRange<Int64> = 1...(1 << 62)
+    package static let range: ClosedRange<Int64> = 1...(1 << 62)
 }

@@ -47,9 +47,10 @@ import Testing
         #expect(try paginator.next()?.path == "/pages/github-issues?per_page=3&page=2")
         #expect(try paginator.next() == nil)
         #expect(paginator.pageCount == 2)
-        let all = try client.paginator(Request(route: "plain"), pagination: .cursor(at: "response_metadata.next_cursor"))
         var count = 0
-        while try await all.nextPage() != nil { count += 1 }
+        for try await _ in client.pages(Request(route: "plain"), pagination: .cursor(at: "response_metadata.next_cursor")) {
+            count += 1
+        }
         #expect(count == 2)
     }
 

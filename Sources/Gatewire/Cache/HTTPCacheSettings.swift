@@ -17,5 +17,5 @@ public struct HTTPCacheSettings: Sendable, Equatable {
     }
 
     /// The range of `maxBytes`: 1 byte to 2^62.
-    public static let maxBytesRange: ClosedRange<Int64> = 1...(1 << 62)
+    package static let maxBytesRange: ClosedRange<Int64> = 1...(1 << 62)
 }

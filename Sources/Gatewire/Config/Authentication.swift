@@ -9,7 +9,7 @@ public enum Authentication: Sendable, Equatable {
     /// - Throws: ``ConfigError`` naming the field (unknown type, missing username, a
     ///   credential that ``usernameProblem(_:)``, ``passwordProblem(_:)`` or (a token: it is
     ///   sent in a header value) ``HTTPHeaders/valueProblem(_:)`` rejects, ...).
-    public init(config: ConfigNode) throws(ConfigError) {
+    package init(config: ConfigNode) throws(ConfigError) {
         let typeNode = try config.required("type")
         switch try typeNode.string() {
         case "basic":
@@ -26,7 +26,7 @@ public enum Authentication: Sendable, Equatable {
 
     /// Why `username` cannot be a Basic user-id, or nil: RFC 7617 section 2 forbids a colon
     /// (it separates the password) and control characters. Pure; any thread.
-    public static func usernameProblem(_ username: String) -> String? {
+    package static func usernameProblem(_ username: String) -> String? {
         if let offset = Array(username.utf8).firstIndex(of: UInt8(ascii: ":")) {
             return "the user-id contains \":\" at byte \(offset) (RFC 7617 section 2: the colon separates the password)"
         }
@@ -35,7 +35,7 @@ public enum Authentication: Sendable, Equatable {
 
     /// Why `password` cannot be a Basic password, or nil: RFC 7617 section 2 forbids control
     /// characters (CTL: 0x00-0x1F and 0x7F). Pure; any thread.
-    public static func passwordProblem(_ password: String) -> String? { controlProblem(password, what: "the password") }
+    package static func passwordProblem(_ password: String) -> String? { controlProblem(password, what: "the password") }
 
     private static func controlProblem(_ text: String, what: String) -> String? {
         guard let offset = Array(text.utf8).firstIndex(where: { $0 < 0x20 || $0 == 0x7F }) else { return nil }

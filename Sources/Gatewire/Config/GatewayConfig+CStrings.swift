@@ -5,7 +5,7 @@ extension GatewayConfig {
     /// text as they read it; this covers the settings a Swift program sets itself
     /// (`config.cookies = CookieJar(file: ...)`). The error names the config field, as the
     /// reader's would.
-    public var cStringProblem: ConfigError? {
+    package var cStringProblem: ConfigError? {
         let texts: [(field: String, what: String, text: String?)] = [
             ("cookies.file", "the path", cookies?.file), ("cache.directory", "the path", cache?.directory),
             ("caFile", "the path", caFile), ("proxy", "the URL", proxy), ("noProxy", "the text", noProxy),

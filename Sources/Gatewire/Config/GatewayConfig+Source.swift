@@ -8,7 +8,7 @@ extension GatewayConfig {
     /// `config`, `config_path` and `base_url` (through C), and ``Client``'s
     /// `init(baseURL:plugins:)` and `init(configFile:plugins:)`. Each front-end words the
     /// ``Problem`` in its own names.
-    public enum Source: Sendable, Equatable {
+    package enum Source: Sendable, Equatable {
         /// Gateway config JSON text; `baseURL` replaces the config's when given.
         case json(String, baseURL: String? = nil)
         /// The path of a gateway config file (UTF-8 JSON; a shared-object plugin's relative
@@ -18,7 +18,7 @@ extension GatewayConfig {
         case baseURL(String)
 
         /// Why what the caller set names no source.
-        public enum Problem: Error, Sendable, Equatable {
+        package enum Problem: Error, Sendable, Equatable {
             /// Neither JSON text, nor a file, nor a base URL.
             case missing
             /// Both JSON text and a file: one config, so one of them.
@@ -29,7 +29,7 @@ extension GatewayConfig {
         /// `baseURL` replacing its base URL; else `baseURL` alone. Pure; any thread.
         /// - Throws: ``Problem/missing`` when nothing is set, ``Problem/jsonAndFile`` when
         ///   both `json` and `file` are.
-        public init(json: String?, file: String?, baseURL: String?) throws(Problem) {
+        package init(json: String?, file: String?, baseURL: String?) throws(Problem) {
             switch (json, file) {
             case (let json?, nil): self = .json(json, baseURL: baseURL)
             case (nil, let file?): self = .file(file, baseURL: baseURL)
@@ -46,7 +46,7 @@ extension GatewayConfig {
         /// - Throws: ``ConfigError``: the config's own (it names the field; for a file that
         ///   cannot be read or parsed, the file), or path `baseURL` for a base URL that is not
         ///   an absolute http(s) URL (``GatewayConfig/baseURLProblem(_:)``).
-        public func load() throws(ConfigError) -> GatewayConfig {
+        package func load() throws(ConfigError) -> GatewayConfig {
             var config: GatewayConfig
             let replacement: String?
             switch self {

@@ -22,21 +22,21 @@ public struct GatewayConfig: Sendable {
     public var timeouts = Timeouts()
     /// Verify TLS certificates and host names (default true). False turns off both the chain
     /// and the host name checks (anyone on the path can read and change the traffic):
-    /// ``insecureTLSWarning`` says so, and `gatewire check`, `gatewire call` and the `log`
+    /// `insecureTLSWarning` says so, and `gatewire check`, `gatewire call` and the `log`
     /// plugin print it, once per client.
     public var verifyTLS = true
 
     /// The warning for `verifyTLS: false`, or nil when certificates are verified.
-    public var insecureTLSWarning: String? {
+    package var insecureTLSWarning: String? {
         verifyTLS ? nil : "verifyTLS is false: TLS certificate chains and host names are not checked, so anyone "
             + "on the network path can read and change this gateway's traffic (use caFile for a private CA)"
     }
-    /// The proxy of every call (key `proxy`; see ``TransferOptions/proxy``): nil (absent)
+    /// The proxy of every call (key `proxy`; see `TransferOptions/proxy`): nil (absent)
     /// leaves it to libcurl's `http_proxy`, `https_proxy`, `ALL_PROXY` and `NO_PROXY`
     /// environment variables; `""` uses none and ignores them. Credentials in its userinfo are
     /// sent as `Proxy-Authorization` and never shown (``Redactor``).
     public var proxy: String?
-    /// Hosts reached without the proxy (key `noProxy`, ``TransferOptions/noProxy``): e.g.
+    /// Hosts reached without the proxy (key `noProxy`, `TransferOptions/noProxy`): e.g.
     /// `"localhost,127.0.0.1,.internal"`, or `"*"`; nil: the environment's `NO_PROXY`.
     public var noProxy: String?
     /// A PEM file of the CA certificates to trust instead of the system's (key `caFile`), for
@@ -45,7 +45,7 @@ public struct GatewayConfig: Sendable {
     /// text), as plugin paths are (`ConfigPath`); it must be readable when the config is loaded.
     public var caFile: String?
     /// The largest decoded response body a call accepts, in bytes (key `maxResponseBytes`,
-    /// 1...2^62; default 64 MiB); see ``ResponseSizeLimit``. A route's or a call's own
+    /// 1...2^62; default 64 MiB); see `ResponseSizeLimit`. A route's or a call's own
     /// limit replaces it.
     public var maxResponseBytes = ResponseSizeLimit.defaultBytes
     /// How many connections the client opens and how many calls one HTTP/2 connection
@@ -54,7 +54,7 @@ public struct GatewayConfig: Sendable {
     /// connection.
     public var connectionLimits = ConnectionLimits()
     /// Speak HTTP/2 to an `http://` base URL from the first byte (key `http2.priorKnowledge`,
-    /// default false; see ``TransferOptions/http2PriorKnowledge``).
+    /// default false; see `TransferOptions/http2PriorKnowledge`).
     public var http2PriorKnowledge = false
     /// The secret names of this gateway besides the defaults and the plugins' (keys
     /// `redactHeaders` and `redactQuery`: arrays of header and query parameter names, e.g.
@@ -91,10 +91,10 @@ public struct GatewayConfig: Sendable {
         return "unknown route \"\(name)\" (\(known))"
     }
     /// Object mappings and request, response and error descriptors.
-    public var catalog = MappingCatalog.empty
+    package var catalog = MappingCatalog.empty
     /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
     /// plugins passed to the client): what to build; the client builds them (``Client/init(config:plugins:randomSeed:)``).
-    public var plugins: [PluginSpec] = []
+    package var plugins: [PluginSpec] = []
     /// Things that are legal but probably unintended (e.g. two descriptors for the same key
     /// path, a retry `maxDelay` below its `initialDelay`); `gatewire check` prints them.
     public var warnings: [String] = []
@@ -108,7 +108,7 @@ public struct GatewayConfig: Sendable {
 
     /// Points the config at another server (e.g. a test server on a free port), keeping the
     /// rest. - Throws: ``ConfigError`` (path `baseURL`) unless `url` is an absolute http(s) URL.
-    public mutating func replaceBaseURL(with url: String) throws(ConfigError) {
+    package mutating func replaceBaseURL(with url: String) throws(ConfigError) {
         if let problem = Self.baseURLProblem(url) { throw ConfigError(path: "baseURL", message: problem) }
         baseURL = url
     }
@@ -116,7 +116,7 @@ public struct GatewayConfig: Sendable {
     /// Why `url` cannot be a base URL, or nil when it can: it must be an absolute `http://`
     /// or `https://` URL with a host and no NUL byte (libcurl takes it as a C string:
     /// ``CStringRule``), and its path has no dot segment (`DotSegments`).
-    public static func baseURLProblem(_ url: String) -> String? {
+    package static func baseURLProblem(_ url: String) -> String? {
         if let problem = CStringRule.problem(url, what: "the URL") { return problem }
         let scheme = ["http://", "https://"].first { url.hasPrefix($0) }
         let host = scheme.map { url.dropFirst($0.count) } ?? ""
@@ -134,7 +134,7 @@ public struct GatewayConfig: Sendable {
     /// Why `url` cannot be a proxy, or nil when it can: `""` or a URL whose scheme libcurl
     /// speaks to a proxy (http, https, socks4, socks4a, socks5, socks5h) with a host, and no
     /// NUL byte (``CStringRule``). The URL is quoted without its userinfo.
-    public static func proxyProblem(_ url: String) -> String? {
+    package static func proxyProblem(_ url: String) -> String? {
         if url.isEmpty { return nil }
         if let problem = CStringRule.problem(url, what: "the URL") { return problem }
         let schemes = ["http", "https", "socks4", "socks4a", "socks5", "socks5h"]

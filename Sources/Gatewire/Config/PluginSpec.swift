@@ -21,9 +21,9 @@
 /// the current directory for config text. The object itself is opened only when a client is
 /// made, by the C ABI library (libGatewire) or the `gatewire` CLI; a client of the `Gatewire`
 /// product alone refuses it (``Client/init(config:plugins:randomSeed:)``).
-public struct PluginSpec: Sendable {
+package struct PluginSpec: Sendable {
     /// What the entry describes.
-    public enum Kind: Sendable {
+    package enum Kind: Sendable {
         /// One of the eight built-in plugins, with its checked settings.
         case builtIn(BuiltInPlugin)
         /// A `gw_plugin` in a shared object (include/gatewire.h, "Plugins").
@@ -31,11 +31,11 @@ public struct PluginSpec: Sendable {
     }
 
     /// What the entry describes.
-    public let kind: Kind
+    package let kind: Kind
     /// The entry's name: the built-in's name, or the shared object's `name` (else its absolute path).
-    public let name: String
+    package let name: String
     /// Where the entry is in the config, e.g. `plugins[2]`: the start of every error about it.
-    public let configPath: String
+    package let configPath: String
 
     /// Parses one element of `plugins`: a built-in's name (a string) or an object.
     /// - Parameter node: the element, in the config.
@@ -44,7 +44,7 @@ public struct PluginSpec: Sendable {
     /// - Throws: ``ConfigError`` naming the field: an unknown name or key, a missing or
     ///   invalid setting. A shared object that cannot be loaded is an error of client
     ///   creation, not of parsing.
-    public init(config node: ConfigNode, baseDirectory: String? = nil) throws(ConfigError) {
+    package init(config node: ConfigNode, baseDirectory: String? = nil) throws(ConfigError) {
         configPath = node.path
         if node.json.kind != .string, try node.optional("path") != nil {
             let plugin = try SharedObjectPlugin(config: node, baseDirectory: baseDirectory)
@@ -58,7 +58,7 @@ public struct PluginSpec: Sendable {
 }
 
 /// A built-in plugin named in the config, with its settings checked.
-public enum BuiltInPlugin: Sendable {
+package enum BuiltInPlugin: Sendable {
     /// `log`: a ``LoggingPlugin`` with the entry's redaction and whether it logs headers.
     case log(redactor: Redactor, logHeaders: Bool)
     /// `requestId`: a ``RequestIDPlugin`` filling `header`.
@@ -137,15 +137,15 @@ public enum BuiltInPlugin: Sendable {
 /// A plugin in a shared object named in the config: `{"path": ..., "symbol": ..., "name": ...}`.
 /// Loading it is the job of the C ABI library and the `gatewire` CLI, when a client is made;
 /// include/gatewire.h ("Plugins") says how such a plugin is written.
-public struct SharedObjectPlugin: Sendable {
+package struct SharedObjectPlugin: Sendable {
     /// The object's absolute path.
-    public let path: String
+    package let path: String
     /// The entry point's symbol (default `gw_plugin_entry`).
-    public let symbol: String
+    package let symbol: String
     /// The config's `name`, or nil (then the plugin's own name, else ``path``).
-    public let name: String?
+    package let name: String?
     /// The entry's place in the config, e.g. `plugins[2]`.
-    public let configPath: String
+    package let configPath: String
     /// Whether the config gave `symbol` (then an error about the symbol names that field).
     package let symbolGiven: Bool
 

@@ -1,7 +1,7 @@
 extension ResponseSizeLimit {
     /// Reads a `maxResponseBytes` value.
     /// - Throws: ``ConfigError`` at the node unless it is an integer in ``range``.
-    public static func bytes(config node: ConfigNode) throws(ConfigError) -> Int {
+    package static func bytes(config node: ConfigNode) throws(ConfigError) -> Int {
         Int(try node.integer(in: CallLimits.maxResponseBytes))
     }
 }

@@ -22,7 +22,7 @@ public struct Route: Sendable, Equatable {
     /// How the route's results are paged, for ``Client/pages(_:pagination:)``; nil for none.
     public var pagination: Pagination?
     /// The route's own response size limit in bytes (`maxResponseBytes`, see
-    /// ``ResponseSizeLimit``), or nil for the gateway's.
+    /// `ResponseSizeLimit`), or nil for the gateway's.
     public var maxResponseBytes: Int?
     /// Whether the route's calls use the client's HTTP cache (`cache`: true or false), or
     /// nil for the gateway's choice (its `cache` key).
@@ -45,7 +45,7 @@ public struct Route: Sendable, Equatable {
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
     ///   or a NUL byte in it (`DotSegments`, ``CStringRule``: it becomes the URL libcurl takes
     ///   as a C string), unknown keys).
-    public init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy(),
+    package init(config: ConfigNode, name: String, inheriting retryDefaults: RetryPolicy = RetryPolicy(),
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",

@@ -1,4 +1,6 @@
-/// One attempt of a call, as kept in the attempt history of every result and error.
+/// One attempt of a call: one request on the wire and its response, as kept in the attempt
+/// history of every result and error. A retry is a new attempt; a followed redirect is a hop
+/// of the same attempt (``redirects``).
 public struct Attempt: Sendable {
     /// 1 for the first attempt.
     public var number: Int
@@ -18,7 +20,7 @@ public struct Attempt: Sendable {
     public var timings: TransferTimings
     /// Bytes of request written to the connection.
     public var bytesSent: Int64
-    /// Bytes of response body received, decoded (those past ``ResponseSizeLimit`` included
+    /// Bytes of response body received, decoded (those past `ResponseSizeLimit` included
     /// up to the chunk that crossed it: the transfer stopped there).
     public var bytesReceived: Int64 = 0
     /// The delay before the next attempt in seconds, or nil when this was the last one.

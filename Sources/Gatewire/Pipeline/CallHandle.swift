@@ -1,4 +1,5 @@
-/// A started call, to cancel it. Safe to use from any thread, any number of times.
+/// A call started by ``Client/start(_:completion:)``, to cancel it (or resume its paused
+/// body). Safe to use from any thread, any number of times.
 // @unchecked: `call` is written (by `attach`, from the job that starts the call) and read
 // (by the job `cancel` queues) on the loop thread only, so it needs no lock; the queue runs
 // jobs in order, so a cancel always sees the call its start job attached.

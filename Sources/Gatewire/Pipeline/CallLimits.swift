@@ -8,38 +8,38 @@
 /// each here (``maxRetriesProblem(_:field:)``, ``timeoutProblem(_:field:)``), which gives
 /// the message every front-end shows; only the field's name differs (`max_retries` in C and
 /// Python, `--max-retries` on the command line).
-public enum CallLimits {
+package enum CallLimits {
     /// Retries after the first attempt: 0...100 (config `retry.maxRetries`, C
     /// `max_retries`, Python `max_retries=`, CLI `--max-retries`). A hundred retries of the
     /// longest delay is already past a day; more is a mistake, not a policy.
-    public static let maxRetries: ClosedRange<Int64> = 0...100
+    package static let maxRetries: ClosedRange<Int64> = 0...100
 
     /// A time limit or window, in seconds: 0.001...86400 (one millisecond, libcurl's
     /// timeout resolution, to one day). Config `timeouts.connect`, `timeouts.attempt`,
     /// `timeouts.deadline`, `circuitBreaker.samplingDuration` and `breakDuration`; C and
     /// Python `attempt_timeout` and `deadline`; CLI `--deadline`.
-    public static let duration: ClosedRange<Double> = 0.001...86_400
+    package static let duration: ClosedRange<Double> = 0.001...86_400
 
     /// A wait between attempts, in seconds: 0...86400 (config `retry.initialDelay`,
     /// `retry.maxDelay` and `retry.maxRetryAfter`; 0 retries at once).
-    public static let delay: ClosedRange<Double> = 0...86_400
+    package static let delay: ClosedRange<Double> = 0...86_400
 
     /// The factor each retry's delay grows by: 1...1000 (config `retry.multiplier`).
-    public static let delayMultiplier: ClosedRange<Double> = 1...1000
+    package static let delayMultiplier: ClosedRange<Double> = 1...1000
 
     /// Redirects followed per attempt: 0...50 (config `redirects.max`, CLI
     /// `--max-redirects`); 50 is the curl tool's `--max-redirs` default.
-    public static let maxRedirects: ClosedRange<Int64> = 0...50
+    package static let maxRedirects: ClosedRange<Int64> = 0...50
 
     /// The largest decoded response body, in bytes: 1...2^62 (config and call
     /// `maxResponseBytes`, CLI `--max-response-bytes`; ``ResponseSizeLimit``).
-    public static let maxResponseBytes: ClosedRange<Int64> = ResponseSizeLimit.range
+    package static let maxResponseBytes: ClosedRange<Int64> = ResponseSizeLimit.range
 
     /// Why `count` cannot be a call's retry count, or nil: -1 (keep the count of the policy
     /// the call uses: the route's, else the client's) or a count in ``maxRetries``.
     /// The message names `field`, the value and the range:
     /// `max_retries: 150 is out of range (-1 = the route's or client's policy, or 0...100 retries)`.
-    public static func maxRetriesProblem(_ count: Int64, field: String) -> String? {
+    package static func maxRetriesProblem(_ count: Int64, field: String) -> String? {
         count == -1 ? nil : maxRetriesProblem(count, field: field, keep: "-1")
     }
 
@@ -56,7 +56,7 @@ public enum CallLimits {
     /// client's) or a value in ``duration``; NaN and infinities are out of range. The
     /// message names `field`, the value and the range:
     /// `deadline: 100000.0 is out of range (0 = the client's, or 0.001...86400 seconds)`.
-    public static func timeoutProblem(_ seconds: Double, field: String) -> String? {
+    package static func timeoutProblem(_ seconds: Double, field: String) -> String? {
         seconds == 0 ? nil : timeoutProblem(seconds, field: field, unset: "0 = the client's")
     }
 

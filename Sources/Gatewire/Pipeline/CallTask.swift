@@ -1,4 +1,5 @@
 /// One thing a started call reports to its ``CallTask/events``.
+@available(*, deprecated, message: "set CallOptions.onEvent and CallOptions.onProgress")
 public enum CallUpdate: Sendable {
     /// A step of the call's life (``CallEvent``: started, attempt started and finished, retry
     /// scheduled with its delay, finished).
@@ -7,7 +8,11 @@ public enum CallUpdate: Sendable {
     case progress(TransferProgress)
 }
 
-/// A started call whose events and progress can be iterated and whose result awaited:
+/// A started call whose events and progress can be iterated and whose result awaited.
+///
+/// Deprecated: a second async form of a call. ``Client/send(_:)`` awaits the result and
+/// cancels the call with its task; the call's events and progress reach
+/// ``CallOptions/onEvent`` and ``CallOptions/onProgress``.
 ///
 /// ```swift
 /// let call = client.start(Request(.get, "/drip", parameters: ["numbytes": "1000"]))
@@ -18,6 +23,7 @@ public enum CallUpdate: Sendable {
 /// ```
 ///
 /// Safe to use from any thread.
+@available(*, deprecated, message: "use Client.send(_:) with CallOptions.onEvent and CallOptions.onProgress")
 public final class CallTask: Sendable {
     /// The call's updates in order: `callStarted`, then per attempt `attemptStarted`, its
     /// progress, its final progress report and `attemptFinished`, a `retryScheduled` before
@@ -84,6 +90,7 @@ extension Client {
     /// Starts a call and returns at once with its ``CallTask``: its events and progress as an
     /// `AsyncSequence`, and its result to await. The request's own ``CallOptions/onEvent``
     /// and ``CallOptions/onProgress`` still run, before the update is queued.
+    @available(*, deprecated, message: "use send(_:) with CallOptions.onEvent and CallOptions.onProgress")
     public func start(_ request: Request) -> CallTask {
         let (events, updates) = AsyncStream.makeStream(of: CallUpdate.self, bufferingPolicy: .unbounded)
         let task = CallTask(events: events)

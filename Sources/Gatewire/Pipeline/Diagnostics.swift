@@ -11,7 +11,7 @@ public enum Diagnostics {
     public static func setSink(_ newSink: (@Sendable (String) -> Void)?) { sink.withLock { $0 = newSink } }
 
     /// Reports one line.
-    public static func report(_ message: String) {
+    package static func report(_ message: String) {
         if let current = sink.withLock({ $0 }) {
             current(message)
         } else {

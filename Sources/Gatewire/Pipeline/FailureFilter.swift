@@ -62,7 +62,7 @@ public struct FailureFilter: Sendable {
     }
 
     /// Parses the JSON form above from a config node.
-    public init(config node: ConfigNode) throws(ConfigError) {
+    package init(config node: ConfigNode) throws(ConfigError) {
         try node.rejectUnknownKeys(["statusCodes", "noResponse", "kinds", "pathPattern"])
         self.init()
         statusCodes = try node.optional("statusCodes").map { (n) throws(ConfigError) in try StatusCodeSet(config: n) }

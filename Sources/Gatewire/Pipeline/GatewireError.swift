@@ -1,5 +1,6 @@
-/// A failed call: why (``kind``), the final status (0 for none), the error objects the
-/// error descriptors mapped, and the attempt history.
+/// The result of a failed call: why (``kind``), the final status (0 for none), the last
+/// response (``response``), the error objects the error descriptors mapped, and the attempt
+/// history.
 ///
 /// Global failure observers receive the same value, once per failed call, before the call's
 /// own completion. Messages never contain header values (credentials stay out of errors).

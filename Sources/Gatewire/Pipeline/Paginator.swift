@@ -1,10 +1,13 @@
 /// Walks a paged API lazily, one call per page, as its ``Pagination`` says (page numbers,
 /// `Link: rel="next"` headers, or a next cursor in the body).
 ///
-/// Each ``next()`` (blocking) or ``nextPage()`` (async) sends one call and returns its
-/// ``Response``, or nil once the walk has ended: after the last page, after `maxPages`
-/// pages, or after a failed page (whose error the call that fetched it threw). The calls
-/// are ordinary calls of the client: retries, plugins and failure observers apply to each.
+/// Swift code walks the pages with ``Client/pages(_:pagination:)`` (an `AsyncSequence`); a
+/// paginator is its blocking form, for threads that cannot await (tools, the C ABI's
+/// `gw_paginator_next`), as ``Client/sendAndWait(_:)`` is for one call. Each ``next()``
+/// sends one call and returns its ``Response``, or nil once the walk has ended: after the
+/// last page, after `maxPages` pages, or after a failed page (whose error the call that
+/// fetched it threw). The calls are ordinary calls of the client: retries, plugins and
+/// failure observers apply to each.
 /// Safe to share between threads; pages are fetched one at a time, in order.
 ///
 /// ```swift
@@ -26,7 +29,14 @@ public final class Paginator: Sendable {
 
     /// A paginator for `request`, with `pagination` or, when nil, its route's.
     /// - Throws: ``GatewireError`` of kind `invalidArgument` when neither gives a pagination.
-    public init(client: Client, request: Request, pagination: Pagination? = nil) throws(GatewireError) {
+    @available(*, deprecated, renamed: "Client.paginator(_:pagination:)")
+    public convenience init(client: Client, request: Request, pagination: Pagination? = nil) throws(GatewireError) {
+        try self.init(walking: request, on: client, pagination: pagination)
+    }
+
+    /// A paginator for `request` on `client`, with `pagination` or, when nil, its route's.
+    /// - Throws: ``GatewireError`` of kind `invalidArgument` when neither gives a pagination.
+    package init(walking request: Request, on client: Client, pagination: Pagination?) throws(GatewireError) {
         if let name = request.route, client.config.routes[name] == nil {
             throw GatewireError(kind: .invalidArgument, message: client.config.unknownRouteMessage(name),
                                 method: request.method, path: name)
@@ -67,9 +77,13 @@ public final class Paginator: Sendable {
     }
 
     /// Fetches the next page asynchronously; nil when the walk has ended.
+    @available(*, deprecated, message: "iterate Client.pages(_:pagination:)")
+    public func nextPage() async throws(GatewireError) -> Response? { try await fetchNext() }
+
+    /// Fetches the next page asynchronously (``Pages``' iterator); nil when the walk has ended.
     /// - Throws: the page's ``GatewireError`` (the walk then ends); a page or cursor page whose
     ///   body is declared JSON but is not valid JSON fails with kind `mapping`.
-    public func nextPage() async throws(GatewireError) -> Response? {
+    package func fetchNext() async throws(GatewireError) -> Response? {
         guard let request = take() else { return nil }
         do {
             let response = try await client.send(request)
@@ -140,7 +154,7 @@ public final class Paginator: Sendable {
     }
 
     /// `relativePath(_:baseURL:)` for tests.
-    public static func relativePathForTesting(_ target: String, baseURL: String) -> String? {
+    package static func relativePathForTesting(_ target: String, baseURL: String) -> String? {
         relativePath(target, baseURL: baseURL)
     }
 
@@ -178,7 +192,7 @@ public struct Pages: AsyncSequence, Sendable {
                 self.failure = nil
                 throw failure
             }
-            return try await paginator?.nextPage()
+            return try await paginator?.fetchNext()
         }
     }
 
@@ -194,12 +208,14 @@ public struct Pages: AsyncSequence, Sendable {
 extension Client {
     /// The pages of `request` as an `AsyncSequence`, walked with `pagination` or its route's.
     public func pages(_ request: Request, pagination: Pagination? = nil) -> Pages {
-        Pages { () throws(GatewireError) in try Paginator(client: self, request: request, pagination: pagination) }
+        Pages { () throws(GatewireError) in try Paginator(walking: request, on: self, pagination: pagination) }
     }
 
-    /// A paginator for `request` (blocking ``Paginator/next()`` or async ``Paginator/nextPage()``).
+    /// The blocking form of ``pages(_:pagination:)``: a ``Paginator`` whose ``Paginator/next()``
+    /// waits for each page on the calling thread, for code that cannot await (as
+    /// ``sendAndWait(_:)``). Not on the client's event-loop thread (``Paginator/next()`` fails there).
     /// - Throws: ``GatewireError`` of kind `invalidArgument` when no pagination is configured.
     public func paginator(_ request: Request, pagination: Pagination? = nil) throws(GatewireError) -> Paginator {
-        try Paginator(client: self, request: request, pagination: pagination)
+        try Paginator(walking: request, on: self, pagination: pagination)
     }
 }

@@ -18,7 +18,7 @@ public protocol Plugin: Sendable {
     /// Adapts `request` (headers, URL, body) before this attempt is sent. The request is
     /// built afresh for every attempt, so changes never pile up across retries.
     /// - Throws: any error to fail the call with kind `plugin`; nothing is sent. A header
-    ///   field it leaves that ``HTTPHeaders/fieldProblem(name:value:)`` rejects (RFC 9110
+    ///   field it leaves that `HTTPHeaders/fieldProblem(name:value:)` rejects (RFC 9110
     ///   sections 5.1 and 5.5: a control character, a name that is not a token or is a framing
     ///   field) fails the call the same way.
     func prepare(_ request: inout HTTPRequest, context: PluginContext) throws
@@ -33,7 +33,7 @@ public protocol Plugin: Sendable {
 
     /// Sees the call's final result once, before the failure observers and the completion,
     /// and may replace it: e.g. turn a 2xx `{"ok": false, "error": "..."}` body into a
-    /// failure (``Response/failure(_:message:errorObjects:)``, or the built-in ``BodyErrorsPlugin``), or a
+    /// failure (``Response/failure(_:message:errorObjects:)``, or the built-in `BodyErrorsPlugin`), or a
     /// failure into a success.
     func process(_ result: Result<Response, GatewireError>, context: PluginContext) -> Result<Response, GatewireError>
 }

@@ -1,14 +1,14 @@
 extension Request.Body {
     /// A JSON body of any `Encodable` value: `.json(["name": "Ann"])`, `.json(account)`.
     ///
-    /// The value is encoded by ``JSONNodeEncoder`` when the call is prepared (on the client's
+    /// The value is encoded by `JSONNodeEncoder` when the call is prepared (on the client's
     /// event-loop thread, once per call; see that type for integers, optionals and dates).
     /// An encoding error fails the call with kind `invalidArgument`, before anything is sent.
     /// A ``JSONValue`` argument picks the `json` case itself and is sent as it is.
     public static func json<Value: Encodable & Sendable>(_ value: Value) -> Request.Body { .encodable(value) }
 
     /// An `Encodable` object of the configured type `type` (nil: the route's `objectType`),
-    /// encoded by ``JSONNodeEncoder`` and then turned into the body by that type's request
+    /// encoded by `JSONNodeEncoder` and then turned into the body by that type's request
     /// descriptor (attribute mapping and `rootKeyPath`) as for a ``JSONValue`` object. Its
     /// top-level string, number and boolean properties fill the path's `:name` segments.
     /// An encoding error fails the call with kind `invalidArgument`.
@@ -26,7 +26,7 @@ extension Request.Body {
         }
     }
 
-    /// The tree of an `Encodable` body (``JSONNodeEncoder``).
+    /// The tree of an `Encodable` body (`JSONNodeEncoder`).
     /// - Throws: a message for the call's `invalidArgument` failure: where in the value
     ///   (its coding path, `items[2].price`) and why.
     static func tree(of value: any Encodable) throws(EncodingFailure) -> JSONValue {

@@ -21,7 +21,7 @@ extension Request {
     /// C `body_json`, `body`, `form_json`; the CLI `--body`, `--data`, ...) cannot be made,
     /// or nil for one body or none: a call sends one ``Body``, so two are a mistake, never
     /// merged. The message names them: `body_json and form_json: set at most one body`.
-    public static func oneBodyProblem(_ given: [String]) -> String? {
+    package static func oneBodyProblem(_ given: [String]) -> String? {
         given.count > 1 ? "\(given.joined(separator: " and ")): set at most one body" : nil
     }
 
@@ -31,7 +31,7 @@ extension Request {
     /// (``CStringRule``; a path `"out.bin\0.tmp"` would write `out.bin`). The call checks it
     /// before anything is built or sent, and fails with kind `invalidArgument` and this
     /// message, which names the field. Multipart parts are checked by
-    /// ``MultipartPart/problem``, header fields by ``HTTPHeaders``.
+    /// `MultipartPart/problem`, header fields by ``HTTPHeaders``.
     package var cStringProblem: String? {
         if let problem = CStringRule.problem(path, what: "the path") { return "path: \(problem)" }
         if case .file(let destination, _, _)? = options.bodySink,
@@ -44,7 +44,7 @@ extension Request {
 
 extension CallOptions {
     /// Why a call with these options cannot be made, or nil: a number outside its
-    /// ``CallLimits`` range, the same ranges and message text as C's `gw_call_options` and
+    /// `CallLimits` range, the same ranges and message text as C's `gw_call_options` and
     /// the CLI, with the field named by its Swift path. ``maxRetries`` nil or 0...100
     /// (`options.maxRetries: 150 is out of range (nil = the route's or client's policy, or
     /// 0...100 retries)`); ``timeouts`` as ``Timeouts/problem(field:)``; ``maxResponseBytes``
@@ -62,7 +62,7 @@ extension CallOptions {
 
 extension Timeouts {
     /// Why these limits cannot bound a call, or nil: ``connect`` in 0.001...86400 seconds
-    /// (``CallLimits/duration``); ``attempt`` and ``deadline`` nil, infinity (both "no
+    /// (`CallLimits/duration`); ``attempt`` and ``deadline`` nil, infinity (both "no
     /// limit") or in that range. NaN, zero, negatives and finite values above a day are out
     /// of range: `options.timeouts.deadline: 100000.0 is out of range (nil or infinity = no
     /// limit, or 0.001...86400 seconds)`, the fields named under `field`.

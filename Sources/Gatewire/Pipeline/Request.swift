@@ -1,4 +1,5 @@
-/// One logical call as the caller describes it: what to call, with which parameters and body.
+/// The request of a call: what the call sends (the README's Glossary), with the call's
+/// ``options``, which say how it is carried out.
 ///
 /// Either `method` + `path` (relative to the client's base URL; `:name` segments are filled
 /// from `parameters`) or a configured `route` name. Parameters not used in the path are sent
@@ -25,12 +26,12 @@ public struct Request: Sendable {
     /// sent as GET); a HEAD with a body fails with `invalidArgument` before sending (RFC 9110
     /// section 9.3.2).
     public var body: Body?
-    /// Per-call overrides of the client's policies.
+    /// How this call is carried out, over its route's and its client's policies.
     public var options: CallOptions
     /// Whether the caller reads the response body as JSON itself (set by a page or cursor
     /// ``Paginator``): the call then parses an accepted JSON body even when no descriptor
     /// maps it, so invalid JSON fails the call (kind `mapping`) with the call's redaction,
-    /// observers and events (see ``ResponseMapper/triage(_:readingJSONBody:)``).
+    /// observers and events (see `ResponseMapper/triage(_:readingJSONBody:)`).
     var readsJSONBody = false
 
     /// What a call sends as its body.
@@ -51,19 +52,19 @@ public struct Request: Sendable {
         /// `multipartFormRequestWithObject:...constructingBodyWithBlock:`, requests' `files=`).
         /// With `object`, the object's fields come first: mapped by the request descriptor
         /// of `type` (nil: the route's `objectType`) and the call's method, whatever its
-        /// `format`, and flattened as ``FormEncoding/pairs(_:includeNulls:)`` writes a form
+        /// `format`, and flattened as `FormEncoding/pairs(_:includeNulls:)` writes a form
         /// (`user[name]`, `tags[]`: Rails' and AFNetworking's names), one text part each.
         /// Each file part's file is checked before anything is sent (one that cannot be
         /// read or is not a regular file fails the call with `invalidArgument` naming it,
-        /// ``MultipartPart/problem``) and streamed from disk by
+        /// `MultipartPart/problem`) and streamed from disk by
         /// every attempt. libcurl writes the `Content-Type` (`multipart/form-data;
         /// boundary=...`); one from the call or the config is not sent.
         case multipart([MultipartPart], object: JSONValue? = nil, type: String? = nil)
-        /// An `Encodable` value sent as JSON (`Content-Type: application/json`), written by
-        /// ``JSONNodeEncoder`` when the call is prepared; `.json(value)` makes one too.
+        /// An `Encodable` value sent as JSON (`Content-Type: application/json`), encoded
+        /// when the call is prepared: the case `.json(value)` makes, the spelling to write.
         case encodable(any Encodable & Sendable)
-        /// An `Encodable` object of a configured type, written by ``JSONNodeEncoder`` and
-        /// then sent as an object body of a ``JSONValue`` is; `.object(value, type:)` makes one too.
+        /// An `Encodable` object of a configured type, encoded and then sent as an object body
+        /// of a ``JSONValue`` is: the case `.object(value, type:)` makes, the spelling to write.
         case encodableObject(any Encodable & Sendable, type: String? = nil)
     }
 
@@ -107,7 +108,11 @@ public struct Request: Sendable {
     public static func delete(_ path: String) -> Request { Request(.delete, path) }
 }
 
-/// Per-call overrides; nil fields use the route's settings, then the client's.
+/// The options of one call: how it is carried out (retry, retry budget, circuit breaker,
+/// redirects, timeouts, response size, where the body goes, progress and events), each laid
+/// over the route's and then the client's policy. nil fields keep the route's setting, then
+/// the client's. C's `gw_call_options` nested structs and Python's keyword arguments
+/// (`gatewire.CallOptions`) carry the same fields.
 public struct CallOptions: Sendable {
     /// The retry policy for this call, replacing the route's or the client's whole policy.
     public var retryPolicy: RetryPolicy?
@@ -115,7 +120,7 @@ public struct CallOptions: Sendable {
     /// of the policy the call uses: ``retryPolicy`` when set, else the route's, else the
     /// client's. Its status codes, methods, delays and jitter stay, so a route that retries
     /// only 502 after 0.2 s still does. nil keeps the count; otherwise 0...100
-    /// (``CallLimits/maxRetries``, as the config's `retry.maxRetries`): any other count
+    /// (`CallLimits/maxRetries`, as the config's `retry.maxRetries`): any other count
     /// fails the call before anything is sent, with kind `invalidArgument` and the message
     /// `options.maxRetries: 150 is out of range (nil = the route's or client's policy, or
     /// 0...100 retries)`. The CLI's `--max-retries`, C's `gw_call_options.max_retries` and
@@ -139,8 +144,8 @@ public struct CallOptions: Sendable {
     /// or the client's.
     public var redirectPolicy: RedirectPolicy?
     /// The largest decoded response body this call accepts, in bytes (see
-    /// ``ResponseSizeLimit``; a larger one fails with kind `responseTooLarge`); nil keeps
-    /// the route's or the client's (default 64 MiB). 1...2^62 (``CallLimits/maxResponseBytes``):
+    /// `ResponseSizeLimit`; a larger one fails with kind `responseTooLarge`); nil keeps
+    /// the route's or the client's (default 64 MiB). 1...2^62 (`CallLimits/maxResponseBytes`):
     /// another value fails the call before anything is sent, with kind `invalidArgument` and
     /// the message `options.maxResponseBytes: 0 is out of range 1...4611686018427387904`.
     public var maxResponseBytes: Int?
@@ -153,7 +158,7 @@ public struct CallOptions: Sendable {
     /// Sees this call's ``CallEvent``s, after the client's event monitors; nil for none.
     public var onEvent: EventMonitor?
     /// The statuses this call accepts, within those the status gate accepts (any 2xx, a
-    /// 1xx or 3xx a matching response descriptor lists: ``ResponseMapper``): a response the
+    /// 1xx or 3xx a matching response descriptor lists: `ResponseMapper`): a response the
     /// gate accepts whose status is not in the set fails with kind `httpStatus`, as
     /// Alamofire's `validate(statusCode:)` fails a request. It only narrows the gate: a 4xx
     /// or 5xx fails whether listed or not (read it from the error's `response`). A refused
@@ -194,7 +199,7 @@ public struct CallOptions: Sendable {
 
 /// Time limits of a call, in seconds.
 ///
-/// Ranges (``CallLimits/duration``, as the config's `timeouts`): ``connect`` 0.001...86400;
+/// Ranges (`CallLimits/duration`, as the config's `timeouts`): ``connect`` 0.001...86400;
 /// ``attempt`` and ``deadline`` nil or `.infinity` (both mean no limit) or 0.001...86400.
 /// NaN, zero, negatives and finite values above 86400 (a day) fail a call that carries
 /// them in ``CallOptions/timeouts`` before anything is sent, with kind `invalidArgument`

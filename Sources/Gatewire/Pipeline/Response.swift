@@ -1,11 +1,13 @@
-/// A successful call: the final response, its mapped objects and the attempt history.
+/// The result of a successful call: its final response (``http``), the objects its
+/// descriptors mapped (``mappingResult``) and every attempt. A failed call's result is the
+/// ``GatewireError`` it throws instead.
 public struct Response: Sendable {
     /// The method that was sent.
     public let method: HTTPMethod
     /// The path relative to the base URL, as sent (parameters filled in, query included), with
     /// the values of secret query parameters hidden (``Redactor``).
     public let path: String
-    /// The final response (status, headers, raw body).
+    /// The final response: what the server answered last (status, header fields, body).
     public let http: HTTPResponse
     /// The objects the response descriptors mapped, as a JSON object keyed by each
     /// descriptor's key path (`""` for the whole body); nil when no descriptor matched or
@@ -18,7 +20,7 @@ public struct Response: Sendable {
     /// The body as JSON: the mapper's tree, or, when no descriptor needed the body, the
     /// bytes parsed on first read (see ``ResponseJSON``); nil when there is no JSON body.
     let json: ResponseJSON?
-    /// The response metadata the mappings saw as `@metadata` (see ``MappingContext``), nil
+    /// The response metadata the mappings saw as `@metadata` (see `MappingContext`), nil
     /// when no descriptor matched.
     public let metadata: JSONValue?
     /// Whether the response came from the client's HTTP cache (config `cache`): a fresh
@@ -35,7 +37,7 @@ public struct Response: Sendable {
 
     /// The body parsed as JSON (Jansson), or nil when it is not JSON: HEAD, 204, 205, 304,
     /// a blank body, or a content type other than `application/json` and `+json` that no
-    /// descriptor parsed (the rules of ``ResponseMapper``). A body that descriptors mapped
+    /// descriptor parsed (the rules of `ResponseMapper`). A body that descriptors mapped
     /// is the tree they walked. Any other is parsed on the first call, once, on the calling
     /// thread (any thread; copies of this response share the result): a call no descriptor
     /// maps does not pay for a parse its caller may never need. Called on the event loop's
@@ -70,7 +72,7 @@ public struct Response: Sendable {
     /// Decodes the mapped object at `keyPath` (a descriptor's key path; `""` for the root)
     /// into `T`, straight from Jansson's tree: ``mappingResult``'s `decode`. When no response
     /// descriptor matched (``mapped`` is nil), it decodes the body itself instead, at
-    /// `keyPath` read as a ``JSONKeyPath`` (`""`: the whole body), as Alamofire's
+    /// `keyPath` read as a `JSONKeyPath` (`""`: the whole body), as Alamofire's
     /// `responseDecodable` decodes the body (``jsonBody()`` says which bodies are JSON).
     /// - Throws: ``GatewireError`` of kind `mapping`, with this response, when nothing was
     ///   mapped at `keyPath` (with no descriptor: the body is not JSON or has nothing at

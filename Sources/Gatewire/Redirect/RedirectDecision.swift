@@ -1,5 +1,5 @@
 /// What ``RedirectPolicy/decide(after:status:location:followed:secrets:)`` says about one response.
-public enum RedirectDecision: Sendable {
+package enum RedirectDecision: Sendable {
     /// Not a redirect (another status, or no `Location`): the response is the attempt's.
     case final
     /// Send this request next, in the same attempt.

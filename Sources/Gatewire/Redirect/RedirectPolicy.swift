@@ -1,6 +1,6 @@
 /// Whether and how a call follows redirects, decided hop by hop without I/O (the transport
 /// never follows on its own: libcurl's `CURLOPT_FOLLOWLOCATION` is off and the call sends
-/// each hop as a new transfer, see ``decide(after:status:location:followed:secrets:)``).
+/// each hop as a new transfer, see `decide(after:status:location:followed:secrets:)`).
 ///
 /// Only 301, 302, 303, 307 and 308 with a `Location` are redirects (RFC 9110 section 15.4;
 /// requests' `REDIRECT_STATI`); 300, 304, 305 and 306 are ordinary responses. Each hop:
@@ -61,7 +61,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     public var allowCrossOriginBody: Bool
 
     /// The statuses that are redirects when they carry a `Location` (RFC 9110 section 15.4).
-    public static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    package static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
 
     /// A policy; every parameter has the documented default.
     public init(follow: Follow = .any, maxRedirects: Int = 10, allowDowngrade: Bool = false,
@@ -77,7 +77,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// `inheriting`'s (a route's or a call's `redirects` over the gateway's).
     /// - Throws: ``ConfigError`` naming the field: an unknown `follow` word, `max` outside
     ///   0...50 or not an integer, a flag that is not a boolean, an unknown key.
-    public init(config: ConfigNode, inheriting defaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError) {
+    package init(config: ConfigNode, inheriting defaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError) {
         self = defaults
         if config.json.kind == .bool {
             guard try !config.bool() else {
@@ -104,7 +104,7 @@ public struct RedirectPolicy: Sendable, Equatable {
     /// against the request's URL, libcurl's `CURLINFO_REDIRECT_URL`), `followed` hops into
     /// the attempt. `secrets`: the client's redactor, whose header and query parameter names
     /// are the credentials dropped on an origin change. Pure: no I/O, no clock.
-    public func decide(after request: HTTPRequest, status: Int, location: String?, followed: Int,
+    package func decide(after request: HTTPRequest, status: Int, location: String?, followed: Int,
                        secrets: Redactor) -> RedirectDecision {
         // The range check first: every response of every call passes here.
         guard (301...308).contains(status), Self.redirectStatuses.contains(status), let location, !location.isEmpty else {

@@ -65,7 +65,7 @@ public struct CircuitBreakerPolicy: Sendable, Hashable {
     /// `samplingDuration` and `breakDuration` seconds in 0.001...86400, `statusCodes`
     /// integers in 100...599.
     /// - Throws: ``ConfigError`` naming the field.
-    public init(config: ConfigNode) throws(ConfigError) {
+    package init(config: ConfigNode) throws(ConfigError) {
         if config.json.kind == .bool {
             guard try !config.bool() else {
                 throw config.error("expected false or an object {\"failureRatio\", \"minimumThroughput\", ...}")

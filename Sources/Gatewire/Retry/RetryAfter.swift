@@ -4,7 +4,7 @@
 /// section 5.6.7): the preferred IMF-fixdate `Sun, 06 Nov 1994 08:49:37 GMT`, or one of the
 /// obsolete forms a recipient must still accept, RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT` and
 /// ANSI C asctime `Sun Nov  6 08:49:37 1994`. All dates are UTC. Times are seconds as `Double`.
-public enum RetryAfter {
+package enum RetryAfter {
     /// The delay a `Retry-After` value asks for, in seconds from `now`.
     ///
     /// - Parameters:
@@ -13,7 +13,7 @@ public enum RetryAfter {
     /// - Returns: the delay in seconds (0 for a date in the past; very long digit strings
     ///   saturate to a huge finite number), or nil when the value is malformed. Callers treat
     ///   nil as "no Retry-After" (unlike urllib3, which raises `InvalidHeader`).
-    public static func delay(_ value: String, now: Double) -> Double? {
+    package static func delay(_ value: String, now: Double) -> Double? {
         let text = value.trimmingOWS
         guard !text.isEmpty else { return nil }
         if text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) {
@@ -27,7 +27,7 @@ public enum RetryAfter {
     }
 
     /// Parses an HTTP-date to seconds since the Unix epoch, UTC: ``HTTPDate/parse(_:now:)``.
-    public static func httpDate(_ text: String, now: Double = 0) -> Double? {
+    package static func httpDate(_ text: String, now: Double = 0) -> Double? {
         HTTPDate.parse(text, now: now)
     }
 }

@@ -38,7 +38,7 @@ public struct RetryBudget: Sendable, Hashable {
     /// Reads `false` (no budget) or `{"maxTokens": 10, "tokenRatio": 0.1}` (every field
     /// optional; `maxTokens` in 1...1000, `tokenRatio` in 0.001...1000, as gRPC's limits).
     /// - Throws: ``ConfigError`` naming the field.
-    public init(config: ConfigNode) throws(ConfigError) {
+    package init(config: ConfigNode) throws(ConfigError) {
         if config.json.kind == .bool {
             guard try !config.bool() else {
                 throw config.error("expected false or an object {\"maxTokens\", \"tokenRatio\"}")

@@ -41,7 +41,7 @@ extension RetryPolicy {
     ///   - now: the wall-clock time in seconds since the Unix epoch, for `Retry-After`
     ///     HTTP-dates; nil reads the system clock (`CLOCK_REALTIME`).
     ///   - generator: the source of jitter (one draw per computed delay).
-    public func decide(
+    package func decide(
         method: HTTPMethod,
         outcome: AttemptOutcome,
         test: RetryTest?,
@@ -169,7 +169,7 @@ extension RetryPolicy {
     /// ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`` with jitter from
     /// a ``SeededGenerator`` seeded from the system's random source: a different sequence on
     /// every call.
-    public func decide(
+    package func decide(
         method: HTTPMethod,
         outcome: AttemptOutcome,
         test: RetryTest? = nil,

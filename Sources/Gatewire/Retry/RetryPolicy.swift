@@ -10,7 +10,7 @@ import Glibc
 /// `min(maxDelay, initialDelay * multiplier^(n-1))`, randomised by ``jitter`` and clamped to
 /// `[0, maxDelay]` (gRPC A6 backoff with AWS-style jitter). All times are in seconds.
 /// A `Retry-After` header on a retried response replaces the computed delay (RFC 9110
-/// section 10.2.3); see ``decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)``.
+/// section 10.2.3); see `decide(method:outcome:test:hasIdempotencyKey:remaining:now:using:)`.
 ///
 /// An immutable value: build it once (in Swift or from the gateway config's `retry` object)
 /// and share it between threads.
@@ -84,7 +84,7 @@ public struct RetryPolicy: Sendable, Equatable {
     }
 
     /// The config keys of the `retry` object.
-    public static let configKeys: Set<String> = [
+    package static let configKeys: Set<String> = [
         "maxRetries", "initialDelay", "multiplier", "maxDelay", "jitter", "statusCodes", "methods", "maxRetryAfter",
         "idempotencyKey", "retryNonIdempotent",
     ]
@@ -100,14 +100,14 @@ public struct RetryPolicy: Sendable, Equatable {
     /// names (case-insensitive).
     /// - Throws: ``ConfigError`` naming the field, e.g. `retry.statusCodes[2]`, for a wrong
     ///   type, a value out of range, an unknown name or an unknown key.
-    public init(config: ConfigNode) throws(ConfigError) {
+    package init(config: ConfigNode) throws(ConfigError) {
         try self.init(config: config, inheriting: RetryPolicy())
     }
 
     /// Reads a `retry` object whose absent fields keep the values of `base` (a route's
     /// `retry` inherits the gateway's, a call's inherits its route's).
     /// - Throws: ``ConfigError`` as ``init(config:)``.
-    public init(config: ConfigNode, inheriting base: RetryPolicy) throws(ConfigError) {
+    package init(config: ConfigNode, inheriting base: RetryPolicy) throws(ConfigError) {
         self = base
         try config.rejectUnknownKeys(Self.configKeys)
         if let node = try config.optional("maxRetries") {
@@ -162,14 +162,14 @@ public struct RetryPolicy: Sendable, Equatable {
     /// Saturating: any `n` (values below 1 count as 1) and any multiplier give a finite,
     /// non-negative result no larger than `maxDelay`; never NaN, never a trap.
     /// Draws exactly one value from `generator` unless the jitter is ``Jitter/none``.
-    public func delay(forRetry n: Int, using generator: inout some RandomNumberGenerator) -> Double {
+    package func delay(forRetry n: Int, using generator: inout some RandomNumberGenerator) -> Double {
         delay(forRetry: n, previous: nil, using: &generator)
     }
 
     /// ``delay(forRetry:using:)`` knowing the previous wait (seconds; nil before the first
     /// retry), which ``Jitter/decorrelated`` needs: `U(initial, 3 * previous)` clamped to
     /// `[0, maxDelay]` (the other jitters ignore `previous`). Saturating like the others.
-    public func delay(forRetry n: Int, previous: Double?, using generator: inout some RandomNumberGenerator)
+    package func delay(forRetry n: Int, previous: Double?, using generator: inout some RandomNumberGenerator)
         -> Double
     {
         let cap = Self.sanitizedCap(maxDelay)

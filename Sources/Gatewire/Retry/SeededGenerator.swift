@@ -3,24 +3,24 @@
 ///
 /// Not cryptographically secure: it only spreads retry delays. A value type: copies continue
 /// independently from the same state.
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable, Equatable {
     /// The generator's whole state; advances by a fixed odd constant on every draw.
-    public private(set) var state: UInt64
+    package private(set) var state: UInt64
 
     /// A generator that yields the same sequence for the same `seed`.
-    public init(seed: UInt64) {
+    package init(seed: UInt64) {
         state = seed
     }
 
     /// A generator seeded from the system's entropy source (`getrandom(2)` through
     /// `SystemRandomNumberGenerator`): a different sequence in every process.
-    public init() {
+    package init() {
         var system = SystemRandomNumberGenerator()
         state = system.next()
     }
 
     /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

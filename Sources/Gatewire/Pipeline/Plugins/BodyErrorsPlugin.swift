@@ -17,56 +17,56 @@
 /// request gets the same answer), as Alamofire's and RestKit's validation treat a body they
 /// reject; overload is reported by status (Slack's 429), which the retry policy already sees.
 /// Global failure observers see the failure once, as any failed call's. Values; thread-safe.
-public struct BodyErrorsPlugin: Plugin {
-    public let name = "bodyErrors"
+package struct BodyErrorsPlugin: Plugin {
+    package let name = "bodyErrors"
     /// When a 2xx body reports an error.
-    public let condition: Condition
+    package let condition: Condition
     /// Where the error objects are and how they are mapped; nil: the failure has none.
-    public let errorObjects: ErrorObjects?
+    package let errorObjects: ErrorObjects?
     private let mapper: ObjectMapper
 
     /// The test on a 2xx body: the value at ``keyPath`` equals, or differs from, ``value``.
     /// A key path that finds nothing, or finds `null`, never holds: a GraphQL success without
     /// `errors` and a Slack body without `ok` are successes. Values compare as JSON
     /// (``JSONNode/isEqual(to:)``: an integer never equals a real).
-    public struct Condition: Sendable, CustomStringConvertible {
+    package struct Condition: Sendable, CustomStringConvertible {
         /// Whether the body's value must equal ``value`` (true) or differ from it (false).
-        public let equals: Bool
+        package let equals: Bool
         /// Where the tested value is in the body.
-        public let keyPath: JSONKeyPath
+        package let keyPath: JSONKeyPath
         /// The value compared with; never JSON `null`.
-        public let value: JSONValue
+        package let value: JSONValue
 
         /// A condition that holds when the value at `keyPath` equals `value` (`equals` true)
         /// or differs from it (false). `value` is shared, not copied: it must not change after.
-        public init(keyPath: JSONKeyPath, equals: Bool, value: JSONValue) {
+        package init(keyPath: JSONKeyPath, equals: Bool, value: JSONValue) {
             self.keyPath = keyPath
             self.equals = equals
             self.value = value
         }
 
         /// Whether `body` reports an error.
-        public func holds(in body: JSONNode) -> Bool {
+        package func holds(in body: JSONNode) -> Bool {
             guard let found = try? keyPath.value(in: body), !found.node.isNull else { return false }
             return found.node.isEqual(to: value.node) == equals
         }
 
         /// `ok equals false`, `errors does not equal []`.
-        public var description: String {
+        package var description: String {
             "\(keyPath.isRoot ? "the body" : keyPath.description) \(equals ? "equals" : "does not equal") \(value.serialized())"
         }
     }
 
     /// The error objects of a failure: the value at ``keyPath`` (each element of an array)
     /// mapped by the mapping named ``mapping``.
-    public struct ErrorObjects: Sendable {
+    package struct ErrorObjects: Sendable {
         /// Where the errors are in the body; `""` for the whole body.
-        public let keyPath: JSONKeyPath
+        package let keyPath: JSONKeyPath
         /// The name of a mapping of the gateway config (``MappingCatalog/mappings``).
-        public let mapping: String
+        package let mapping: String
 
         /// The objects at `keyPath` mapped by `mapping`.
-        public init(keyPath: JSONKeyPath, mapping: String) {
+        package init(keyPath: JSONKeyPath, mapping: String) {
             self.keyPath = keyPath
             self.mapping = mapping
         }
@@ -75,7 +75,7 @@ public struct BodyErrorsPlugin: Plugin {
     /// A plugin testing `condition`, mapping `errorObjects` with `catalog`'s mappings.
     /// - Throws: ``ConfigError`` naming `errorObjects`' mapping when `catalog` has no mapping
     ///   of that name (path `bodyErrors.errors.mapping`).
-    public init(condition: Condition, errorObjects: ErrorObjects? = nil, catalog: MappingCatalog) throws(ConfigError) {
+    package init(condition: Condition, errorObjects: ErrorObjects? = nil, catalog: MappingCatalog) throws(ConfigError) {
         try self.init(condition: condition, errorObjects: errorObjects, catalog: catalog, configPath: "bodyErrors")
     }
 
@@ -97,7 +97,7 @@ public struct BodyErrorsPlugin: Plugin {
     /// with the response's status, the message "bodyErrors: the body of status S reports an
     /// error (CONDITION)" and the mapped error objects (an element the mapping rejects is
     /// left out, as with error descriptors; nil when none is left). Anything else is unchanged.
-    public func process(_ result: Result<Response, GatewireError>, context: PluginContext)
+    package func process(_ result: Result<Response, GatewireError>, context: PluginContext)
         -> Result<Response, GatewireError>
     {
         guard case .success(let response) = result, (200..<300).contains(response.status),
