@@ -87,7 +87,10 @@ def test_the_cli_cookie_jar_keeps_cookies_between_runs(cli: str, httpbin: str, t
                "GET", "/cookies/set", "--param", "k=CLI-C00KIE")
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == {"cookies": {"k": "CLI-C00KIE"}}
-    assert "CLI-C00KIE" not in done.stderr  # --verbose shows attempts, never a cookie
+    # --verbose shows attempts and header fields, never a cookie: the value appears only in the
+    # request line the user typed (the query of /cookies/set), not in a Cookie or Set-Cookie field.
+    showing = [line for line in done.stderr.splitlines() if "CLI-C00KIE" in line]
+    assert showing == ["> GET /cookies/set?k=CLI-C00KIE HTTP/1.1"], done.stderr
     assert "\tk\tCLI-C00KIE" in jar.read_text()
     again = run(cli, "call", "--base-url", httpbin, "--cookie-jar", str(jar), "GET", "/cookies")
     assert again.returncode == 0, again.stderr
