@@ -54,10 +54,10 @@ final class Call: @unchecked Sendable {
     /// The final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
     @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
-    init(core: ClientCore, plan: ResolvedCall, options: CallOptions, sink: BodySinkSession? = nil,
+    /// `plan` is moved into the call (consumed: a copy would retain each of its references).
+    init(core: ClientCore, plan: consuming ResolvedCall, options: borrowing CallOptions, sink: BodySinkSession? = nil,
          completion: @escaping Completion) {
         self.core = core
-        self.plan = plan
         self.sink = sink
         self.completion = completion
         cache = plan.usesCache ? core.cache : nil
@@ -75,6 +75,7 @@ final class Call: @unchecked Sendable {
             resilience = nil  // both off (the default): no host key to compute
         }
         machine = CallStateMachine(hasCredential: core.credential != nil)
+        self.plan = plan
     }
 
     /// Fails a call that could not be built (`error`: a bad request or option, the body
@@ -391,14 +392,14 @@ final class Call: @unchecked Sendable {
                                         headers: response.headers, body: response.body,
                                         url: input.redirected ? response.effectiveURL : plan.prepared.url)
         mappable.redactor = core.redactor
-        let mapper = core.catalog.responseMapper
-        let triage = mapper.triage(mappable, readingJSONBody: plan.prepared.readsJSONBody)
+        // The mapper is used in place: binding it to a local would copy the catalog's mapper.
+        let triage = core.config.catalog.responseMapper.triage(mappable, readingJSONBody: plan.prepared.readsJSONBody)
         guard triage.needsParse else { return mappingFinished(triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
             machine.mappingOffloaded(closeObserver: observeClose())
             return mapOnWorker(triage)
         }
-        mappingFinished(mapper.mapBody(of: triage))
+        mappingFinished(core.config.catalog.responseMapper.mapBody(of: triage))
     }
 
     /// Parses and maps a large body on the ``WorkerPool`` while the loop runs other calls;
