@@ -5,9 +5,18 @@ import Gatewire
 /// flat `gw_call_options_v4` of versions 1 to 4. It is the one input of ``CallOptionsReader``,
 /// so both layouts share every check and every translation into the core's ``Request``;
 /// each field keeps the C name it has in its layout, for the messages (`body.json: ...` in
-/// version 5, `body_json: ...` in version 4).
+/// version 5, `body_json: ...` in version 4). The names come from the ``Layout`` when a
+/// message needs them: a call's fields are pointers and numbers, copied without a retain.
 struct CallFields {
     typealias Failure = CallOptionsReader.Failure
+
+    /// Which struct the fields were read from, which names them.
+    enum Layout {
+        /// `gw_call_options_v4`, versions 1 to 4 (`body_json`, `download_path`).
+        case v4
+        /// `gw_call_options` version 5 (`body.json`, `download.path`).
+        case v5
+    }
 
     var method: UnsafePointer<CChar>?
     var path: UnsafePointer<CChar>?
@@ -41,7 +50,10 @@ struct CallFields {
         /// Whether a bytes body is sent: version 5's GW_BODY_BYTES (NULL and 0 are an empty
         /// body), version 4's `body` or `body_length` set.
         var sendsBytes = false
-        let names: Names
+        let layout: Layout
+
+        /// The C names of the fields, in the struct they were read from.
+        var names: Names { layout == .v5 ? .v5 : .v4 }
 
         /// The C names of the body fields, and what to say when parts cannot join the body.
         struct Names {
@@ -74,11 +86,14 @@ struct CallFields {
     /// (version 4 has no connect limit: its name is nil).
     struct TimeoutFields {
         var connect = 0.0, attempt = 0.0, deadline = 0.0
-        let names: (connect: String?, attempt: String, deadline: String)
+        let layout: Layout
 
-        static let v4Names: (connect: String?, attempt: String, deadline: String) = (nil, "attempt_timeout", "deadline")
-        static let v5Names: (connect: String?, attempt: String, deadline: String) =
-            ("timeouts.connect", "timeouts.attempt", "timeouts.deadline")
+        var names: (connect: String?, attempt: String, deadline: String) {
+            switch layout {
+            case .v4: (nil, "attempt_timeout", "deadline")
+            case .v5: ("timeouts.connect", "timeouts.attempt", "timeouts.deadline")
+            }
+        }
     }
 
     /// Where a 2xx body goes instead of the result (``BodySinkReader``).
@@ -87,7 +102,11 @@ struct CallFields {
         var onChunk: gw_chunk_fn?
         var onChunkUserData: UnsafeMutableRawPointer?
         var maxBytes: Int64 = 0
-        let pathName, onChunkName, maxBytesName: String
+        let layout: Layout
+
+        var pathName: String { layout == .v5 ? "download.path" : "download_path" }
+        var onChunkName: String { layout == .v5 ? "download.on_chunk" : "on_chunk" }
+        var maxBytesName: String { layout == .v5 ? "download.max_bytes" : "download_max_bytes" }
     }
 }
 
@@ -103,67 +122,72 @@ extension CallFields {
         body = BodyFields(json: options.body_json, bytes: options.body, length: options.body_length,
                           contentType: options.content_type, form: options.form_json, parts: options.parts,
                           partCount: options.part_count, sendsBytes: options.body != nil || options.body_length > 0,
-                          names: .v4)
+                          layout: .v4)
         policies = options.policy_json.map { .text($0) } ?? .none
         maxRetries = options.max_retries
-        timeouts = TimeoutFields(attempt: options.attempt_timeout, deadline: options.deadline,
-                                 names: TimeoutFields.v4Names)
+        timeouts = TimeoutFields(attempt: options.attempt_timeout, deadline: options.deadline, layout: .v4)
         retryTest = options.retry_test
         retryTestUserData = options.retry_test_user_data
         onProgress = options.on_progress
         onProgressUserData = options.on_progress_user_data
         download = DownloadFields(path: options.download_path, onChunk: options.on_chunk,
                                   onChunkUserData: options.on_chunk_user_data, maxBytes: options.download_max_bytes,
-                                  pathName: "download_path", onChunkName: "on_chunk", maxBytesName: "download_max_bytes")
+                                  layout: .v4)
     }
 
     /// A version 5 struct: each nested struct's version checked, the body's kind applied (a
     /// field of another kind is refused, naming it), the policy structs turned into the
-    /// config tree they stand for.
+    /// config tree they stand for. Read in place through `pointer` (the struct is some 400
+    /// bytes: no copy of it per call).
     /// - Throws: ``CallOptionsReader/Failure``: GW_ERROR_VERSION for a nested struct not
     ///   filled by its initialiser, GW_ERROR_INVALID_ARGUMENT naming a field.
-    init(v5 options: gw_call_options) throws(Failure) {
-        try Self.checkVersions(options)
-        method = options.method
-        path = options.path
-        route = options.route
-        objectType = options.object_type
-        params = options.params_json
-        headers = options.headers_json
-        body = try BodyFields(options.body)
-        policies = try PolicyTree.of(options).map { .tree($0) } ?? .none
-        timeouts = TimeoutFields(connect: options.timeouts.connect, attempt: options.timeouts.attempt,
-                                 deadline: options.timeouts.deadline, names: TimeoutFields.v5Names)
-        retryTest = options.retry.test
-        retryTestUserData = options.retry.test_user_data
-        onProgress = options.on_progress
-        onProgressUserData = options.on_progress_user_data
-        download = DownloadFields(path: options.download.path, onChunk: options.download.on_chunk,
-                                  onChunkUserData: options.download.on_chunk_user_data,
-                                  maxBytes: options.download.max_bytes,
-                                  pathName: "download.path", onChunkName: "download.on_chunk",
-                                  maxBytesName: "download.max_bytes")
+    init(v5 pointer: UnsafePointer<gw_call_options>) throws(Failure) {
+        try Self.checkVersions(pointer)
+        method = pointer.pointee.method
+        path = pointer.pointee.path
+        route = pointer.pointee.route
+        objectType = pointer.pointee.object_type
+        params = pointer.pointee.params_json
+        headers = pointer.pointee.headers_json
+        body = try BodyFields(pointer.pointee.body)
+        policies = try PolicyTree.of(pointer).map { .tree($0) } ?? .none
+        timeouts = TimeoutFields(connect: pointer.pointee.timeouts.connect, attempt: pointer.pointee.timeouts.attempt,
+                                 deadline: pointer.pointee.timeouts.deadline, layout: .v5)
+        retryTest = pointer.pointee.retry.test
+        retryTestUserData = pointer.pointee.retry.test_user_data
+        onProgress = pointer.pointee.on_progress
+        onProgressUserData = pointer.pointee.on_progress_user_data
+        download = DownloadFields(path: pointer.pointee.download.path, onChunk: pointer.pointee.download.on_chunk,
+                                  onChunkUserData: pointer.pointee.download.on_chunk_user_data,
+                                  maxBytes: pointer.pointee.download.max_bytes, layout: .v5)
     }
 
     /// Each nested struct must carry its version: one left zeroed (a designated initialiser
     /// of the outer struct alone) would otherwise read as "0 retries, no delay".
-    private static func checkVersions(_ options: gw_call_options) throws(Failure) {
+    private static func checkVersions(_ pointer: UnsafePointer<gw_call_options>) throws(Failure) {
+        // Every call passes this: one comparison each, the message only for a wrong one.
+        guard pointer.pointee.body.version != GW_BODY_VERSION || pointer.pointee.retry.version != GW_RETRY_OPTIONS_VERSION
+            || pointer.pointee.retry_budget.version != GW_RETRY_BUDGET_OPTIONS_VERSION
+            || pointer.pointee.circuit_breaker.version != GW_CIRCUIT_BREAKER_OPTIONS_VERSION
+            || pointer.pointee.redirects.version != GW_REDIRECT_OPTIONS_VERSION
+            || pointer.pointee.timeouts.version != GW_TIMEOUT_OPTIONS_VERSION
+            || pointer.pointee.download.version != GW_DOWNLOAD_OPTIONS_VERSION else { return }
         func check(_ field: String, _ version: UInt32, _ expected: UInt32, _ initialiser: String) throws(Failure) {
             guard version != expected else { return }
             throw Failure(status: GW_ERROR_VERSION,
                           message: "\(field).version: \(version) is not \(expected) (fill it with \(initialiser))")
         }
-        try check("body", options.body.version, GW_BODY_VERSION, "GW_BODY_INIT or gw_body_init()")
-        try check("retry", options.retry.version, GW_RETRY_OPTIONS_VERSION, "GW_RETRY_OPTIONS_INIT or gw_retry_options_init()")
-        try check("retry_budget", options.retry_budget.version, GW_RETRY_BUDGET_OPTIONS_VERSION,
+        try check("body", pointer.pointee.body.version, GW_BODY_VERSION, "GW_BODY_INIT or gw_body_init()")
+        try check("retry", pointer.pointee.retry.version, GW_RETRY_OPTIONS_VERSION, "GW_RETRY_OPTIONS_INIT or gw_retry_options_init()")
+        try check("retry_budget", pointer.pointee.retry_budget.version, GW_RETRY_BUDGET_OPTIONS_VERSION,
                   "GW_RETRY_BUDGET_OPTIONS_INIT or gw_retry_budget_options_init()")
-        try check("circuit_breaker", options.circuit_breaker.version, GW_CIRCUIT_BREAKER_OPTIONS_VERSION,
+        try check("circuit_breaker", pointer.pointee.circuit_breaker.version, GW_CIRCUIT_BREAKER_OPTIONS_VERSION,
                   "GW_CIRCUIT_BREAKER_OPTIONS_INIT or gw_circuit_breaker_options_init()")
-        try check("redirects", options.redirects.version, GW_REDIRECT_OPTIONS_VERSION,
+        try check("redirects", pointer.pointee.redirects.version, GW_REDIRECT_OPTIONS_VERSION,
                   "GW_REDIRECT_OPTIONS_INIT or gw_redirect_options_init()")
-        try check("timeouts", options.timeouts.version, GW_TIMEOUT_OPTIONS_VERSION,
+        try check("timeouts", pointer.pointee.timeouts.version, GW_TIMEOUT_OPTIONS_VERSION,
                   "GW_TIMEOUT_OPTIONS_INIT or gw_timeout_options_init()")
-        try check("download", options.download.version, GW_DOWNLOAD_OPTIONS_VERSION,
+        try check("download", pointer.pointee.download.version, GW_DOWNLOAD_OPTIONS_VERSION,
                   "GW_DOWNLOAD_OPTIONS_INIT or gw_download_options_init()")
     }
 }
@@ -172,7 +196,7 @@ extension CallFields.BodyFields {
     /// A `gw_body`: its kind's fields, after refusing a field its kind does not read (a
     /// call has one body) and a kind's required field left NULL.
     init(_ body: gw_body) throws(CallFields.Failure) {
-        names = .v5
+        layout = .v5
         guard let kind = Self.kindName(body.kind) else {
             throw Self.invalid("body.kind: unknown kind \(body.kind) (expected GW_BODY_NONE, GW_BODY_JSON, "
                 + "GW_BODY_BYTES, GW_BODY_FORM or GW_BODY_MULTIPART)")

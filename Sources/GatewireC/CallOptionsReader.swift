@@ -53,7 +53,7 @@ enum CallOptionsReader {
             throw Failure(status: GW_ERROR_VERSION,
                           message: "unsupported gw_call_options version \(version) (this library reads 1...\(GW_CALL_OPTIONS_VERSION))")
         }
-        if version == GW_CALL_OPTIONS_VERSION { return try CallFields(v5: pointer.pointee) }
+        if version == GW_CALL_OPTIONS_VERSION { return try CallFields(v5: pointer) }
         var copy = gw_call_options_v4()
         withUnsafeMutableBytes(of: &copy) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size(ofVersion4Layout: version)))
@@ -83,7 +83,7 @@ enum CallOptionsReader {
         if options.body.hasParts {
             try MultipartOptions.setParts(options.body, of: &request)
         }
-        try applyPolicies(options.policies, to: &request, config: client.config)
+        try applyPolicies(options.policies, to: &request, client: client)
         if options.maxRetries >= 0 { request.options.maxRetries = Int(options.maxRetries) }
         let limits = options.timeouts
         if limits.connect > 0 || limits.attempt > 0 || limits.deadline > 0 {
@@ -168,21 +168,23 @@ enum CallOptionsReader {
     /// Lays the policies over `request` (``PolicyOverrides``, the config's readers):
     /// version 4's `policy_json` under its name (`policy_json.retry.maxRetries: ...`), version
     /// 5's tree under the C fields' names (`retry.max_retries: ...`).
+    /// `client`'s config is read only for a call that sets a policy: most keep them all, and
+    /// reading it copies the whole config.
     private static func applyPolicies(_ policies: CallFields.PolicyFields, to request: inout Request,
-                                      config: GatewayConfig) throws(Failure) {
+                                      client: Client) throws(Failure) {
         switch policies {
         case .none:
             return
         case .text(let text):
             let value = try parse(text, field: "policy_json")
             do {
-                try PolicyOverrides.apply(ConfigNode(value.node, path: "policy_json"), to: &request, config: config)
+                try PolicyOverrides.apply(ConfigNode(value.node, path: "policy_json"), to: &request, config: client.config)
             } catch {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
             }
         case .tree(let tree):
             do {
-                try PolicyOverrides.apply(ConfigNode(tree.root.node), to: &request, config: config)
+                try PolicyOverrides.apply(ConfigNode(tree.root.node), to: &request, config: client.config)
             } catch {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: "\(tree.field(of: error.path)): \(error.message)")
             }

@@ -21,9 +21,9 @@ struct PolicyTree {
     /// - Throws: ``CallOptionsReader/Failure`` naming the C field for what JSON cannot carry
     ///   or the config has no word for: a NaN or infinite time, an unknown enum value, a flag
     ///   other than GW_KEEP, 0 and 1, an array pointer NULL with a count.
-    static func of(_ options: gw_call_options) throws(Failure) -> PolicyTree? {
-        let retry = options.retry, budget = options.retry_budget, breaker = options.circuit_breaker
-        let redirects = options.redirects
+    static func of(_ pointer: UnsafePointer<gw_call_options>) throws(Failure) -> PolicyTree? {
+        let retry = pointer.pointee.retry, budget = pointer.pointee.retry_budget, breaker = pointer.pointee.circuit_breaker
+        let redirects = pointer.pointee.redirects
         var keepsAll = retry.max_retries == GW_KEEP && retry.initial_delay == Double(GW_KEEP)
             && retry.multiplier == Double(GW_KEEP) && retry.max_delay == Double(GW_KEEP)
             && retry.jitter == GW_JITTER_KEEP && retry.status_codes == nil && retry.status_code_count == 0
@@ -31,15 +31,15 @@ struct PolicyTree {
             && retry.idempotency_key == GW_KEEP && retry.retry_non_idempotent == GW_KEEP
         keepsAll = keepsAll && budget.mode == GW_POLICY_KEEP && breaker.mode == GW_POLICY_KEEP
             && redirects.follow == GW_FOLLOW_KEEP && redirects.max == GW_KEEP && redirects.allow_downgrade == GW_KEEP
-            && redirects.allow_cross_origin_body == GW_KEEP && options.max_response_bytes == 0
+            && redirects.allow_cross_origin_body == GW_KEEP && pointer.pointee.max_response_bytes == 0
         if keepsAll { return nil }
         var tree = PolicyTree()
         try tree.addRetry(retry)
         try tree.addRetryBudget(budget)
         try tree.addCircuitBreaker(breaker)
         try tree.addRedirects(redirects)
-        if options.max_response_bytes != 0 {
-            tree.set(.integer(options.max_response_bytes), at: "maxResponseBytes", field: "max_response_bytes", in: nil)
+        if pointer.pointee.max_response_bytes != 0 {
+            tree.set(.integer(pointer.pointee.max_response_bytes), at: "maxResponseBytes", field: "max_response_bytes", in: nil)
         }
         return tree
     }

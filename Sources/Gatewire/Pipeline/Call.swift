@@ -54,10 +54,10 @@ final class Call: @unchecked Sendable {
     /// The final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
     @exclusivity(unchecked) var endedHopProgress: TransferProgress?
 
-    init(core: ClientCore, plan: ResolvedCall, options: CallOptions, sink: BodySinkSession? = nil,
+    /// `plan` is moved into the call (consumed: a copy would retain each of its references).
+    init(core: ClientCore, plan: consuming ResolvedCall, options: borrowing CallOptions, sink: BodySinkSession? = nil,
          completion: @escaping Completion) {
         self.core = core
-        self.plan = plan
         self.sink = sink
         self.completion = completion
         cache = plan.usesCache ? core.cache : nil
@@ -75,6 +75,7 @@ final class Call: @unchecked Sendable {
             resilience = nil  // both off (the default): no host key to compute
         }
         machine = CallStateMachine(hasCredential: core.credential != nil)
+        self.plan = plan
     }
 
     /// Fails a call that could not be built (`error`: a bad request or option, the body
@@ -205,8 +206,8 @@ final class Call: @unchecked Sendable {
         perform(machine.requestPrepared(sent))
     }
 
-    private func perform(_ action: CallStateMachine.PreparedAction) {
-        switch action {
+    private func perform(_ action: consuming CallStateMachine.PreparedAction) {
+        switch consume action {
         case .startTransfer(let transfer):
             core.loop.start(transfer)
         case .map(let input, let record, let trial):
@@ -253,11 +254,12 @@ final class Call: @unchecked Sendable {
 
     /// A transfer ended: the facts the machine needs are read off it here (the redirect
     /// policy's decision, the deadline, the 401's origin), then the machine says what follows.
-    private func transferFinished(_ hop: TransferResult, request: HTTPRequest, hop index: Int) {
+    private func transferFinished(_ hop: consuming TransferResult, request: HTTPRequest, hop index: Int) {
         var redirect = RedirectDecision.final
-        if hop.error == nil, let response = hop.response {
-            redirect = plan.redirects.decide(after: request, status: response.status, location: response.redirectURL,
-                                        followed: index, secrets: core.redactor)
+        // Only the status and the Location are read: binding the response would copy it.
+        if hop.error == nil, let status = hop.response?.status {
+            redirect = plan.redirects.decide(after: request, status: status, location: hop.response?.redirectURL,
+                                             followed: index, secrets: core.redactor)
         }
         let now = elapsed
         let deadlinePassed = plan.timeouts.deadline.map { now >= $0 } ?? false
@@ -391,14 +393,14 @@ final class Call: @unchecked Sendable {
                                         headers: response.headers, body: response.body,
                                         url: input.redirected ? response.effectiveURL : plan.prepared.url)
         mappable.redactor = core.redactor
-        let mapper = core.catalog.responseMapper
-        let triage = mapper.triage(mappable, readingJSONBody: plan.prepared.readsJSONBody)
+        // The mapper is used in place: binding it to a local would copy the catalog's mapper.
+        let triage = core.config.catalog.responseMapper.triage(mappable, readingJSONBody: plan.prepared.readsJSONBody)
         guard triage.needsParse else { return mappingFinished(triage.outcome) }
         if response.body.count >= WorkerPool.offloadThreshold, !core.loop.isStopping {
             machine.mappingOffloaded(closeObserver: observeClose())
             return mapOnWorker(triage)
         }
-        mappingFinished(mapper.mapBody(of: triage))
+        mappingFinished(core.config.catalog.responseMapper.mapBody(of: triage))
     }
 
     /// Parses and maps a large body on the ``WorkerPool`` while the loop runs other calls;
@@ -417,7 +419,7 @@ final class Call: @unchecked Sendable {
     }
 
     /// The mapping's outcome; nil for a result without a response (nothing to map).
-    private func mappingFinished(_ outcome: MappingOutcome?) {
+    private func mappingFinished(_ outcome: consuming MappingOutcome?) {
         switch machine.mappingFinished() {
         case .complete(let input, let waits):
             complete(input, outcome: outcome, release: waits)
@@ -426,9 +428,11 @@ final class Call: @unchecked Sendable {
         }
     }
 
-    private func complete(_ input: CallStateMachine.MappingInput, outcome: MappingOutcome?,
+    private func complete(_ input: CallStateMachine.MappingInput, outcome: consuming MappingOutcome?,
                           release waits: CallStateMachine.Waits) {
-        guard let outcome, let response = input.result.response else {
+        // The input's last use (the machine has finished and let go of it): its response
+        // moves into the result instead of being copied.
+        guard let outcome, let response = input.result.response.take() else {
             let error = input.result.error ?? TransportError(kind: .network, curlCode: 0, message: "no response")
             return fail(kind: error.kind, status: 0, message: error.message, release: waits)
         }

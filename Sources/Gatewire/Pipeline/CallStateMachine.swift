@@ -117,7 +117,7 @@ struct CallStateMachine {
         /// Why the policy did not follow the last hop's redirect (the `redirect` failure's message).
         var refusedRedirect: String?
 
-        init(number: Int, reported: HTTPResponse?, sent: SentAttempt) {
+        init(number: Int, reported: HTTPResponse?, sent: consuming SentAttempt) {
             self.number = number
             self.reported = reported
             self.sent = sent
@@ -179,16 +179,25 @@ struct CallStateMachine {
         }
     }
 
-    /// What the call maps: the final result and how it came about.
-    struct MappingInput {
+    /// What the call maps: the final result and how it came about. A class (see
+    /// ``AttemptState``): the mapping state and the action that maps it share it.
+    final class MappingInput {
         var result: TransferResult
         /// Why a redirect in it was not followed (then it fails with kind `redirect` unless a
         /// response descriptor accepts its status).
-        var refusedRedirect: String?
+        let refusedRedirect: String?
         /// Whether the attempt followed redirects (`@metadata.url` is then the last hop's).
-        var redirected: Bool
-        var fromCache: Bool
-        var revalidated: Bool
+        let redirected: Bool
+        let fromCache: Bool
+        let revalidated: Bool
+
+        init(result: TransferResult, refusedRedirect: String?, redirected: Bool, fromCache: Bool, revalidated: Bool) {
+            self.result = result
+            self.refusedRedirect = refusedRedirect
+            self.redirected = redirected
+            self.fromCache = fromCache
+            self.revalidated = revalidated
+        }
     }
 
     /// Why the call fails without mapping a response: the error's kind, status, message and
@@ -279,10 +288,11 @@ struct CallStateMachine {
     }
 
     /// The breaker admitted the attempt and the plugins prepared it: `sent` goes out.
-    mutating func requestPrepared(_ sent: SentAttempt) -> PreparedAction {
+    mutating func requestPrepared(_ sent: consuming SentAttempt) -> PreparedAction {
         guard case .preparing(let preparing) = state else { preconditionFailure("requestPrepared in state \(state)") }
+        let transfer = sent.transfer
         state = .sending(AttemptState(number: preparing.attempt, reported: preparing.reported, sent: sent))
-        return .startTransfer(sent.transfer)
+        return .startTransfer(transfer)
     }
 
     /// The HTTP cache answered the prepared request with a fresh stored `response`.
@@ -358,7 +368,7 @@ struct CallStateMachine {
     /// seconds into the call; `deadlinePassed`, whether the call's deadline has passed (a
     /// `timeout` is then the deadline's); `leftOrigin`, whether a 401 came from another
     /// origin than the call's (not the credential's to answer).
-    mutating func transferFinished(_ hop: TransferResult, redirect: RedirectDecision, elapsed: Double,
+    mutating func transferFinished(_ hop: consuming TransferResult, redirect: RedirectDecision, elapsed: Double,
                                    deadlinePassed: Bool, leftOrigin: Bool) -> TransferFinishedAction {
         var attempt: AttemptState
         var cutShort: ErrorKind?
@@ -444,7 +454,8 @@ struct CallStateMachine {
 
     /// The driver reported the ended attempt; `response` is its response as the cache left it
     /// (a 304 to a revalidation becomes the stored response, `revalidated`).
-    mutating func attemptReported(response: HTTPResponse?, revalidated: Bool, elapsed: Double) -> AttemptReportedAction {
+    mutating func attemptReported(response: consuming HTTPResponse?, revalidated: Bool,
+                                  elapsed: Double) -> AttemptReportedAction {
         guard case .reportingAttempt(let ended) = state else { preconditionFailure("attemptReported in state \(state)") }
         state = .modifying
         ended.result.response = response
@@ -454,7 +465,7 @@ struct CallStateMachine {
             state = .finished
             attempts[last].decision = Self.stopMessage(kind)
             return .fail(CallFailure(kind: kind, status: attempts[last].status, message: Self.stopMessage(kind),
-                                     response: response))
+                                     response: ended.result.response))
         }
         if ended.unauthorized, !askedCredential {
             askedCredential = true
@@ -470,7 +481,7 @@ struct CallStateMachine {
         }
         let outcome = AttemptOutcome(attempt: ended.number, status: attempts[last].status,
                                      errorKind: ended.result.error?.kind,
-                                     headers: response?.headers ?? HTTPHeaders(), elapsed: elapsed,
+                                     headers: ended.result.response?.headers ?? HTTPHeaders(), elapsed: elapsed,
                                      requestSent: ended.result.requestSent)
         state = .decidingRetry(ended)
         return .decideRetry(outcome, previousDelay: last > 0 ? attempts[last - 1].delayAfter : nil)

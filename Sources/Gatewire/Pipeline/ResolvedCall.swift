@@ -36,22 +36,24 @@ struct ResolvedCall {
     ///   - streamsBody: the call's body goes to a sink (a file or chunk consumer), not memory.
     ///   - idempotencyKey: makes the key of a call whose policy asks for one
     ///     (``IdempotencyKey/generate()``; a test passes its own).
-    init(_ prepared: PreparedRequest, options: borrowing CallOptions, config: borrowing GatewayConfig, streamsBody: Bool,
-         idempotencyKey: () -> String = IdempotencyKey.generate) {
-        let route = prepared.resolved?.route  // the shared route, not a copy
-        retryPolicy = options.retryPolicy(route: route?.retryPolicy, client: config.retryPolicy)
-        var prepared = prepared
+    /// `prepared` is moved in (consumed): the call's request is not copied.
+    init(_ prepared: consuming PreparedRequest, options: borrowing CallOptions, config: borrowing GatewayConfig,
+         streamsBody: Bool, idempotencyKey: () -> String = IdempotencyKey.generate) {
+        // Each field is read through the shared route (a class): binding its `Route` to a
+        // local would copy the whole route.
+        let resolved = prepared.resolved
+        retryPolicy = options.retryPolicy(route: resolved?.route.retryPolicy, client: config.retryPolicy)
         if retryPolicy.idempotencyKey, !prepared.method.isIdempotent, !prepared.headers.contains(IdempotencyKey.headerName) {
             prepared.headers.set(IdempotencyKey.headerName, idempotencyKey())
         }
         self.prepared = prepared
         retryTest = options.retryTest
         timeouts = options.timeouts ?? config.timeouts
-        redirects = options.redirectPolicy ?? route?.redirectPolicy ?? config.redirectPolicy
-        maxResponseBytes = options.maxResponseBytes ?? route?.maxResponseBytes ?? config.maxResponseBytes
+        redirects = options.redirectPolicy ?? resolved?.route.redirectPolicy ?? config.redirectPolicy
+        maxResponseBytes = options.maxResponseBytes ?? resolved?.route.maxResponseBytes ?? config.maxResponseBytes
         acceptableStatusCodes = options.acceptableStatusCodes
-        retryBudget = options.retryBudget ?? route?.retryBudget ?? config.retryBudget
-        circuitBreaker = options.circuitBreaker ?? route?.circuitBreaker ?? config.circuitBreaker
-        usesCache = !streamsBody && (route?.cache ?? (config.cache != nil))
+        retryBudget = options.retryBudget ?? resolved?.route.retryBudget ?? config.retryBudget
+        circuitBreaker = options.circuitBreaker ?? resolved?.route.circuitBreaker ?? config.circuitBreaker
+        usesCache = !streamsBody && (resolved?.route.cache ?? (config.cache != nil))
     }
 }
