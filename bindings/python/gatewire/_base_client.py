@@ -16,7 +16,7 @@ import ctypes
 import json as _json
 import os
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, TypedDict, TypeVar
 
 from . import _exceptions, _native
 from ._auth import RefreshingCredential
@@ -223,7 +223,10 @@ CALL_OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 _OPTIONS_PLACEHOLDER = "{call_options}"
 
 
-def documents_call_options(function: Callable[..., Any]) -> Callable[..., Any]:
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def documents_call_options(function: _Method) -> _Method:
     """Fills the ``{call_options}`` line of ``function``'s docstring with a link to each of
     :class:`CallOptions`' keys, grouped by :data:`CALL_OPTION_GROUPS`, so every call method
     links every keyword while each is documented once (in :class:`CallOptions`). The line's
