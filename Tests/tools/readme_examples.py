@@ -26,7 +26,7 @@ GATEWIRE_LIB (BUILD/lib/libGatewire.so):
   later shell block of the same section must compile and run it;
 - swift: each block is the main.swift of an executable target of one throwaway package that
   depends on ROOT by path (BUILD/readme-swift, a debug build, so one compile of the core
-  serves every block and a rerun is incremental), then run.
+  serves every block and a rerun is incremental), then run; a warning in a block fails.
 
 Servers: httpbin (the venv's gunicorn) on 127.0.0.1:8080 and Tests/support/testserver.py on
 127.0.0.1:8081, the ports the examples name; either port in use fails the test at once,
@@ -349,6 +349,9 @@ def main() -> int:
                 status, output = run(swift_build, package, dict(os.environ), args.swift_build_timeout)
                 if status != 0:
                     raise Failed(f"the README's Swift examples do not build:\n{output[-6000:]}")
+                warnings = [line for line in output.splitlines() if f"{package}/Sources/" in line and "warning:" in line]
+                if warnings:
+                    raise Failed("the README's Swift examples compile with warnings:\n" + "\n".join(warnings))
                 print(f"the Swift examples' package built in {time.monotonic() - begun:.0f} s", flush=True)
                 _, bin_path = run([*swift_build, "--show-bin-path"], package, dict(os.environ), args.step_timeout)
                 for block, target in zip(swift, targets):
