@@ -16,8 +16,10 @@ bootstrap:
 build: deps
 	bash scripts/build.sh release .build .build
 
-# dist/gatewire-VERSION-py3-none-linux_x86_64.whl: the Python package with .build/lib's
-# libGatewire.so inside (scripts/wheel.sh; docs/deployment.md, "The Python wheel").
+# dist/gatewire-VERSION-cp311-cp311-linux_x86_64.whl (with the C extension, for the .venv's
+# interpreter) and dist/gatewire-VERSION-py3-none-linux_x86_64.whl (ctypes alone, any Python 3):
+# the Python package with .build/lib's libGatewire.so inside (scripts/wheel.sh;
+# docs/deployment.md, "The Python wheel").
 wheel: build
 	bash scripts/wheel.sh .build/lib dist
 

@@ -215,6 +215,17 @@ add_test(NAME consumer_configure_has_no_tests
                  --cmake ${CMAKE_COMMAND} --ctest ${CMAKE_CTEST_COMMAND})
 set_tests_properties(consumer_configure_has_no_tests PROPERTIES TIMEOUT 300 LABELS "install")
 
+# ---- readme_examples: every C, Python, Swift and shell block of README.md and
+# bindings/python/README.md runs from a temporary folder against httpbin on 127.0.0.1:8080 and
+# the test server on 127.0.0.1:8081 (the ports the examples name; RESOURCE_LOCK keeps two runs
+# apart), or is marked <!-- not run: why -->. The Swift blocks share one debug package in
+# build/readme-swift (its first build compiles the core: minutes on 2 cores; then incremental).
+add_test(NAME readme_examples
+         COMMAND ${GW_PYTHON} ${GW_TOOLS}/readme_examples.py --root ${CMAKE_SOURCE_DIR}
+                 --build-dir ${CMAKE_BINARY_DIR} --cmake ${CMAKE_COMMAND})
+set_tests_properties(readme_examples PROPERTIES TIMEOUT 1800 LABELS "docs;server"
+    RESOURCE_LOCK "ports_8080_8081")
+
 # ---- version_agrees: VERSION == CMake, header macros, gw_version, CLI, Python; SONAME, links
 add_test(NAME version_agrees
          COMMAND ${GW_PYTHON} ${GW_TOOLS}/check_version.py

@@ -3,8 +3,9 @@
 #   1. Swift (swift test): the core, against the scripted test server it starts itself;
 #   2. ctest: the C ABI tests (one ctest each), the shared case runners, the Python binding
 #      (pytest), the exports-vs-header check, strict header compiles, the version check, the
-#      installed consumers, and the deploy test with the toolchain hidden (installed and
-#      unpacked C consumers and CLI, a --static-swift-stdlib Swift app, the Python wheel);
+#      installed consumers, the README's examples (readme_examples), and the deploy test with
+#      the toolchain hidden (installed and unpacked C consumers and CLI, a --static-swift-stdlib
+#      Swift app, both Python wheels);
 #   3. the bench's smoke mode (bench/run.py --smoke, on the library ctest built): every bench
 #      client completes its requests with correct bodies (no speed is asserted);
 #   4. the API references (scripts/docs.sh: Doxygen, DocC, Sphinx), failing on any warning;

@@ -65,8 +65,8 @@ def test_an_installed_copy_without_a_library_says_what_it_tried(tmp_path: Path) 
         f"  {package / 'libGatewire.so'}: not found",
         f"  libGatewire.so.{MAJOR} (dynamic loader): libGatewire.so.{MAJOR}: cannot open shared object "
         "file: No such file or directory",
-        "Install a gatewire wheel, which bundles the library (make wheel; pip install "
-        "dist/gatewire-*.whl), build it in the repository (make build, or cmake -S . -B build && "
+        "Install a gatewire wheel, which bundles the library (make wheel; pip install --no-index "
+        "--find-links dist gatewire), build it in the repository (make build, or cmake -S . -B build && "
         "cmake --build build), install it where the dynamic loader finds it (cmake --install "
         "build, then ldconfig), or set GATEWIRE_LIB to the path of libGatewire.so.",
     ]

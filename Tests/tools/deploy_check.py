@@ -26,13 +26,18 @@ Inside the namespace:
    `gatewire` CLI (each also with a config naming Tests/c/plugin_api_only.c, built before
    step 4 against the installed header without -lGatewire: the server must see its X-Seen
    header), the Swift app of step 3, the Python binding (bindings/python) loading
-   the built BUILD/lib/libGatewire.so, and the Python wheel of step 6.
-6. The Python wheel: before step 4, scripts/wheel.sh builds it from the library in
-   --wheel-from (no second Swift build); its tag must not be py3-none-any. It is installed
-   with `pip install --no-index` into a fresh venv in a temporary folder outside the
-   repository. In the namespace, that venv's python, started in another folder with no
-   GATEWIRE_LIB, PYTHONPATH or LD_LIBRARY_PATH, must load the library bundled in the
-   installed package, report gatewire.__version__ == VERSION and make the call as above.
+   the built BUILD/lib/libGatewire.so, and the two Python wheels of step 6.
+6. The Python wheels: before step 4, scripts/wheel.sh builds both from the library and the
+   C extension in --wheel-from (no second Swift build): the interpreter's own
+   (cp311-cp311-linux_x86_64 under CPython 3.11), which must carry gatewire/_speedups, and
+   py3-none-linux_x86_64, which must not; neither may be py3-none-any. `pip install
+   --no-index --find-links` must choose the first for this interpreter; each is installed
+   into a fresh venv of its own in a temporary folder outside the repository. In the
+   namespace, each venv's python, started in another folder with no GATEWIRE_LIB,
+   PYTHONPATH or LD_LIBRARY_PATH, must load the library bundled in the installed package,
+   report gatewire.__version__ == VERSION and make the call as above; the cp311 one must run
+   the extension (gatewire._reader.speedups() is its bundled module), the py3 one ctypes
+   alone (speedups() is None), as a user of another interpreter gets it.
 Every step has a time bound; any failure exits non-zero. Nothing is skipped.
 """
 
@@ -47,6 +52,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 import zipfile
@@ -224,46 +230,81 @@ def run_python_binding(args: argparse.Namespace, base_url: str) -> None:
 
 
 # ---- The Python wheel ----------------------------------------------------------------------
-def build_and_install_wheel(library_dir: Path, work: Path, version: str, timeout: float) -> Path:
-    """Builds the wheel from library_dir, checks its tags, installs it into a fresh venv in
-    work; returns that venv's python."""
-    out = run(["bash", str(ROOT / "scripts" / "wheel.sh"), str(library_dir), str(work / "dist")], timeout)
-    wheel = Path(out.strip().splitlines()[-1])
-    expect(wheel.is_file() and wheel.name.startswith(f"gatewire-{version}-"), f"built the wheel {wheel.name}")
+def interpreter_tag() -> str:
+    """This interpreter's wheel tag without the platform, e.g. ``cp311-cp311``."""
+    tag = f"cp{sys.version_info.major}{sys.version_info.minor}"
+    return f"{tag}-{tag}"
+
+
+def check_wheel(wheel: Path, version: str, tag: str, extension: str) -> None:
+    """`wheel` is gatewire VERSION tagged `tag`-PLATFORM, bundles the library, and holds the
+    extension `extension` exactly when the tag names this interpreter."""
+    expect(wheel.is_file() and wheel.name.startswith(f"gatewire-{version}-{tag}-")
+           and wheel.name.endswith(f"-linux_{os.uname().machine}.whl"), f"built the {tag} wheel: {wheel.name}")
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(f"gatewire-{version}.dist-info/WHEEL").decode()
         names = archive.namelist()
     tags = [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Tag:")]
-    expect(bool(tags) and not any(tag.endswith("-none-any") for tag in tags)
-           and not wheel.name.endswith("-none-any.whl"), f"the wheel is platform-tagged: {tags}")
-    expect("gatewire/libGatewire.so" in names, "the wheel bundles gatewire/libGatewire.so")
-    venv = work / "wheel-venv"
-    run([sys.executable, "-m", "venv", str(venv)], timeout)
-    python = venv / "bin" / "python"
-    run([str(python), "-m", "pip", "install", "--quiet", "--no-index", "--disable-pip-version-check",
-         str(wheel)], timeout)
-    return python
+    expect(tags == [f"{tag}-linux_{os.uname().machine}"], f"{wheel.name}'s WHEEL file says the tag: {tags}")
+    expect("gatewire/libGatewire.so" in names, f"{wheel.name} bundles gatewire/libGatewire.so")
+    carries = f"gatewire/{extension}" in names
+    wanted = tag != "py3-none"
+    expect(carries == wanted, f"{wheel.name} {'carries' if wanted else 'leaves out'} gatewire/{extension}: {names}")
 
 
-def check_installed_wheel(python: Path, work: Path, base_url: str, version: str, timeout: float) -> None:
-    """In the namespace: the installed wheel, from another folder with no path of ours set,
-    loads its bundled library and makes a call."""
+def build_and_install_wheels(library_dir: Path, work: Path, version: str, timeout: float) -> dict[str, Path]:
+    """Builds both wheels from library_dir, checks their tags and contents and pip's choice,
+    installs each into a fresh venv in work; returns each venv's python by tag."""
+    out = run(["bash", str(ROOT / "scripts" / "wheel.sh"), str(library_dir), str(work / "dist")], timeout)
+    wheels = [Path(line) for line in out.strip().splitlines()[-2:]]
+    extension = "_speedups" + sysconfig.get_config_var("EXT_SUFFIX")
+    tags = (interpreter_tag(), "py3-none")
+    for wheel, tag in zip(wheels, tags):
+        check_wheel(wheel, version, tag, extension)
+    pythons = {}
+    for wheel, tag in zip(wheels, tags):
+        venv = work / f"wheel-venv-{tag}"
+        run([sys.executable, "-m", "venv", str(venv)], timeout)
+        python = venv / "bin" / "python"
+        pip = [str(python), "-m", "pip", "--disable-pip-version-check"]
+        if tag == "py3-none":
+            run([*pip, "install", "--quiet", "--no-index", str(wheel)], timeout)
+        else:  # as README tells a user: pip chooses among the wheels in the folder
+            chosen = run([*pip, "install", "--no-index", "--find-links", str(wheels[0].parent), "gatewire"], timeout)
+            expect(wheel.name in chosen, f"pip install --find-links chose {wheel.name} for this interpreter: {chosen}")
+        pythons[tag] = python
+    return pythons
+
+
+def check_installed_wheel(python: Path, work: Path, base_url: str, version: str, timeout: float,
+                          tag: str) -> None:
+    """In the namespace: the wheel installed in `python`'s venv, from another folder with no
+    path of ours set, loads its bundled library (and, unless `tag` is py3-none, its bundled
+    extension) and makes a call."""
     elsewhere = work / "elsewhere"
     elsewhere.mkdir(exist_ok=True)
     env = {key: value for key, value in os.environ.items()
            if key not in ("GATEWIRE_LIB", "PYTHONPATH", "LD_LIBRARY_PATH", "VIRTUAL_ENV")}
     env["PYTHONDONTWRITEBYTECODE"] = "1"
-    script = ("import gatewire, gatewire._native, sys\n"
+    script = ("import gatewire, gatewire._native, gatewire._reader, sys\n"
               "with gatewire.Client(sys.argv[1]) as client:\n"
               "    result = client.call('GET', '/headers')\n"
-              "print(gatewire.__version__, gatewire._native.library_path(), result.status, result.text)\n")
+              "fast = gatewire._reader.speedups()\n"
+              "print(gatewire.__version__, gatewire._native.library_path(), fast and fast.__file__, result.status,\n"
+              "      result.text)\n")
     out = run([str(python), "-c", script, base_url], timeout, env=env, cwd=elsewhere)
-    found_version, library, status = out.split(" ", 3)[:3]
-    expect(found_version == version, f"the installed wheel's gatewire.__version__ is {found_version}")
+    found_version, library, extension, status = out.split(" ", 4)[:4]
+    who = f"the installed {tag} wheel"
+    expect(found_version == version, f"{who}'s gatewire.__version__ is {found_version}")
     expect(Path(library).parent.name == "gatewire" and Path(library).is_relative_to(python.parent.parent),
-           f"the installed wheel loaded its bundled library {library}")
-    expect(status == "200", "the installed wheel made a call: status 200")
-    expect_user_agent(out, version, "the installed wheel")
+           f"{who} loaded its bundled library {library}")
+    if tag == "py3-none":
+        expect(extension == "None", f"{who} runs on ctypes alone (speedups() is {extension})")
+    else:
+        expect(Path(extension).parent == Path(library).parent and Path(extension).name.startswith("_speedups."),
+               f"{who} runs its bundled extension (speedups() is {extension})")
+    expect(status == "200", f"{who} made a call: status 200")
+    expect_user_agent(out, version, who)
 
 
 def inside(args: argparse.Namespace) -> int:
@@ -280,7 +321,8 @@ def inside(args: argparse.Namespace) -> int:
         run_clis(args, base_url)
         run_swift_app(args, base_url)
         run_python_binding(args, base_url)
-        check_installed_wheel(Path(args.wheel_python), Path(args.work), base_url, args.version, timeout)
+        for tag, python in json.loads(args.wheel_pythons).items():
+            check_installed_wheel(Path(python), Path(args.work), base_url, args.version, timeout, tag)
     finally:
         server.kill()
         server.wait(timeout=10)
@@ -307,7 +349,7 @@ def main() -> int:
     parser.add_argument("--prefix", help=argparse.SUPPRESS)
     parser.add_argument("--work", help=argparse.SUPPRESS)
     parser.add_argument("--library", help=argparse.SUPPRESS)
-    parser.add_argument("--wheel-python", help=argparse.SUPPRESS)
+    parser.add_argument("--wheel-pythons", help=argparse.SUPPRESS)
     args = parser.parse_args()
     timeout = args.step_timeout
     try:
@@ -330,11 +372,11 @@ def main() -> int:
             build_swift_app(args, tmp)
             if args.wheel_from is None:
                 raise StepFailed("--wheel-from is required (the folder with the built libGatewire.so.VERSION)")
-            wheel_python = build_and_install_wheel(args.wheel_from, tmp, args.version, timeout)
+            wheel_pythons = build_and_install_wheels(args.wheel_from, tmp, args.version, timeout)
             started = time.monotonic()
             run(["unshare", "-m", "--propagation", "private", "--", sys.executable, str(Path(__file__).resolve()),
                  "--inside", "--version", args.version, "--hide", str(hide), "--prefix", str(prefix),
-                 "--work", str(tmp), "--library", str(library.resolve()), "--wheel-python", str(wheel_python),
+                 "--work", str(tmp), "--library", str(library.resolve()), "--wheel-pythons", json.dumps({tag: str(python) for tag, python in wheel_pythons.items()}),
                  "--step-timeout", str(timeout)],
                 timeout * 4)
             print(f"the namespace part took {time.monotonic() - started:.1f} s")

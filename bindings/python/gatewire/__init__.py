@@ -2,14 +2,19 @@
 
 A thin ctypes layer (:mod:`gatewire._native`) over ``libGatewire.so`` and a Pythonic API::
 
+    import asyncio
     import gatewire
 
-    async with gatewire.AsyncClient("http://127.0.0.1:8080") as client:
-        result = await client.get("/echo", params={"q": "x"})
-        print(result.status, result.json())
+    with gatewire.Client("http://127.0.0.1:8080") as client:     # a local httpbin
+        result = client.get("/get", params={"q": "x"})
+        print(result.status_code, result.json()["args"])          # 200 {'q': 'x'}
 
-    with gatewire.Client("http://127.0.0.1:8080") as client:
-        result = client.get("/echo", params={"q": "x"})
+    async def main() -> None:
+        async with gatewire.AsyncClient("http://127.0.0.1:8080") as client:
+            result = await client.get("/anything", json={"name": "Ann"})
+            print(result.status_code, result.json()["json"])      # 200 {'name': 'Ann'}
+
+    asyncio.run(main())
 
 Every public name comes from this package (``gatewire.Client``, ``gatewire.Result``,
 ``gatewire.HTTPStatusError``, ...); the modules behind them are private (``gatewire._client``,

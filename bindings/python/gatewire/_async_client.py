@@ -1,4 +1,5 @@
-"""The asyncio client, :class:`AsyncClient` (``httpx.AsyncClient``'s shape).
+"""The asyncio client, :class:`AsyncClient` (``httpx.AsyncClient``'s shape), and how its
+calls' outcomes reach the asyncio loop.
 
 How a call's outcome reaches a coroutine, with no thread per call: each asyncio loop that
 uses a client has a completion queue (:class:`_LoopQueue`, ``gw_queue``) into which the
@@ -27,7 +28,7 @@ from ._callbacks import _registry, check_plain_callable
 from ._calllog import CallLog
 from ._completions import CLIENT_CLOSED, Completions, speedups
 from ._auth import RefreshingCredential
-from ._base_client import _SCALARS, BaseClient, CallOptions
+from ._base_client import _SCALARS, BaseClient, CallOptions, documents_call_options
 from ._exceptions import GatewireError
 from ._pagination import Pages
 from ._progress import Progress, ProgressCallback
@@ -195,8 +196,20 @@ class _LoopQueue:
 
 
 class AsyncClient(BaseClient):
-    """A Gatewire client for asyncio: ``async with gatewire.AsyncClient(url) as client:
-    result = await client.get("/users/7")``.
+    """A Gatewire client for asyncio: each call is a coroutine, awaited for its
+    :class:`Result` (or the :class:`CallError` it raises)::
+
+        import asyncio
+        import gatewire
+
+        async def main() -> None:
+            async with gatewire.AsyncClient("http://127.0.0.1:8080") as client:  # a local httpbin
+                pages = await asyncio.gather(*(client.get("/anything/:n", params={"n": n}) for n in range(3)))
+                print([page.json()["url"][-1] for page in pages])                  # ['0', '1', '2']
+                missing = await client.get("/status/404", accept_any_status=True)
+                print(missing.status_code, missing.ok)                              # 404 False
+
+        asyncio.run(main())
 
     The arguments are those of :class:`Client` (the same config, plugins, credential,
     ``timeout``, ``cookies``, ``cache``); so are the calls' keyword arguments (:class:`CallOptions`), results and
@@ -226,7 +239,8 @@ class AsyncClient(BaseClient):
     :class:`Cancelled`.
 
     Raises:
-        the same as :class:`Client`.
+        ConfigError, InvalidArgument, TypeError, OSError: as :class:`Client` raises them, for
+            the same arguments.
     """
 
     def __init__(
@@ -384,10 +398,17 @@ class AsyncClient(BaseClient):
 
     # The calls are plain functions that return the coroutine of _call (one coroutine per
     # call, not two): awaited, or given to asyncio.create_task, as an ``async def`` would be.
+    @documents_call_options
     def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
         """Send a call; awaited, it returns the call's :class:`Result` when the call completes
         (retries included). The arguments, result and errors are those of :meth:`Client.call`;
         the errors are raised when the coroutine is awaited.
+
+        Args:
+            method: ``"GET"``, ``"POST"``, ... (case-insensitive).
+            path: relative to the base URL; ``:name`` segments are filled from ``params``.
+            **options: the call's keyword arguments, each documented in :class:`CallOptions`;
+                {call_options}
 
         Raises:
             CallError: the call failed (a subclass per kind); :class:`Cancelled` when the
@@ -399,9 +420,16 @@ class AsyncClient(BaseClient):
         """
         return self._call(method, path, None, options)
 
+    @documents_call_options
     def call_route(self, route: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:
         """Call the configured route ``route``; as :meth:`Client.call_route`, awaited as
-        :meth:`call`."""
+        :meth:`call`.
+
+        Args:
+            route: a route name of the gateway config.
+            **options: the call's keyword arguments, each documented in :class:`CallOptions`;
+                {call_options}
+        """
         return self._call(None, None, route, options)
 
     def get(self, path: str, **options: Unpack[CallOptions]) -> Coroutine[Any, Any, Result]:

@@ -16,7 +16,7 @@ import ctypes
 import json as _json
 import os
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, TypedDict
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, TypedDict, TypeVar
 
 from . import _exceptions, _native
 from ._auth import RefreshingCredential
@@ -61,7 +61,7 @@ from ._streaming import _CHUNK, BodyStream
 if TYPE_CHECKING:
     from typing_extensions import Unpack  # typing.Unpack from Python 3.11 (PEP 692: 3.12)
 
-__all__ = ["BaseClient", "CallOptions"]
+__all__ = ["BaseClient", "CallOptions", "documents_call_options"]
 
 
 class CallOptions(TypedDict, total=False):
@@ -212,6 +212,45 @@ class CallOptions(TypedDict, total=False):
 
 
 _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
+
+# The call options by concern, as a call method's docstring links them (documents_call_options).
+CALL_OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("the request", ("params", "headers", "json", "data", "files", "content", "content_type", "object_type")),
+    ("time limits and retries", ("timeout", "attempt_timeout", "deadline", "max_retries", "retry_test", "policy")),
+    ("the response", ("accept_any_status", "redirects", "max_response_bytes", "download", "download_max_bytes",
+                      "progress")),
+)
+_OPTIONS_PLACEHOLDER = "{call_options}"
+
+
+_Method = TypeVar("_Method", bound=Callable[..., Any])
+
+
+def documents_call_options(function: _Method) -> _Method:
+    """Fills the ``{call_options}`` line of ``function``'s docstring with a link to each of
+    :class:`CallOptions`' keys, grouped by :data:`CALL_OPTION_GROUPS`, so every call method
+    links every keyword while each is documented once (in :class:`CallOptions`). The line's
+    indentation is kept, for napoleon's ``Args:`` section.
+
+    Raises:
+        ValueError: the docstring has no placeholder line, or the groups do not name every
+            key of :class:`CallOptions` exactly once (checked at import).
+    """
+    named = [name for _, names in CALL_OPTION_GROUPS for name in names]
+    if sorted(named) != sorted(_CALL_OPTION_NAMES):
+        raise ValueError(f"CALL_OPTION_GROUPS names {sorted(named)}, CallOptions has {sorted(_CALL_OPTION_NAMES)}")
+    lines = (function.__doc__ or "").split("\n")
+    at = next((i for i, line in enumerate(lines) if line.strip() == _OPTIONS_PLACEHOLDER), None)
+    if at is None:
+        raise ValueError(f"{function.__qualname__}'s docstring has no {_OPTIONS_PLACEHOLDER} line")
+    indent = lines[at][: len(lines[at]) - len(lines[at].lstrip())]
+    lines[at:at + 1] = [
+        f"{indent}{title}: " + ", ".join(f":attr:`~gatewire.CallOptions.{name}`" for name in names)
+        + (";" if number < len(CALL_OPTION_GROUPS) - 1 else ".")
+        for number, (title, names) in enumerate(CALL_OPTION_GROUPS)
+    ]
+    function.__doc__ = "\n".join(lines)
+    return function
 _SCALARS = (str, int, float, bool, type(None))
 
 

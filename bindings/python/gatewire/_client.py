@@ -10,7 +10,7 @@ import json as _json
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Mapping
 
 from . import _exceptions, _native
-from ._base_client import _SCALARS, BaseClient, CallOptions
+from ._base_client import _SCALARS, BaseClient, CallOptions, documents_call_options
 from ._completions import Completions
 from ._config import Config, TimeoutArgument, config_text
 from ._exceptions import CallError, GatewireError, InvalidArgument
@@ -28,6 +28,23 @@ _END: Any = object()
 
 class Client(BaseClient):
     """A Gatewire client: a gateway config, an event-loop thread, plugins and observers.
+    Each call blocks until it completes, retries included, and returns a :class:`Result` or
+    raises the :class:`CallError` of its kind::
+
+        import gatewire
+
+        with gatewire.Client("http://127.0.0.1:8080") as client:      # a local httpbin
+            result = client.get("/get", params={"q": "gate wire"})
+            print(result.status_code, result.json()["args"])          # 200 {'q': 'gate wire'}
+            created = client.post("/anything", json={"name": "Ann"}, timeout=5)
+            print(created.json()["json"])                             # {'name': 'Ann'}
+            try:
+                client.get("/status/:code", params={"code": 404})
+            except gatewire.HTTPStatusError as error:
+                print(error.status, error.path)                       # 404 /status/404
+
+    A call's keyword arguments are :class:`CallOptions`; a gateway config gives the client
+    routes, descriptors, authentication and policies (``config=`` or ``config_path=``).
 
     Args:
         base_url: the URL every path is relative to, e.g. ``"http://127.0.0.1:8080/api"``.
@@ -115,6 +132,7 @@ class Client(BaseClient):
     def __repr__(self) -> str:
         return f"<gatewire.Client {'closed' if self.closed else 'open'}>"
 
+    @documents_call_options
     def call(self, method: str, path: str, **options: Unpack[CallOptions]) -> Result:
         """Send a call and block until it completes (retries included).
 
@@ -125,10 +143,8 @@ class Client(BaseClient):
             method: ``"GET"``, ``"POST"``, ... (case-insensitive).
             path: relative to the base URL; ``:name`` segments are filled from ``params``,
                 e.g. ``"/users/:id"``.
-            **options: the call's keyword arguments, :class:`CallOptions` (``params``,
-                ``headers``, ``json``, ``object_type``, ``max_retries``,
-                ``attempt_timeout``, ``deadline``, ``retry_test``, ``policy``,
-                ``redirects``, ``max_response_bytes``).
+            **options: the call's keyword arguments, each documented in :class:`CallOptions`;
+                {call_options}
 
         Returns:
             The :class:`Result` of a successful call.
@@ -147,6 +163,7 @@ class Client(BaseClient):
         """
         return self._call_blocking(method, path, None, options)
 
+    @documents_call_options
     def call_route(self, route: str, **options: Unpack[CallOptions]) -> Result:
         """Call the configured route ``route`` and block until it completes.
 
@@ -160,10 +177,16 @@ class Client(BaseClient):
 
         Args:
             route: a route name of the gateway config.
-            **options: as for :meth:`call` (:class:`CallOptions`).
+            **options: as for :meth:`call`, each documented in :class:`CallOptions`;
+                {call_options}
+
+        Returns:
+            The :class:`Result` of a successful call.
 
         Raises:
-            the same as :meth:`call`; an unknown route raises :class:`InvalidRequest`.
+            InvalidRequest: ``route`` is not a route of the config (before anything is sent).
+            CallError, WouldDeadlock, InvalidArgument, TypeError, GatewireError: as for
+                :meth:`call`.
         """
         return self._call_blocking(None, None, route, options)
 
@@ -230,6 +253,7 @@ class Client(BaseClient):
             if not future.done():  # the wait was interrupted (e.g. KeyboardInterrupt)
                 future.cancel()
 
+    @documents_call_options
     def call_async(
         self, method: str | None = None, path: str | None = None, *, route: str | None = None,
         **options: Unpack[CallOptions],
@@ -248,7 +272,8 @@ class Client(BaseClient):
             method: as for :meth:`call`, or None with ``route``.
             path: as for :meth:`call`, or None with ``route``.
             route: as for :meth:`call_route`, or None.
-            **options: as for :meth:`call` (:class:`CallOptions`).
+            **options: as for :meth:`call`, each documented in :class:`CallOptions`;
+                {call_options}
 
         Raises:
             InvalidArgument: neither route nor method and path, or malformed options (the

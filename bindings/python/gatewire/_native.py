@@ -565,8 +565,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
 }
 
 _FIX = (
-    "Install a gatewire wheel, which bundles the library (make wheel; pip install "
-    "dist/gatewire-*.whl), build it in the repository (make build, or cmake -S . -B build && "
+    "Install a gatewire wheel, which bundles the library (make wheel; pip install --no-index "
+    "--find-links dist gatewire), build it in the repository (make build, or cmake -S . -B build && "
     "cmake --build build), install it where the dynamic loader finds it (cmake --install "
     "build, then ldconfig), or set GATEWIRE_LIB to the path of libGatewire.so."
 )
