@@ -55,7 +55,7 @@ protocol ResilienceRecorder {
 /// every other outcome a success; an uncounted outcome changes neither.
 struct HostResilience: ResilienceRecorder {
     let retryBudget: RetryBudgetState?
-    let breaker: CircuitBreaker?
+    let breaker: (any HostCircuitBreaker)?
     /// The call's retry policy's ``RetryPolicy/retryableStatusCodes``.
     let retryableStatusCodes: Set<Int>
 
