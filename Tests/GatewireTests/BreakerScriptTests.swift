@@ -18,52 +18,65 @@ import Testing
         return fields.map { if case let .integer(value) = $0 { value } else { -98 } }
     }
 
-    func record(_ redis: ScriptRedis, _ keys: [String], failures: Int, total: Int) async -> [Int64] {
-        Self.reply(await redis.script(keys: keys, "record", policy[0], policy[1], policy[2],
-                                      policy[3], String(failures), String(total)))
+    func record(_ keys: [String], failures: Int, total: Int) -> ScriptRedis.Step {
+        .script(keys: keys, ["record"] + policy + [String(failures), String(total)])
     }
 
-    func claim(_ redis: ScriptRedis, _ keys: [String], token: String) async -> [Int64] {
-        Self.reply(await redis.script(keys: keys, "claim", policy[0], policy[1], policy[2],
-                                      policy[3], token))
+    func claim(_ keys: [String], token: String) -> ScriptRedis.Step {
+        .script(keys: keys, ["claim"] + policy + [token])
     }
 
-    func trial(_ redis: ScriptRedis, _ keys: [String], token: String, _ outcome: String) async -> [Int64] {
-        Self.reply(await redis.script(keys: keys, "trial", policy[0], policy[1], policy[2],
-                                      policy[3], token, outcome))
+    func trial(_ keys: [String], token: String, _ outcome: String) -> ScriptRedis.Step {
+        .script(keys: keys, ["trial"] + policy + [token, outcome])
+    }
+
+    /// Runs `steps` pipelined (no wait falls between them) and returns the script replies' numbers.
+    func replies(_ redis: ScriptRedis, _ steps: ScriptRedis.Step...) async -> [[Int64]] {
+        await redis.run(steps).map(Self.reply)
     }
 
     @Test("the fleet's batches open the breaker at the ratio over the minimum throughput, announced once; then one trial per break")
     func thresholdAndOneTrial() async throws {
         let redis = try await ScriptRedis()
         let keys = ["t:{127.0.0.1:80|p}:state", "t:{127.0.0.1:80|p}:trial"]
-        #expect(await record(redis, keys, failures: 0, total: 3) == [0, 0, 0])
-        #expect(await record(redis, keys, failures: 1, total: 1) == [0, 0, 0])  // 1 of 4: below 0.5
-        #expect(await record(redis, keys, failures: 1, total: 1) == [0, 0, 0])  // 2 of 5
-        let opened = await record(redis, keys, failures: 2, total: 2)           // 4 of 7: open
-        #expect(opened == [1, 1500, 1])
-        // Later batches while open change nothing and announce nothing; no trial before the break.
-        let again = await record(redis, keys, failures: 5, total: 5)
-        #expect(again.count == 3 && again[0] == 1 && again[1] > 0 && again[1] <= 1500 && again[2] == 0)
-        let early = await claim(redis, keys, token: "a")
-        #expect(early.count == 3 && early[0] == 1 && early[1] > 0)
+        let opening = await replies(redis,
+            record(keys, failures: 0, total: 3),
+            record(keys, failures: 1, total: 1),    // 1 of 4: below 0.5
+            record(keys, failures: 1, total: 1),    // 2 of 5
+            record(keys, failures: 2, total: 2),    // 4 of 7: open, announced
+            record(keys, failures: 5, total: 5),    // while open: nothing, unannounced
+            claim(keys, token: "a"))                // no trial before the break
+        #expect(opening[0...3] == [[0, 0, 0], [0, 0, 0], [0, 0, 0], [1, 1500, 1]])
+        #expect(opening[4].count == 3 && opening[4][0] == 1 && opening[4][1] > 0 && opening[4][2] == 0)
+        #expect(opening[5].count == 3 && opening[5][0] == 1 && opening[5][1] > 0)
 
         try await Task.sleep(for: .milliseconds(1_600))
-        #expect(await claim(redis, keys, token: "a") == [2, 1500, 0])         // a's trial
-        let second = await claim(redis, keys, token: "b")
-        #expect(second.count == 3 && second[0] == 3 && second[1] > 0 && second[1] <= 1500)
-        // Only the lease's holder ends the trial; its failure opens another break, unannounced.
-        #expect(await trial(redis, keys, token: "b", "success").first == 3)
-        #expect(await trial(redis, keys, token: "a", "failure") == [1, 1500, 0])
-        #expect(await claim(redis, keys, token: "c").first == 1)
+        let trials = await replies(redis,
+            claim(keys, token: "a"),                // a's trial
+            claim(keys, token: "b"),                // a holds it
+            trial(keys, token: "b", "success"),     // only the holder ends it
+            trial(keys, token: "a", "failure"),     // another break, unannounced
+            claim(keys, token: "c"))
+        #expect(trials[0] == [2, 1500, 0])
+        #expect(trials[1].count == 3 && trials[1][0] == 3 && trials[1][1] > 0 && trials[1][1] <= 1500)
+        #expect(trials[2].first == 3)
+        #expect(trials[3] == [1, 1500, 0])
+        #expect(trials[4].first == 1)
 
         try await Task.sleep(for: .milliseconds(1_600))
-        #expect(await claim(redis, keys, token: "c") == [2, 1500, 0])
-        #expect(await trial(redis, keys, token: "c", "void") == [1, 0, 0])    // given back
-        #expect(await claim(redis, keys, token: "d") == [2, 1500, 0])
-        #expect(await trial(redis, keys, token: "d", "success") == [0, 0, 1]) // closed, announced
-        #expect(await redis.send("EXISTS", keys[0], keys[1]) == .success(.integer(0)))
-        #expect(await record(redis, keys, failures: 1, total: 1) == [0, 0, 0])  // a fresh window
+        let raw = await redis.run([
+            claim(keys, token: "c"),
+            trial(keys, token: "c", "void"),        // given back
+            claim(keys, token: "d"),
+            trial(keys, token: "d", "success"),     // closed, announced
+            .command(["EXISTS", keys[0], keys[1]]),
+            record(keys, failures: 1, total: 1),    // a fresh window
+        ])
+        let closing = raw.map(Self.reply)
+        #expect(closing[0] == [2, 1500, 0] && closing[1] == [1, 0, 0] && closing[2] == [2, 1500, 0])
+        #expect(closing[3] == [0, 0, 1])
+        #expect(raw[4] == .success(.integer(0)))    // closed: neither key is left
+        #expect(closing[5] == [0, 0, 0])
 
         let expiries = await redis.keysAndExpiries()
         #expect(!expiries.isEmpty && !expiries.values.contains(-1), "\(expiries)")  // -2: expired meanwhile
@@ -72,15 +85,19 @@ import Testing
 
     @Test("the window slides: outcomes older than samplingDuration no longer count, and their buckets are deleted")
     func windowSlides() async throws {
-        let tests = BreakerScriptTests(window: 2_000)
+        let tests = BreakerScriptTests(window: 1_000)
         let redis = try await ScriptRedis()
         let keys = ["t:{127.0.0.1:81|p}:state", "t:{127.0.0.1:81|p}:trial"]
-        #expect(await tests.record(redis, keys, failures: 3, total: 3) == [0, 0, 0])  // 3 outcomes: below 4
-        try await Task.sleep(for: .milliseconds(2_200))
-        // 4 outcomes, 4 failures if the old ones still counted; only this one does.
-        #expect(await tests.record(redis, keys, failures: 1, total: 1) == [0, 0, 0])
-        #expect(await redis.send("HLEN", keys[0]) == .success(.integer(2)))          // this bucket's n and f
-        #expect(await tests.record(redis, keys, failures: 3, total: 3) == [1, 1500, 1])
+        #expect(await replies(redis, tests.record(keys, failures: 3, total: 3)) == [[0, 0, 0]])  // 3: below 4
+        try await Task.sleep(for: .milliseconds(1_150))
+        let later = await redis.run([
+            tests.record(keys, failures: 1, total: 1),  // 4 outcomes, 4 failures if the old ones still counted
+            .command(["HLEN", keys[0]]),                // this bucket's n and f only
+            tests.record(keys, failures: 3, total: 3),  // now 4 of 4
+        ])
+        #expect(Self.reply(later[0]) == [0, 0, 0])
+        #expect(later[1] == .success(.integer(2)))
+        #expect(Self.reply(later[2]) == [1, 1500, 1])
         let expiries = await redis.keysAndExpiries()
         #expect(!expiries.isEmpty && !expiries.values.contains(-1), "\(expiries)")  // -2: expired meanwhile
         await redis.stop()

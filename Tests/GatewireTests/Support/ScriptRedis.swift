@@ -28,12 +28,33 @@ final class ScriptRedis: @unchecked Sendable {
         connection = await Self.onLoop(loop) { done in done(RedisConnection(endpoint: endpoint, loop: loop)) }
     }
 
-    /// Runs the breaker script with text arguments and returns its reply.
-    func script(keys: [String], _ arguments: String...) async -> Result<RedisReply, RedisError> {
+    /// One step of ``run(_:)``: the breaker script with its keys and text arguments, or a command.
+    enum Step: Sendable {
+        case script(keys: [String], [String])
+        case command([String])
+    }
+
+    /// Sends `steps` at once, pipelined on the connection (Redis runs them back to back, so
+    /// no wait of the test's can fall between them), and returns their replies in order.
+    func run(_ steps: [Step]) async -> [Result<RedisReply, RedisError>] {
         let connection = connection
         return await Self.onLoop(loop) { done in
-            connection.evalsha(BreakerScript.script, keys: keys.map { Array($0.utf8) },
-                               arguments: arguments.map { Array($0.utf8) }) { done($0) }
+            var replies: [Result<RedisReply, RedisError>?] = Array(repeating: nil, count: steps.count)
+            var left = steps.count
+            for (index, step) in steps.enumerated() {
+                let completion: RedisCompletion = { result in
+                    replies[index] = result
+                    left -= 1
+                    if left == 0 { done(replies.map { $0! }) }
+                }
+                switch step {
+                case let .script(keys, arguments):
+                    connection.evalsha(BreakerScript.script, keys: keys.map { Array($0.utf8) },
+                                       arguments: arguments.map { Array($0.utf8) }, completion)
+                case let .command(arguments):
+                    connection.send(RedisCommand(arguments.map { Array($0.utf8) }), completion)
+                }
+            }
         }
     }
 
