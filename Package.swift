@@ -48,6 +48,6 @@ let package = Package(
         .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
         .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
         .testTarget(name: "GatewireRedisTests", dependencies: ["GatewireRedis", "GatewireTransport", "GatewireBase"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

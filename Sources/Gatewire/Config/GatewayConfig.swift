@@ -8,7 +8,7 @@ import Glibc
 /// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
 /// `redactQuery`, `maxResponseBytes`, `maxConnectionsPerHost`, `maxConnections`, `http2`
 /// (`maxConcurrentStreams`, `priorKnowledge`), `arrayParameters`, `retry`, `retryBudget`,
-/// `circuitBreaker`, `redirects`, `cookies`, `cache`, `routes`, `mappings`, `requestDescriptors`,
+/// `circuitBreaker`, `sharedState`, `redirects`, `cookies`, `cache`, `routes`, `mappings`, `requestDescriptors`,
 /// `responseDescriptors`, `errorDescriptors`, `plugins`. Unknown keys are errors, so a misspelt
 /// field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
@@ -67,6 +67,10 @@ public struct GatewayConfig: Sendable {
     public var retryBudget = RetryBudget.off
     /// The circuit breaker per host (key `circuitBreaker`); off by default.
     public var circuitBreaker = CircuitBreakerPolicy.off
+    /// Where the circuit breakers keep their state (key `sharedState`, see
+    /// ``SharedStateSettings``): nil (the default) in process; else in Redis, shared by every
+    /// client that names the same server and key prefix (docs/fleet.md).
+    public var sharedState: SharedStateSettings?
     /// Which redirects calls follow and how (key `redirects`, see ``RedirectPolicy``):
     /// by default up to 10 hops, credentials dropped on an origin change, no https to http,
     /// no body re-sent to another origin.
@@ -178,7 +182,7 @@ public struct GatewayConfig: Sendable {
                                     "redactHeaders", "redactQuery", "maxResponseBytes", "maxConnectionsPerHost", "maxConnections",
                                     "http2", "retry", "routes", "retryBudget",
                                     "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
-                                    "errorDescriptors", "plugins", "arrayParameters", "cookies", "cache"])
+                                    "errorDescriptors", "plugins", "arrayParameters", "cookies", "cache", "sharedState"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -223,6 +227,7 @@ public struct GatewayConfig: Sendable {
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
+        if let node = try root.optional("sharedState") { sharedState = try SharedStateSettings(config: node) }
         if let node = try root.optional("redirects") { redirectPolicy = try RedirectPolicy(config: node) }
         if let node = try root.optional("cookies") { cookies = try CookieJar.from(config: node, directory: directory) }
         if let node = try root.optional("cache") { cache = try HTTPCacheSettings.from(config: node, directory: directory) }

@@ -13,7 +13,7 @@ final class ClientCore: Sendable {
     /// (the auth plugins' headers and parameters). The complete set of credential-bearing names.
     let redactor: Redactor
     /// Retry budgets and circuit breakers per host (event-loop thread only).
-    let resilience = ResilienceState()
+    let resilience: ResilienceState
     /// The HTTP cache (event-loop thread only), when the config or a route asks for one.
     let cache: HTTPCache?
     private let randomSeed: UInt64?
@@ -59,6 +59,7 @@ final class ClientCore: Sendable {
         loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies.map {
             CookieEngineSetup(jar: $0, stored: storedCookies, report: Diagnostics.report)
         })
+        resilience = ResilienceState(sharedState: config.sharedState, loop: loop)
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
             ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil
         if let warning = config.insecureTLSWarning {

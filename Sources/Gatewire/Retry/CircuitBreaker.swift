@@ -1,6 +1,7 @@
-/// The circuit breaker of one host (see ``CircuitBreakerPolicy`` for the rules). Event-loop
-/// thread only; times are ``MonotonicClock`` seconds.
-final class CircuitBreaker {
+/// The in-process circuit breaker of one host (see ``CircuitBreakerPolicy`` for the rules):
+/// the default store's, and the fallback of a shared one (``SharedCircuitBreaker``).
+/// Event-loop thread only; times are ``MonotonicClock`` seconds.
+final class CircuitBreaker: HostCircuitBreaker {
     enum State: Equatable {
         case closed
         case open(until: Double)

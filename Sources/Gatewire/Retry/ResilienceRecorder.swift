@@ -45,8 +45,9 @@ protocol ResilienceRecorder {
     func record(_ outcome: ResilienceOutcome, trial: Bool, now: Double)
 }
 
-/// The client's in-process resilience state for one host (``ResilienceState``): its retry
-/// budget and circuit breaker, each nil when its policy is off.
+/// The client's resilience state for one host (``ResilienceState``): its retry budget (in
+/// process) and circuit breaker (in the client's ``BreakerStore``: in process, or shared
+/// through Redis), each nil when its policy is off.
 ///
 /// Counting (``CircuitBreakerPolicy`` and ``RetryBudget`` give the rules): a transport
 /// failure is a failure for both; a status in the retry policy's ``RetryPolicy/retryableStatusCodes``
@@ -55,7 +56,7 @@ protocol ResilienceRecorder {
 /// every other outcome a success; an uncounted outcome changes neither.
 struct HostResilience: ResilienceRecorder {
     let retryBudget: RetryBudgetState?
-    let breaker: CircuitBreaker?
+    let breaker: (any HostCircuitBreaker)?
     /// The call's retry policy's ``RetryPolicy/retryableStatusCodes``.
     let retryableStatusCodes: Set<Int>
 

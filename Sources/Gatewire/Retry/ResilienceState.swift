@@ -1,5 +1,7 @@
 /// The state calls of one client share: retry budgets and circuit breakers, one per host and
-/// policy value. Lives on the client's event-loop thread only, so it needs no lock.
+/// policy value. The budgets live here (a ratio, which holds fleet-wide when each client keeps
+/// its own: docs/fleet.md); the breakers in the client's ``BreakerStore``, in process or in
+/// Redis. Used on the client's event-loop thread only, so it needs no lock (made on another).
 final class ResilienceState: @unchecked Sendable {
     private struct Key<Policy: Hashable>: Hashable {
         let host: String
@@ -7,7 +9,14 @@ final class ResilienceState: @unchecked Sendable {
     }
 
     private var budgets: [Key<RetryBudget>: RetryBudgetState] = [:]
-    private var breakers: [Key<CircuitBreakerPolicy>: CircuitBreaker] = [:]
+    /// The circuit breakers' store.
+    let breakers: any BreakerStore
+
+    /// The state of a client whose breakers live in process, or in the Redis of
+    /// `sharedState` (nil: in process), reached from `loop` (connected on first use).
+    init(sharedState: SharedStateSettings?, loop: EventLoop) {
+        breakers = sharedState.map { RedisBreakerStore(settings: $0, loop: loop) } ?? LocalBreakerStore()
+    }
 
     /// The bucket for `host` under `budget`, created full on first use; nil when off.
     func budget(host: String, _ budget: RetryBudget) -> RetryBudgetState? {
@@ -20,13 +29,9 @@ final class ResilienceState: @unchecked Sendable {
     }
 
     /// The breaker for `host` under `policy`, created closed on first use; nil when off.
-    func breaker(host: String, _ policy: CircuitBreakerPolicy) -> CircuitBreaker? {
+    func breaker(host: String, _ policy: CircuitBreakerPolicy) -> (any HostCircuitBreaker)? {
         guard policy.isEnabled else { return nil }
-        let key = Key(host: host, policy: policy)
-        if let breaker = breakers[key] { return breaker }
-        let breaker = CircuitBreaker(policy: policy)
-        breakers[key] = breaker
-        return breaker
+        return breakers.breaker(host: host, policy: policy)
     }
 
     /// The `host[:port]` part of an absolute URL, lower-cased: the key budgets and breakers

@@ -1,0 +1,17 @@
+/// One host's circuit breaker under one ``CircuitBreakerPolicy``, wherever its state lives:
+/// in process (``CircuitBreaker``) or shared by a fleet through Redis (``SharedCircuitBreaker``).
+/// What ``HostResilience`` asks before an attempt and tells after it. Event-loop thread
+/// only; times are ``MonotonicClock`` seconds.
+protocol HostCircuitBreaker: AnyObject {
+    /// The policy whose rules the breaker applies.
+    var policy: CircuitBreakerPolicy { get }
+
+    /// Whether an attempt may be sent now. Answered at once, from what the breaker knows:
+    /// never waits for a server. An allowed trial must be given back with
+    /// ``record(failed:trial:now:)``.
+    func acquire(now: Double) -> CircuitBreaker.Permission
+
+    /// Records an attempt's outcome: `failed` nil for one that does not count (cancelled,
+    /// cut by the deadline, never sent); `trial` when ``acquire(now:)`` allowed it as the trial.
+    func record(failed: Bool?, trial: Bool, now: Double)
+}

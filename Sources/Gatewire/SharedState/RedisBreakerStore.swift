@@ -1,0 +1,67 @@
+import GatewireRedis
+
+/// The shared store: each breaker's state lives in Redis (``BreakerScript``), shared by every
+/// client, in any process on any machine, that names the same server and key prefix, and
+/// each client keeps what it knows of it (``SharedCircuitBreaker``) so that a call never
+/// waits for Redis. Event-loop thread only (made on another: it connects on first use).
+///
+/// Every operation runs with the settings' `timeout`; its failure turns the breakers to their
+/// in-process state for the decisions that follow, and repeated failures stop the asking for
+/// a while (``StoreHealth``).
+final class RedisBreakerStore: BreakerStore {
+    let settings: SharedStateSettings
+    let loop: EventLoop
+    let health: StoreHealth
+    private var breakers: [BreakerKey: SharedCircuitBreaker] = [:]
+    private var runner: (any RedisScriptRunner)?
+
+    init(settings: SharedStateSettings, loop: EventLoop) {
+        self.settings = settings
+        self.loop = loop
+        health = StoreHealth(server: settings.serverDescription)
+    }
+
+    func breaker(host: String, policy: CircuitBreakerPolicy) -> any HostCircuitBreaker {
+        let key = BreakerKey(host: host, policy: policy)
+        if let breaker = breakers[key] { return breaker }
+        if runner == nil { runner = connect() }  // the first breaker: connect now, before its first flush
+        let breaker = SharedCircuitBreaker(host: host, policy: policy, store: self)
+        breakers[key] = breaker
+        return breaker
+    }
+
+    /// Runs ``BreakerScript`` with `keys` and `arguments`, bounded by the settings' timeout,
+    /// and calls `done` once with the reply, or nil when there is none (failed, timed out,
+    /// not sent because the client has stopped asking; then perhaps before this returns).
+    func run(keys: [[UInt8]], arguments: [[UInt8]], _ done: @escaping (BreakerScript.Reply?) -> Void) {
+        guard health.allows(now: MonotonicClock.now()), let runner else { return done(nil) }
+        runner.evalsha(BreakerScript.script, keys: keys, arguments: arguments, timeout: settings.timeout) {
+            [health] result in
+            switch result {
+            case let .success(reply):
+                if let parsed = BreakerScript.Reply(reply) {
+                    health.succeeded()
+                    done(parsed)
+                } else {
+                    health.failed("the breaker script answered \(reply)", now: MonotonicClock.now())
+                    done(nil)
+                }
+            case let .failure(error):
+                health.failed(error.description, now: MonotonicClock.now())
+                done(nil)
+            }
+        }
+    }
+
+    private func connect() -> any RedisScriptRunner {
+        var options = RedisConnectionOptions()
+        options.commandTimeout = settings.timeout
+        // A client's breakers have a few operations in flight at most (one batch and one
+        // claim each); a stalled server must not grow its queue.
+        options.maxPending = 1_000
+        switch settings.server {
+        case let .single(endpoint): return RedisConnection(endpoint: endpoint, options: options, loop: loop)
+        case let .cluster(seeds): return RedisCluster(seeds: seeds, options: options, loop: loop)
+        }
+    }
+}

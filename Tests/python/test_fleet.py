@@ -1,0 +1,180 @@
+"""A fleet sharing its circuit breakers through Redis: six processes, each with its own
+client, calling one backend that answers 503, with ``sharedState`` naming one Redis (and, for
+comparison, without it). What the backend receives is counted by the test server; what each
+instance got back, by the instance (``fleet_worker.py``). Redis is a real ``redis-server``
+started here, killed and stopped here; after every test no key is left without an expiry.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+from redis_process import RedisProcess
+
+WORKER = Path(__file__).with_name("fleet_worker.py")
+FLEET = 6
+THRESHOLD = 10
+
+
+@pytest.fixture
+def redis() -> Iterator[RedisProcess]:
+    server = RedisProcess()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def breaker(break_duration: float) -> dict:
+    return {"failureRatio": 0.5, "minimumThroughput": THRESHOLD, "samplingDuration": 30,
+            "breakDuration": break_duration}
+
+
+def run_fleet(config: dict, path: str, stop: str, pause: float = 0.0,
+              during: Callable[[], None] | None = None) -> list[dict]:
+    """Runs FLEET workers together and returns each one's report, with its stderr as ``log``
+    (written to a file, so that a worker never waits for the test to read it)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2] / "bindings" / "python"),
+                                         env.get("PYTHONPATH", "")])
+    logs = [tempfile.TemporaryFile() for _ in range(FLEET)]
+    workers = [subprocess.Popen([sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause)],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
+               for log in logs]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None and worker.stdout.readline().strip() == b"ready"
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write(b"go\n")
+            worker.stdin.flush()
+        if during:
+            during()
+        reports = []
+        for worker, log in zip(workers, logs):
+            out, _ = worker.communicate(timeout=60)
+            log.seek(0)
+            text = log.read().decode(errors="replace")
+            assert worker.returncode == 0, text
+            report = json.loads(out.decode().strip().splitlines()[-1])
+            report["log"] = text
+            reports.append(report)
+        return reports
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait(timeout=10)
+        for log in logs:
+            log.close()
+
+
+def fleet_config(server: str, redis: RedisProcess | None, break_duration: float) -> dict:
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "circuitBreaker": breaker(break_duration)}
+    if redis is not None:
+        config["sharedState"] = {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}
+    return config
+
+
+def total(reports: list[dict], kind: str) -> int:
+    return sum(report["kinds"].get(kind, 0) for report in reports)
+
+
+def test_a_shared_breaker_opens_for_the_fleet_after_the_fleets_failures(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    reports = run_fleet(fleet_config(server, redis, 30), f"/sequence/{key}/503", "open:20")
+    received = sequence_count(key)
+    print(f"shared: the backend received {received} calls; per instance {[r['kinds'] for r in reports]}")
+    # The fleet's failures open it: minimumThroughput, plus at most the call each instance
+    # had in flight (or started before the reply that told it) when it opened.
+    assert THRESHOLD <= received <= THRESHOLD + 2 * FLEET
+    assert total(reports, "503") == received  # every call the backend saw came back once
+    assert all(report["kinds"].get("circuit_open", 0) >= 20 for report in reports)
+    # Announced once for the whole fleet: by the one instance whose batch opened it.
+    assert sum(report["log"].count("opened for every client") for report in reports) == 1
+    assert redis.keys_without_expiry() == []
+
+
+def test_in_process_breakers_each_need_their_own_failures(
+    server: str, library: str, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    reports = run_fleet(fleet_config(server, None, 30), f"/sequence/{key}/503", "open:20")
+    received = sequence_count(key)
+    print(f"in process: the backend received {received} calls")
+    assert received == FLEET * THRESHOLD
+    assert all(report["kinds"] == {"503": THRESHOLD, "circuit_open": 20} for report in reports)
+
+
+def test_after_the_break_one_trial_runs_for_the_whole_fleet(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    pause = 1.0
+    reports = run_fleet(fleet_config(server, redis, pause), f"/sequence/{key}/503", "for:4.5", pause=0.01)
+    sent = sorted(t for report in reports for t in report["sent"])
+    assert len(sent) == sequence_count(key) == total(reports, "503")
+    # The calls that opened it come within a few ms of each other; the rest are trials.
+    opening = [t for t in sent if t < sent[0] + 0.5]
+    trials = [t for t in sent if t >= sent[0] + 0.5]
+    gaps = [b - a for a, b in zip([opening[-1], *trials], trials)]
+    print(f"shared: {len(opening)} calls opened it, then trials {len(trials)} with gaps {gaps}")
+    assert THRESHOLD <= len(opening) <= THRESHOLD + 2 * FLEET
+    # One trial per break, fleet-wide: never two within a break, and the fleet (which keeps
+    # calling) sends the next soon after the break ends.
+    assert 3 <= len(trials) <= 4
+    assert all(pause * 0.95 <= gap < pause * 1.9 for gap in gaps), gaps
+    assert redis.keys_without_expiry() == []
+
+
+def test_redis_killed_and_stopped_the_fleet_decides_locally_and_resumes(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = fleet_config(server, redis, 0.5)
+
+    marks: dict[str, float] = {}
+
+    def chaos() -> None:
+        marks["go"] = time.monotonic()
+        time.sleep(1.0)
+        redis.signal(signal.SIGKILL)
+        time.sleep(1.0)
+        redis.restart()
+        time.sleep(1.5)
+        redis.signal(signal.SIGSTOP)
+        time.sleep(1.5)
+        redis.signal(signal.SIGCONT)
+
+    # The last 5 s with Redis well: its reconnection (at most 2 s) and the next probe (1 s).
+    reports = run_fleet(config, f"/sequence/{key}/503", "for:10", pause=0.01, during=chaos)
+    received = sequence_count(key)
+    print(f"chaos: the backend received {received}; per instance {[r['kinds'] for r in reports]}; "
+          f"longest calls {[(round(r['longest'], 3), round(r['longest_at'] - marks['go'], 2)) for r in reports]}")
+    # Every call completed once: a 503 the backend counted, or failed fast by a breaker.
+    for report in reports:
+        assert set(report["kinds"]) <= {"503", "circuit_open"}, report["kinds"]
+        assert sum(report["kinds"].values()) == report["calls"]
+    assert total(reports, "503") == received
+    # No call waited for the stalled store (its timeout is 0.05 s; the bound is generous).
+    assert max(report["longest"] for report in reports) < 1.0
+    # Each instance announced the store's loss and its return, once per outage at most.
+    for report in reports:
+        lost = report["log"].count("circuit breakers decide in process")
+        back = report["log"].count("answers again")
+        assert 1 <= lost <= 2 and back == lost, [line for line in report["log"].splitlines() if "shared" in line]
+    # The shared state resumed after the restart: the breaker's key is back, with an expiry.
+    assert any(name.endswith(":state") for name in redis.keys())
+    assert redis.keys_without_expiry() == []
