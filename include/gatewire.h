@@ -1376,6 +1376,16 @@ const char *gw_result_method(const gw_result *result);
 const char *gw_result_path(const gw_result *result);
 
 /**
+ * The absolute URL a success's final response came from: the call's URL, or after redirects
+ * the last hop's (requests' and httpx's Response.url); secret query values and userinfo
+ * redacted as in gw_result_path.
+ * @param result the result.
+ * @return the URL (owned by the result, valid until gw_result_free), or NULL for a failure or
+ *         a NULL result.
+ */
+const char *gw_result_url(const gw_result *result);
+
+/**
  * The final response body, decoded from its Content-Encoding (gzip, ...).
  *
  * Not NUL-terminated: use the length. Exactly as received otherwise: a body that no

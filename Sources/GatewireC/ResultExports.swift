@@ -42,6 +42,12 @@ public func gw_result_path(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
     return box.strings.string("path") { box.response?.path ?? box.error?.path }
 }
 
+@_cdecl("gw_result_url")
+public func gw_result_url(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
+    guard let box = result(pointer), let response = box.response else { return nil }
+    return box.strings.string("url") { response.url }
+}
+
 @_cdecl("gw_result_body")
 public func gw_result_body(_ pointer: OpaquePointer?, _ outLength: UnsafeMutablePointer<Int>?) -> UnsafePointer<UInt8>? {
     let fields = result(pointer)?.fields

@@ -21,6 +21,7 @@ import Testing
         let response = try await client.send(Request.get(httpbin.baseURL + "/anything/x?q=1"))
         #expect(response.status == 200)
         #expect(response.path == "/anything/x?q=1")
+        #expect(response.url == httpbin.baseURL + "/anything/x?q=1")
         #expect(try echoedURL(response) == httpbin.baseURL + "/anything/x?q=1")
         // The origin compares as libcurl reads it: the default port and the host's case do not matter.
         let upper = "HTTP://127.0.0.1:\(httpbin.port)/anything/y"

@@ -1,8 +1,10 @@
 """The Result as requests and httpx users reach for it: headers by name (case-insensitive,
-multi-valued, as httpx.Headers), status_code and content,
+multi-valued, as httpx.Headers), status_code and content, url and elapsed,
 ``params={"a": None}`` leaving ``a`` out, and ``Client()``'s message."""
 
 from __future__ import annotations
+
+import datetime
 
 import pytest
 
@@ -48,3 +50,18 @@ def test_a_client_without_a_source_says_how_to_make_one() -> None:
         gatewire.Client()
     assert str(caught.value) == ("Client() needs a base URL, a config or a config path: Client('http://...'), "
                                  "Client(config={...}), Client(config_path=...)")
+
+
+def test_url_is_the_final_responses_and_elapsed_the_whole_call(httpbin: str) -> None:
+    with gatewire.Client(httpbin) as client:
+        direct = client.get("/get", params={"q": "1"})
+        assert direct.url == f"{httpbin}/get?q=1"
+        moved = client.get("/redirect-to", params={"url": "/anything/here"})
+        assert moved.path.startswith("/redirect-to?url=")
+        assert moved.url == f"{httpbin}/anything/here"
+        assert moved.json()["url"] == moved.url
+        slow = client.get("/delay/1")
+    assert isinstance(slow.elapsed, datetime.timedelta)
+    last = slow.attempts[-1]
+    assert slow.elapsed == datetime.timedelta(seconds=last.start + last.duration)
+    assert slow.elapsed >= datetime.timedelta(seconds=1)  # httpbin waited a second before answering

@@ -457,7 +457,8 @@ final class Call: @unchecked Sendable {
                         message: "status \(response.status) is not accepted", errorObjects: outcome.errorObjects,
                         response: response, release: waits)
         }
-        finish(.success(Response(method: plan.prepared.method, path: reportedPath, http: response,
+        let url = core.redactor.url(response.effectiveURL.isEmpty ? plan.prepared.url : response.effectiveURL)
+        finish(.success(Response(method: plan.prepared.method, path: reportedPath, url: url, http: response,
                                  mapped: outcome.mapped, pathParameters: outcome.pathParameters,
                                  attempts: machine.attempts, json: outcome.json, metadata: outcome.metadata,
                                  fromCache: input.fromCache, revalidated: input.revalidated)), release: waits)

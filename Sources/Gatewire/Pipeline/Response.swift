@@ -7,6 +7,10 @@ public struct Response: Sendable {
     /// The path relative to the base URL, as sent (parameters filled in, query included), with
     /// the values of secret query parameters hidden (``Redactor``).
     public let path: String
+    /// The absolute URL the final response came from: the call's URL, or after redirects the
+    /// last hop's (requests' and httpx's `Response.url`), with secret query values and
+    /// userinfo hidden as in ``path``.
+    public let url: String
     /// The final response: what the server answered last (status, header fields, body).
     public let http: HTTPResponse
     /// The objects the response descriptors mapped, as a JSON object keyed by each

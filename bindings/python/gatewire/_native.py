@@ -494,6 +494,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_error_message": (c_char_p, [_P]),
     "gw_result_method": (c_char_p, [_P]),
     "gw_result_path": (c_char_p, [_P]),
+    "gw_result_url": (c_char_p, [_P]),
     "gw_result_body": (c_void_p, [_P, POINTER(c_size_t)]),
     "gw_result_header": (c_char_p, [_P, c_char_p]),
     "gw_result_headers_json": (c_char_p, [_P]),

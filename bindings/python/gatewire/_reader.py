@@ -43,6 +43,7 @@ _TEXTS = {
     "attempts": "gw_result_attempts_json",
     "headers": "gw_result_headers_json",
     "metadata": "gw_result_metadata_json",
+    "url": "gw_result_url",
 }
 
 
@@ -98,7 +99,8 @@ class _Copy:
     pointer = 0
 
     def __init__(self, raw: Any) -> None:
-        self._texts: dict[str, bytes | None] = {key: raw[key] for key in ("method", "path", "attempts", "headers", "metadata")}
+        self._texts: dict[str, bytes | None] = {key: raw[key] for key in ("method", "path", "attempts", "headers", "metadata",
+                                                                          "url")}
         self._mapped: Any = None
         self._error: RecursionError | None = None
         try:
@@ -172,7 +174,7 @@ def _failure(raw: Any, status: int, kind_number: int, body: bytes) -> CallError:
 _FUNCTIONS = ("gw_call_async_queued", "gw_queue_wait", "gw_result_read", "gw_result_cache", "gw_result_free",
               "gw_call_handle_free",
               "gw_result_method", "gw_result_path", "gw_result_mapped_json", "gw_result_attempts_json",
-              "gw_result_headers_json", "gw_result_metadata_json", "gw_result_mapped_walk")
+              "gw_result_headers_json", "gw_result_metadata_json", "gw_result_url", "gw_result_mapped_walk")
 
 _lock = threading.Lock()
 _loaded: list[ModuleType | None] = []  # empty until looked for

@@ -3,6 +3,8 @@ of a native ``gw_result`` into a Result or a :class:`gatewire.CallError`."""
 
 from __future__ import annotations
 
+import datetime
+
 import json as _json
 import sys
 from typing import Any, Callable, TypeVar, cast
@@ -57,7 +59,7 @@ class Result:
             attempt's status is 304; ``status`` and ``body`` are the stored response's).
     """
 
-    __slots__ = ("_status", "_body", "_method", "_path", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
+    __slots__ = ("_status", "_body", "_method", "_path", "_url", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
                  "_error", "_cache", "__weakref__")
 
     def __init__(
@@ -70,6 +72,7 @@ class Result:
         attempts: tuple[Attempt, ...],
         headers: tuple[tuple[str, str], ...] = (),
         metadata: dict[str, Any] | None = None,
+        url: str = "",
     ) -> None:
         self._raw: Any = None  # a reader (gatewire._reader); unused: every field is set
         self._error: HTTPStatusError | None = None
@@ -78,6 +81,7 @@ class Result:
         self._body = body
         self._method = method
         self._path = path
+        self._url = url
         self._mapped = mapped
         self._attempts = attempts
         self._headers = headers
@@ -95,7 +99,7 @@ class Result:
         setter(self, "_cache", cache)
         setter(self, "_body", body)
         setter(self, "_raw", raw)
-        for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata"):
+        for name in ("_method", "_path", "_mapped", "_attempts", "_headers", "_metadata", "_url"):
             setter(self, name, _UNSET)
         return self
 
@@ -165,6 +169,26 @@ class Result:
         """The header fields as a plain tuple of ``(name, value)`` str pairs in received order
         (what :attr:`headers` holds; ``httpx.Response.headers.raw``'s role)."""
         return self.headers.raw
+
+    @property
+    def url(self) -> str:
+        """The absolute URL the final response came from (str; requests' and httpx's
+        ``Response.url``): the call's, or after redirects the last hop's, with secret query
+        values and userinfo redacted as in :attr:`path`; "" for a Result that
+        ``accept_any_status`` made of a failed call (its :attr:`path` says what was called)."""
+        value = self._url
+        if value is _UNSET:
+            value = self._url = _native.decode(self._raw["url"]) or ""
+        return value
+
+    @property
+    def elapsed(self) -> datetime.timedelta:
+        """How long the call took, from its start to its final response read, every attempt
+        and retry delay included (a :class:`datetime.timedelta`, as requests' and httpx's
+        ``Response.elapsed``, which time one request: the last attempt's own time is
+        ``attempts[-1].duration``, in seconds); zero for a fresh answer of the HTTP cache."""
+        last = self.attempts[-1] if self.attempts else None
+        return datetime.timedelta(seconds=last.start + last.duration if last else 0.0)
 
     @property
     def status_code(self) -> int:

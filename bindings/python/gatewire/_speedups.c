@@ -35,8 +35,8 @@ typedef void (*release_fn)(gw_call_handle *);
 typedef const char *(*text_fn)(const gw_result *);
 typedef int32_t (*walk_fn)(const gw_result *, gw_value_visitor, void *);
 
-enum { TEXT_METHOD, TEXT_PATH, TEXT_MAPPED, TEXT_ATTEMPTS, TEXT_HEADERS, TEXT_METADATA, TEXT_COUNT };
-static const char *const text_keys[TEXT_COUNT] = {"method", "path", "mapped", "attempts", "headers", "metadata"};
+enum { TEXT_METHOD, TEXT_PATH, TEXT_MAPPED, TEXT_ATTEMPTS, TEXT_HEADERS, TEXT_METADATA, TEXT_URL, TEXT_COUNT };
+static const char *const text_keys[TEXT_COUNT] = {"method", "path", "mapped", "attempts", "headers", "metadata", "url"};
 
 static struct {
     start_fn start;
@@ -50,13 +50,13 @@ static struct {
     PyObject *result_type; /* gatewire.Result */
     PyObject *unset;       /* the Result's "not read yet" marker */
     PyObject *finish;      /* finish(NativeResult or None) -> the outcome of a failure */
-    PyObject *names[11];   /* the Result's slot names, interned */
+    PyObject *names[12];   /* the Result's slot names, interned */
     PyObject *empty;       /* () for object.__new__ */
     PyObject *handle_name; /* "handle", interned */
 } api;
 
-static const char *const slot_names[11] = {"_error", "_status", "_cache", "_body", "_raw", "_method",
-                                           "_path", "_mapped", "_attempts", "_headers", "_metadata"};
+static const char *const slot_names[12] = {"_error", "_status", "_cache", "_body", "_raw", "_method",
+                                           "_path", "_mapped", "_attempts", "_headers", "_metadata", "_url"};
 
 /* ---- NativeResult: owns one gw_result * --------------------------------------------- */
 
@@ -246,7 +246,7 @@ static PyObject *bind(PyObject *module, PyObject *args) {
             return NULL;
         }
     }
-    for (int index = 0; index < 11; index++) {
+    for (int index = 0; index < 12; index++) {
         if (!api.names[index] && !(api.names[index] = PyUnicode_InternFromString(slot_names[index]))) return NULL;
     }
     if (!api.handle_name && !(api.handle_name = PyUnicode_InternFromString("handle"))) return NULL;
@@ -420,7 +420,7 @@ static PyObject *make_result(PyObject *raw, const gw_result_fields *fields) {
         Py_NewRef(raw),
     };
     int failed = 0;
-    for (int index = 0; index < 11; index++) {
+    for (int index = 0; index < 12; index++) {
         PyObject *value = index < 5 ? values[index] : api.unset;
         if (!failed && (!value || PyObject_GenericSetAttr(self, api.names[index], value) < 0)) failed = 1;
     }
@@ -521,7 +521,7 @@ static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(addresses, result_type, unset, finish): the library's functions (addresses, ints: gw_call_async_queued, "
      "gw_queue_wait, gw_result_read, gw_result_cache, gw_result_free, gw_call_handle_free, then gw_result_method, _path, "
-     "_mapped_json, _attempts_json, _headers_json, _metadata_json, then gw_result_mapped_walk), the Result class, "
+     "_mapped_json, _attempts_json, _headers_json, _metadata_json, _url, then gw_result_mapped_walk), the Result class, "
      "its unset marker, and finish(NativeResult or None) -> outcome, which take calls for each result that is not "
      "a success."},
     {"start", (PyCFunction)(void (*)(void))start, METH_FASTCALL,
