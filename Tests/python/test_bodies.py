@@ -71,9 +71,9 @@ def test_content_is_sent_as_it_is_with_its_content_type(httpbin: str) -> None:
 
 def test_two_bodies_and_wrong_types_are_refused_before_sending(httpbin: str) -> None:
     with client_for(httpbin) as client:
-        with pytest.raises(gatewire.InvalidArgument, match="body_json and form_json: set at most one body"):
+        with pytest.raises(gatewire.InvalidArgument, match="json and data: set at most one body"):
             client.call("POST", "/anything", json={}, data={"a": 1})
-        with pytest.raises(gatewire.InvalidArgument, match="body and form_json: set at most one body"):
+        with pytest.raises(gatewire.InvalidArgument, match="content and data: set at most one body"):
             client.call("POST", "/anything", content=b"x", data={"a": 1})
         with pytest.raises(TypeError, match="content must be bytes"):
             client.call("POST", "/anything", content="text")  # type: ignore[typeddict-item]

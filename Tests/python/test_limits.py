@@ -31,7 +31,7 @@ def test_max_response_bytes_keyword(client: gatewire.Client) -> None:
 
 @pytest.mark.parametrize("value", [0, -1, 2**62 + 1, True, 1.5, "10"])
 def test_max_response_bytes_out_of_range_is_refused(client: gatewire.Client, value: object) -> None:
-    with pytest.raises(gatewire.InvalidArgument, match=r"^policy_json\.maxResponseBytes: "):
+    with pytest.raises(gatewire.InvalidArgument, match=r"^max_response_bytes: "):
         client.call("GET", "/bytes/1", max_response_bytes=value)  # type: ignore[arg-type]
 
 

@@ -50,9 +50,9 @@ def test_hops_are_recorded_redacted_and_the_final_url_is_in_the_metadata(server:
 
 
 @pytest.mark.parametrize("value, message", [
-    ("same-origin", 'policy_json.redirects.follow: unknown value "same-origin" (expected one of: "none", "sameOrigin", "any")'),
-    ({"max": 99}, "policy_json.redirects.max: 99 is out of range 0...50"),
-    (True, "policy_json.redirects: expected false (follow none) or an object"),
+    ("same-origin", 'redirects.follow: unknown value "same-origin" (expected one of: "none", "sameOrigin", "any")'),
+    ({"max": 99}, "redirects.max: 99 is out of range 0...50"),
+    (True, "redirects: expected false (follow none) or an object"),
 ])
 def test_a_bad_redirects_value_names_the_field(client: gatewire.Client, value: Any, message: str) -> None:
     with pytest.raises(gatewire.InvalidArgument) as error:

@@ -72,7 +72,7 @@ def test_post_is_retried_after_a_reset_only_with_an_idempotency_key(
 
 
 def test_bad_policy_is_an_invalid_argument(client: gatewire.Client) -> None:
-    with pytest.raises(gatewire.InvalidArgument, match="policy_json.retryBudget.maxTokens"):
+    with pytest.raises(gatewire.InvalidArgument, match="policy.retryBudget.maxTokens"):
         client.call("GET", "/echo", policy={"retryBudget": {"maxTokens": -1}})
 
 

@@ -151,12 +151,12 @@ class CallOptions(TypedDict, total=False):
             query parameter is dropped; https to http and a body re-sent to another origin
             are refused (RedirectError). Each followed hop is in :attr:`Attempt.redirects`.
             An invalid value raises InvalidArgument naming the field
-            (``policy_json.redirects.max: ...``).
+            (``redirects.max: ...``).
         max_response_bytes: the largest decoded response body accepted, in bytes, 1...2**62
             (None = the route's, else the config's ``maxResponseBytes``, default 64 MiB); a
             larger one aborts the transfer as it arrives and raises :class:`ResponseTooLarge`
             (never retried). Same as ``policy={"maxResponseBytes": n}``, and checked as that
-            (``policy_json.maxResponseBytes: ...``).
+            (``max_response_bytes: ...``).
         timeout: seconds for the whole call (a number: its ``deadline``, every attempt and
             retry delay included, so the call is back within it, as a requests or httpx user
             expects of one number), or a :class:`Timeouts` with ``attempt`` and ``deadline``

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import enum
+import re
 from typing import Any, Iterable, NoReturn
 
 from . import _native
@@ -338,11 +339,33 @@ _KIND_ERRORS: dict[int, type[CallError]] = {
 }
 
 
+#: The fields of the library's call options that the binding fills from a Python keyword,
+#: named as the caller wrote them: the library's reader names the C field
+#: (``policy_json.redirects.max: 99 is out of range``), a Python caller passed ``redirects=``.
+_KEYWORDS = {"policy_json.redirects": "redirects", "policy_json.maxResponseBytes": "max_response_bytes",
+             "policy_json": "policy", "params_json": "params", "headers_json": "headers", "body_json": "json",
+             "form_json": "data", "body": "content", "download_path": "download"}
+_C_FIELD = re.compile(r"\b(" + "|".join(re.escape(name) for name in _KEYWORDS) + r")\b(?![_\w])")
+
+
+def python_names(message: str) -> str:
+    """``message`` with the C fields its head names (the text before the first ``": "``)
+    written as the Python keywords they came from: ``body_json and form_json: set at most
+    one body`` -> ``json and data: ...``. The rest of the message is kept as it is."""
+    head, separator, rest = message.partition(": ")
+    if not separator:
+        return message
+    return _C_FIELD.sub(lambda match: _KEYWORDS[match.group(1)], head) + separator + rest
+
+
 def status_error(status: int, message: str) -> GatewireError:
     """The exception for a non-zero ``gw_`` status code (CallError needs a result: see
-    :func:`gatewire._result.result_from_native`)."""
+    :func:`gatewire._result.result_from_native`); an invalid argument's message names the
+    Python keyword (:func:`python_names`)."""
     cls = _STATUS_ERRORS.get(status, GatewireError)
     text = message or f"gatewire status {status}"
+    if status == _native.GW_ERROR_INVALID_ARGUMENT:
+        text = python_names(text)
     return cls(text, code=status)
 
 
