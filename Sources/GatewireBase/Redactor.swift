@@ -61,7 +61,7 @@ public struct Redactor: Sendable {
     /// secret query parameters hidden; any other text comes back as it was. Pure; any thread.
     public func url(_ url: String) -> String {
         // Most paths have neither a query nor userinfo: nothing to copy.
-        guard url.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "@") }) else { return url }
+        guard Self.hasQueryOrUserinfo(url) else { return url }
         var url = url
         if let scheme = url.firstRange(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
            !url[scheme.upperBound..<at].contains(where: { $0 == "/" || $0 == "?" || $0 == "#" }) {
@@ -75,6 +75,14 @@ public struct Redactor: Sendable {
             return isSecretQueryParameter(PercentDecoding.decode(name)) ? "\(name)=\(Self.mask)" : String(pair)
         }
         return String(url[...question]) + pairs.joined(separator: "&") + String(url[fragmentStart...])
+    }
+
+    /// Whether `url` has a `?` or an `@`. Read over its UTF-8 bytes in place: every call
+    /// redacts its path and its final URL, and iterating the `String.UTF8View` as a sequence
+    /// costs several times as much per byte.
+    private static func hasQueryOrUserinfo(_ url: String) -> Bool {
+        let marks = { (byte: UInt8) in byte == UInt8(ascii: "?") || byte == UInt8(ascii: "@") }
+        return url.utf8.withContiguousStorageIfAvailable { $0.contains(where: marks) } ?? url.utf8.contains(where: marks)
     }
 
     /// `value` of the query parameter `name`, or the mask when `name` is secret.

@@ -2,35 +2,87 @@ import GatewireBase
 
 /// A response: what a server answered to one attempt (status, header fields and the decoded
 /// body bytes). A call's result carries its final one (`Response.http`).
+///
+/// A value with copy-on-write storage: copying it (into an attempt's report, the plugins'
+/// arguments, a result or an error) retains one reference instead of each of its fields;
+/// changing a copy gives that copy its own storage first.
 public struct HTTPResponse: Sendable {
     /// The status code (of the final response when the call followed redirects).
-    public var status: Int
+    public var status: Int {
+        get { storage.status }
+        set { unique().status = newValue }
+    }
     /// The header fields of the final response, in order.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.headers }
+        _modify { yield &unique().headers }
+    }
     /// The body, after `Content-Encoding` decoding.
-    public var body: [UInt8]
+    public var body: [UInt8] {
+        get { storage.body }
+        _modify { yield &unique().body }
+    }
     /// The URL this response came from (after redirects the call followed, the last hop's).
-    public var effectiveURL: String
+    public var effectiveURL: String {
+        get { storage.effectiveURL }
+        set { unique().effectiveURL = newValue }
+    }
     /// Where a redirect points: its `Location` resolved against ``effectiveURL`` by libcurl
     /// (`CURLINFO_REDIRECT_URL`; libcurl itself never follows), or nil for a response
     /// without one. ``RedirectPolicy`` decides whether the call goes there.
-    public var redirectURL: String?
+    public var redirectURL: String? {
+        get { storage.redirectURL }
+        set { unique().redirectURL = newValue }
+    }
     /// The HTTP version libcurl used: "1.0", "1.1", "2" or "3".
-    public var httpVersion: String
+    public var httpVersion: String {
+        get { storage.httpVersion }
+        set { unique().httpVersion = newValue }
+    }
+
+    private var storage: Storage
 
     /// A response as libcurl delivered it.
     public init(status: Int, headers: HTTPHeaders, body: [UInt8], effectiveURL: String, httpVersion: String,
                 redirectURL: String? = nil) {
-        self.redirectURL = redirectURL
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.effectiveURL = effectiveURL
-        self.httpVersion = httpVersion
+        storage = Storage(status: status, headers: headers, body: body, effectiveURL: effectiveURL,
+                          httpVersion: httpVersion, redirectURL: redirectURL)
     }
 
     /// The body as UTF-8 text (invalid bytes become U+FFFD).
     public var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The storage, made this value's own before a change.
+    private mutating func unique() -> Storage {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        return storage
+    }
+
+    // @unchecked: a Storage shared by several values is never changed (`unique()` copies it
+    // first), so only a value's sole owner writes it.
+    private final class Storage: @unchecked Sendable {
+        var status: Int
+        var headers: HTTPHeaders
+        var body: [UInt8]
+        var effectiveURL: String
+        var httpVersion: String
+        var redirectURL: String?
+
+        init(status: Int, headers: HTTPHeaders, body: [UInt8], effectiveURL: String, httpVersion: String,
+             redirectURL: String?) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.effectiveURL = effectiveURL
+            self.httpVersion = httpVersion
+            self.redirectURL = redirectURL
+        }
+
+        func copy() -> Storage {
+            Storage(status: status, headers: headers, body: body, effectiveURL: effectiveURL, httpVersion: httpVersion,
+                    redirectURL: redirectURL)
+        }
+    }
 }
 
 /// Where the time of one attempt went, from libcurl's `CURLINFO_*_TIME_T` counters, in

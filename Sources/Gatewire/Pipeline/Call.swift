@@ -282,12 +282,12 @@ final class Call: @unchecked Sendable {
     /// the cache see it, then the machine says what follows.
     private func reportAttempt(_ report: CallStateMachine.AttemptReport) {
         reportAttemptProgress()
-        let attempt = report.attempt
+        // The record is read in place (binding it would copy its strings and redirects).
         for plugin in core.plugins.reversed() {
-            plugin.didReceive(attempt, response: report.response, context: report.context)
+            plugin.didReceive(report.attempt, response: report.response, context: report.context)
         }
-        core.events.emit(event(.attemptFinished, attempt: attempt.number, status: attempt.status,
-                               errorKind: attempt.errorKind, record: attempt), to: onEvent)
+        core.events.emit(event(.attemptFinished, attempt: report.attempt.number, status: report.attempt.status,
+                               errorKind: report.attempt.errorKind, record: report.attempt), to: onEvent)
         resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
         var response = report.response
         var revalidated = false
@@ -483,9 +483,13 @@ final class Call: @unchecked Sendable {
         release(waits)
         if let deadlineTimer { core.loop.cancelTimer(deadlineTimer) }
         deadlineTimer = nil
-        let context = PluginContext(method: plan.prepared.method, path: plan.prepared.path, route: plan.prepared.route,
-                                    attempt: machine.attempts.count, callID: callID, redactor: core.redactor)
-        for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
+        if !core.plugins.isEmpty {
+            // Built only for plugins: it copies the path, the route and the client's redactor.
+            let context = PluginContext(method: plan.prepared.method, path: plan.prepared.path,
+                                        route: plan.prepared.route, attempt: machine.attempts.count, callID: callID,
+                                        redactor: core.redactor)
+            for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
+        }
         sink?.complete(&result)
         core.events.emit(finishedEvent(result), to: onEvent)
         Self.tell(result, observers: core.observers, completion: completion)

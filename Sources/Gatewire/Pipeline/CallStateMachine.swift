@@ -66,7 +66,7 @@ struct CallStateMachine {
         /// A 401 is with the refreshing credential (at most once per call).
         case awaitingCredential(CredentialState)
         /// The final response is mapped, on the loop or on the worker pool.
-        case mapping(MappingState)
+        case mapping(MappingInput)
         case finished
         /// Only while a payload is being changed (never seen between events).
         case modifying
@@ -165,22 +165,9 @@ struct CallStateMachine {
         var closeObserver: Int?
     }
 
-    /// The final response being mapped (a class: see ``AttemptState``).
-    final class MappingState {
-        let input: MappingInput
-        let reported: HTTPResponse?
-        /// Set while a worker maps (the loop's close observer).
-        var closeObserver: Int?
-
-        init(input: MappingInput, reported: HTTPResponse?, closeObserver: Int? = nil) {
-            self.input = input
-            self.reported = reported
-            self.closeObserver = closeObserver
-        }
-    }
-
-    /// What the call maps: the final result and how it came about. A class (see
-    /// ``AttemptState``): the mapping state and the action that maps it share it.
+    /// What the call maps: the final result and how it came about, and the mapping state's
+    /// waits. A class (see ``AttemptState``): the mapping state and the action that maps it
+    /// share it.
     final class MappingInput {
         var result: TransferResult
         /// Why a redirect in it was not followed (then it fails with kind `redirect` unless a
@@ -190,9 +177,15 @@ struct CallStateMachine {
         let redirected: Bool
         let fromCache: Bool
         let revalidated: Bool
+        /// What a stop reports: the last retried response, then once a worker maps, the final one.
+        var reported: HTTPResponse?
+        /// Set while a worker maps (the loop's close observer).
+        var closeObserver: Int?
 
-        init(result: TransferResult, refusedRedirect: String?, redirected: Bool, fromCache: Bool, revalidated: Bool) {
+        init(result: TransferResult, refusedRedirect: String?, redirected: Bool, fromCache: Bool, revalidated: Bool,
+             reported: HTTPResponse?) {
             self.result = result
+            self.reported = reported
             self.refusedRedirect = refusedRedirect
             self.redirected = redirected
             self.fromCache = fromCache
@@ -299,8 +292,8 @@ struct CallStateMachine {
     mutating func cacheAnswered(_ response: HTTPResponse, trial: Bool) -> PreparedAction {
         guard case .preparing(let preparing) = state else { preconditionFailure("cacheAnswered in state \(state)") }
         let input = MappingInput(result: TransferResult(stored: response), refusedRedirect: nil, redirected: false,
-                                 fromCache: true, revalidated: false)
-        state = .mapping(MappingState(input: input, reported: preparing.reported))
+                                 fromCache: true, revalidated: false, reported: preparing.reported)
+        state = .mapping(input)
         return .map(input, record: .uncounted, trial: trial)
     }
 
@@ -476,7 +469,7 @@ struct CallStateMachine {
         }
         guard ended.result.error != nil || attempts[last].status >= 400 else {
             let input = Self.input(ended)
-            state = .mapping(MappingState(input: input, reported: ended.reported))
+            state = .mapping(input)
             return .map(input)
         }
         let outcome = AttemptOutcome(attempt: ended.number, status: attempts[last].status,
@@ -489,7 +482,7 @@ struct CallStateMachine {
 
     private static func input(_ ended: EndedAttempt) -> MappingInput {
         MappingInput(result: ended.result, refusedRedirect: ended.refusedRedirect, redirected: ended.redirected,
-                     fromCache: ended.revalidated, revalidated: ended.revalidated)
+                     fromCache: ended.revalidated, revalidated: ended.revalidated, reported: ended.reported)
     }
 
     private var lastStatus: Int { attempts.last?.status ?? 0 }
@@ -544,7 +537,7 @@ struct CallStateMachine {
     private mutating func stopRetrying(_ ended: EndedAttempt, reason: String) -> RetryDecidedAction {
         attempts[attempts.count - 1].decision = reason
         let input = Self.input(ended)
-        state = .mapping(MappingState(input: input, reported: ended.reported))
+        state = .mapping(input)
         return .map(input)
     }
 
@@ -618,7 +611,7 @@ struct CallStateMachine {
         case .keep(let reason):
             attempts[last].decision = "401: " + reason
             let input = Self.input(ended)
-            state = .mapping(MappingState(input: input, reported: ended.reported))
+            state = .mapping(input)
             return .map(input, release: release)
         }
     }
@@ -628,9 +621,9 @@ struct CallStateMachine {
     /// The body went to the worker pool (too large to map on the loop); `closeObserver`
     /// ends the call if the loop closes before the outcome comes back.
     mutating func mappingOffloaded(closeObserver: Int) {
-        guard case .mapping(let mapping) = state else { preconditionFailure("mappingOffloaded in state \(state)") }
-        state = .mapping(MappingState(input: mapping.input, reported: mapping.input.result.response,
-                                      closeObserver: closeObserver))
+        guard case .mapping(let input) = state else { preconditionFailure("mappingOffloaded in state \(state)") }
+        input.reported = input.result.response
+        input.closeObserver = closeObserver
     }
 
     enum MappingFinishedAction {
@@ -643,9 +636,9 @@ struct CallStateMachine {
 
     mutating func mappingFinished() -> MappingFinishedAction {
         switch state {
-        case .mapping(let mapping):
+        case .mapping(let input):
             state = .finished
-            return .complete(mapping.input, release: Waits(closeObserver: mapping.closeObserver))
+            return .complete(input, release: Waits(closeObserver: input.closeObserver))
         case .finished:
             return .none  // stopped meanwhile
         case .idle, .preparing, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff,
@@ -694,9 +687,9 @@ struct CallStateMachine {
         case .awaitingCredential(let waiting):
             state = .finished
             return .fail(failure.reporting(waiting.ended.reported), release: Waits(closeObserver: waiting.closeObserver))
-        case .mapping(let mapping):
+        case .mapping(let input):
             state = .finished
-            return .fail(failure.reporting(mapping.reported), release: Waits(closeObserver: mapping.closeObserver))
+            return .fail(failure.reporting(input.reported), release: Waits(closeObserver: input.closeObserver))
         case .finished:
             return .none
         case .modifying:

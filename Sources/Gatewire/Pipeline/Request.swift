@@ -190,8 +190,16 @@ public struct CallOptions: Sendable {
     /// - Parameters:
     ///   - route: the route's own policy, nil when the call has no route or the route sets none.
     ///   - client: the client's (the config's top-level) policy.
-    package func retryPolicy(route: RetryPolicy?, client: RetryPolicy) -> RetryPolicy {
-        var policy = retryPolicy ?? route ?? client
+    package func retryPolicy(route: borrowing RetryPolicy?, client: borrowing RetryPolicy) -> RetryPolicy {
+        // One copy, of the policy chosen (`??` would copy the route's into its operand too).
+        var policy: RetryPolicy
+        if let own = retryPolicy {
+            policy = own
+        } else if let route = copy route {
+            policy = route
+        } else {
+            policy = copy client
+        }
         if let maxRetries { policy.maxRetries = maxRetries }
         return policy
     }
