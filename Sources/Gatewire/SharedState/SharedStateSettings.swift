@@ -19,7 +19,7 @@ public struct SharedStateSettings: Sendable, Equatable {
     /// (and the server) share their breakers; another prefix keeps a separate fleet.
     public var keyPrefix = "gatewire:"
     /// How long one operation on the store may take, in seconds (default 0.05): past it the
-    /// decision it served is made in process (``CallLimits/duration``'s range).
+    /// decision it served is made in process (`CallLimits.duration`'s range).
     public var timeout = 0.05
 
     package init(server: Server) { self.server = server }
