@@ -20,6 +20,8 @@
  * FUZZ_FOLDER ('/' in fuzzed text becomes '_'); no call reaches a server. Each input ends with
  * every started call's result taken from the queue, so inputs do not share state.
  */
+/* Fuzzes the 0.x flat layout of the call options (gw_call_options_v4). */
+#define GW_USE_CALL_OPTIONS_V4
 #include "../../../include/gatewire.h"
 
 #include <float.h>
