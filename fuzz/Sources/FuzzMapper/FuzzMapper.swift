@@ -76,5 +76,5 @@ func loadCases() -> JSONValue {
     while case let count = fread(&buffer, 1, buffer.count, file), count > 0 {
         bytes.append(contentsOf: buffer[0..<count])
     }
-    return try! bytes.withUnsafeBytes { try JSONValue.parse($0) }
+    return try! JSONValue.parse(String(decoding: bytes, as: UTF8.self))
 }
