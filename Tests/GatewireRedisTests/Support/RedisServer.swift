@@ -52,7 +52,7 @@ final class RedisServer {
         self.arguments = arguments
         var lastError: Error?
         for _ in 0..<5 {
-            let candidate = try Self.freePort()
+            let candidate = try TestServer.closedPort()  // a port the kernel just handed out, then closed
             do {
                 process = try Self.launch(port: candidate, arguments: arguments)
                 port = candidate
@@ -112,25 +112,6 @@ final class RedisServer {
             line.contains("Ready to accept connections") ? port : nil
         }
         return process
-    }
-
-    /// A port the kernel just handed out on 127.0.0.1 (bound, then closed).
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestServerError(description: "socket failed: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(fd, pointer, length) == 0 && getsockname(fd, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw TestServerError(description: "bind failed: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
