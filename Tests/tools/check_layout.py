@@ -91,12 +91,18 @@ def check(root: Path, layout) -> list[str]:
     level_two = [re.split(r"\s{2,}", line.strip())[0] for line in listing if re.match(r"    \S", line)]
     named_one = {name.strip() for entry in level_one for name in entry.rstrip("/").split(",")}
     targets = layout.read_targets(root)
-    for name in sorted(t.name for t in targets.values() if t.kind != "test"):
+    in_sources = [t for t in targets.values() if t.kind != "test" and t.folder.parent == root / "Sources"]
+    for name in sorted(t.name for t in in_sources):
         if name not in named_one:
             problems.append(f"the Sources/ listing does not name the target {name}")
+    # A target kept elsewhere (the fuzz drivers beside their fuzz package) is named by its path.
+    for target in sorted((t for t in targets.values() if t.kind != "test" and t not in in_sources), key=lambda t: t.name):
+        path = f"{target.folder.relative_to(root)}/"
+        if path not in section:
+            problems.append(f"README's Layout does not name {path}, the folder of the target {target.name}")
     for name in sorted(named_one - {t.name for t in targets.values()}):
         problems.append(f"the Sources/ listing names {name}, which Package.swift does not declare")
-    folders = {f for t in targets.values() if t.kind != "test" for f in t.folders}
+    folders = {f for t in in_sources for f in t.folders}
     for folder in sorted(folders - {entry.rstrip("/") for entry in level_two}):
         problems.append(f"the Sources/ listing does not name the folder {folder}/")
     for entry in sorted({entry.rstrip("/") for entry in level_two} - folders):
