@@ -129,6 +129,10 @@ extern "C" {
                                          to http, a body re-sent to another origin, another origin
                                          under "sameOrigin", following off) and no descriptor accepts;
                                          the status and response are the redirect's */
+#define GW_KIND_RATE_LIMITED 17     /**< the host's or route's rateLimit refused the attempt: waiting
+                                         for its slot (or for a Retry-After pause to end) was off
+                                         ("wait": false) or would pass the deadline; nothing (more)
+                                         was sent; gw_result_retry_after says when a slot frees */
 /** @} */
 
 /**
@@ -1427,6 +1431,14 @@ const char *gw_result_mapped_json(const gw_result *result);
  * @return a JSON array, or NULL.
  */
 const char *gw_result_error_objects_json(const gw_result *result);
+
+/**
+ * When a call refused by its rate limit (GW_KIND_RATE_LIMITED) could go out: the seconds until
+ * the limit frees a slot, or until the Retry-After pause of its host or route ends.
+ * @param result the result (NULL is accepted).
+ * @return seconds (> 0) for a rate_limited failure; 0 for any other result or NULL.
+ */
+double gw_result_retry_after(const gw_result *result);
 
 /**
  * The attempt history.
