@@ -41,14 +41,16 @@ def breaker(break_duration: float) -> dict:
 
 
 def run_fleet(config: dict, path: str, stop: str, pause: float = 0.0,
-              during: Callable[[], None] | None = None) -> list[dict]:
-    """Runs FLEET workers together and returns each one's report, with its stderr as ``log``
-    (written to a file, so that a worker never waits for the test to read it)."""
+              during: Callable[[], None] | None = None, size: int = FLEET,
+              extra: tuple[str, ...] = ()) -> list[dict]:
+    """Runs ``size`` workers together (``extra``: their further arguments) and returns each
+    one's report, with its stderr as ``log`` (written to a file, so that a worker never waits
+    for the test to read it)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2] / "bindings" / "python"),
                                          env.get("PYTHONPATH", "")])
-    logs = [tempfile.TemporaryFile() for _ in range(FLEET)]
-    workers = [subprocess.Popen([sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause)],
+    logs = [tempfile.TemporaryFile() for _ in range(size)]
+    workers = [subprocess.Popen([sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause), *extra],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
                for log in logs]
     try:
@@ -177,4 +179,70 @@ def test_redis_killed_and_stopped_the_fleet_decides_locally_and_resumes(
         assert 1 <= lost <= 2 and back == lost, [line for line in report["log"].splitlines() if "shared" in line]
     # The shared state resumed after the restart: the breaker's key is back, with an expiry.
     assert any(name.endswith(":state") for name in redis.keys())
+    assert redis.keys_without_expiry() == []
+
+
+def evalsha_calls(redis: RedisProcess) -> int:
+    """How many EVALSHA commands the server has run (``INFO commandstats``)."""
+    for line in redis.cli("INFO", "commandstats").splitlines():
+        if line.startswith("cmdstat_evalsha:"):
+            return int(line.split("calls=")[1].split(",")[0])
+    return 0
+
+
+def test_a_shared_rate_limit_holds_for_the_fleet_and_starves_no_one(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    rate = {"requests": 20, "per": 1, "burst": 5}
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": rate,
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+    before = evalsha_calls(redis)
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:5", size=4, extra=("deadline",))
+    received = sequence_count(key)
+    operations = evalsha_calls(redis) - before
+    per_instance = [report["kinds"].get("200", 0) for report in reports]
+    print(f"shared rate limit: the backend received {received} (at most {20 * 5 + 5 + 1}); per instance "
+          f"{per_instance}; {operations} EVALSHA for {received} calls ({operations / max(1, received):.2f} per call); "
+          f"kinds {[report['kinds'] for report in reports]}")
+    # A call whose deadline passed while its request was out reached the backend too.
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    assert received <= 20 * 5 + 5 + 1
+    # Each instance waited its turn and got a share (a fair one is about a quarter).
+    assert all(count >= 5 for count in per_instance), per_instance
+    assert redis.keys_without_expiry() == []
+
+
+def test_in_process_rate_limits_each_allow_the_whole_rate(
+    server: str, library: str, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {"requests": 20, "per": 1, "burst": 5}}
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:2", size=4, extra=("deadline",))
+    received = sequence_count(key)
+    print(f"in-process rate limits: the backend received {received}")
+    # A call whose deadline passed while its request was out reached the backend too.
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    assert received > 20 * 2 + 5 + 1  # each instance allows the rate alone: four times it at most
+    assert received <= 4 * (20 * 2 + 5 + 1)
+
+
+def test_a_retry_after_seen_by_one_instance_pauses_the_host_for_the_fleet(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+    reports = run_fleet(config, f"/sequence/{key}/429,200?retry_after=2", "for:4", pause=0.01, size=4)
+    assert total(reports, "429") == 1
+    got_429 = next(t for report in reports for kind, t in report["ended"] if kind == "429")
+    # Every instance learns the pause within a lease duration (0.2 s) of the 429; none sends
+    # until the pause ends 2 s after it.
+    during = [round(t - got_429, 3) for report in reports for kind, t in report["ended"]
+              if kind == "200" and got_429 + 0.5 <= t <= got_429 + 1.95]
+    after = [t for report in reports for kind, t in report["ended"] if kind == "200" and t > got_429 + 2]
+    print(f"shared pause: 200s ending 0.5...1.95 s after the 429: {during}; after it: {len(after)}")
+    assert during == []
+    assert len(after) > 0
+    assert total(reports, "200") + 1 == sequence_count(key)
     assert redis.keys_without_expiry() == []

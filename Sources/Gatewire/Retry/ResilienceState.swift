@@ -11,13 +11,20 @@ final class ResilienceState: @unchecked Sendable {
     private var budgets: [Key<RetryBudget>: RetryBudgetState] = [:]
     /// The circuit breakers' store.
     let breakers: any BreakerStore
-    /// The rate limits' store (in process).
-    let rateLimits: any RateLimitStore = LocalRateLimitStore()
+    /// The rate limits' store (in process, or in the same Redis as the breakers).
+    let rateLimits: any RateLimitStore
 
     /// The state of a client whose breakers live in process, or in the Redis of
     /// `sharedState` (nil: in process), reached from `loop` (connected on first use).
     init(sharedState: SharedStateSettings?, loop: EventLoop) {
-        breakers = sharedState.map { RedisBreakerStore(settings: $0, loop: loop) } ?? LocalBreakerStore()
+        if let sharedState {
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop)
+            breakers = shared
+            rateLimits = RedisRateLimitStore(connection: shared)
+        } else {
+            breakers = LocalBreakerStore()
+            rateLimits = LocalRateLimitStore()
+        }
     }
 
     /// The bucket for `host` under `budget`, created full on first use; nil when off.
