@@ -30,6 +30,7 @@ import Testing
             Self.step(["return", "2"]),               // given back unused
             Self.step(["lease", "1", "1000000"]),     // the first of them again
             Self.step(["lease", "0", "0"]),           // only asks about a pause: none
+            Self.step(["lease", "6", "120000"]),      // only 1 of 6 conforms within 120 ms
         ]).map(Self.numbers)
         #expect(replies[0] == [6, 0, 0])
         #expect(replies[1].count == 3 && replies[1][0] == 0 && replies[1][1] > 0 && replies[1][1] <= 50_000)
@@ -37,6 +38,7 @@ import Testing
         #expect(replies[3] == [0, 0, 0])
         #expect(replies[4].count == 3 && replies[4][0] == 1 && replies[4][1] > 0 && replies[4][1] <= 50_000)
         #expect(replies[5] == [0, 0, 0])
+        #expect(replies[6].count == 3 && replies[6][0] == 1 && replies[6][1] > 50_000 && replies[6][1] <= 100_000)
         let expiries = await redis.keysAndExpiries()
         #expect(expiries.count == 1 && !expiries.values.contains(-1), "\(expiries)")
         await redis.stop()

@@ -91,3 +91,26 @@ def test_route_scope_limits_each_route_alone(
             client.call_route("a")
     assert 'route "a"' in caught.value.message
     assert sequence_count(a) == 1 and sequence_count(b) == 1
+
+
+def test_with_its_redis_down_a_shared_limit_decides_in_process(
+    server: str, library: str, sequence_count: Callable[[str], int]
+) -> None:
+    from redis_process import RedisProcess
+
+    redis = RedisProcess()
+    url = redis.url
+    redis.stop()  # nothing listens there now: every store operation fails at once
+    key = uuid.uuid4().hex[:12]
+    config = limited(server, requests=1, per=30, wait=False)
+    config["sharedState"] = {"redis": url}
+    with gatewire.Client(config=config) as client:
+        statuses = []
+        for _ in range(3):
+            try:
+                statuses.append(client.call("GET", f"/sequence/{key}/200").status)
+            except gatewire.RateLimited as error:
+                statuses.append(error.kind.name)
+    # The in-process limiter took over: never "no limit", and no call lost or doubled.
+    assert statuses == [200, "rate_limited", "rate_limited"]
+    assert sequence_count(key) == 1

@@ -14,9 +14,9 @@ import GatewireRedis
 /// Arguments: `op`, the interval and the tolerance (microseconds, `per / requests` and
 /// `burst` intervals), then the operation's own:
 /// - `lease want maxWait` (maxWait in microseconds): takes up to `want` slots that conform
-///   now; when none does, reserves `min(want, burst + 1)` slots that conform after a wait
-///   of at most `maxWait` (all of them at its end: GCRA's bound holds for a block). Nothing
-///   while paused; `want` 0 only asks whether the limit is paused.
+///   now; when none does, reserves the most slots, up to `want`, that conform together after
+///   a wait of at most `maxWait` (all of them at its end: GCRA's bound holds for a block).
+///   Nothing while paused; `want` 0 only asks whether the limit is paused.
 /// - `return count`: gives back `count` leased slots that were not used (the TAT moves back,
 ///   never before now).
 /// - `pause ms`: pauses the limit for `ms` milliseconds unless a longer pause runs.
@@ -55,14 +55,11 @@ enum RateLimitScript {
         local want, maxWait = tonumber(ARGV[4]), tonumber(ARGV[5])
         if want < 1 then return {0, 0, 0} end
         local tat = math.max(tonumber(redis.call('GET', tatKey) or '0'), now)
-        local fit = math.floor((now + dvt - tat) / interval + 1e-9)
-        local granted, wait = math.min(want, fit), 0
+        local granted, wait = math.min(want, math.floor((now + dvt - tat) / interval + 1e-9)), 0
         if granted < 1 then
-          granted = math.max(1, math.min(want, math.floor(dvt / interval + 1e-9)))
+          granted = math.min(want, math.floor((now + maxWait + dvt - tat) / interval + 1e-9))
+          if granted < 1 then return {0, math.ceil(tat + interval - dvt - now), 0} end
           wait = tat + granted * interval - dvt - now
-          if wait > maxWait then
-            return {0, math.ceil(tat + interval - dvt - now), 0}
-          end
         end
         store(tat + granted * interval)
         return {granted, math.ceil(wait), 0}

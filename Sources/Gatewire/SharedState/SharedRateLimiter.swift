@@ -6,19 +6,29 @@
 /// duration from its reply, so clocks never meet).
 ///
 /// - **Leased slots**: each admits one attempt, from when the lease says (at once, or after
-///   the wait Redis reserved them for) until ``leaseDuration`` after it; a slot left then is
-///   given back (`return`). When the slots run low the client asks for more before they run out.
+///   the wait Redis reserved them for) until ``leaseDuration`` after it; slots left then are
+///   given back (`return`). When fewer are left than half a lease at the recent rate, the
+///   client asks for more before they run out.
 /// - **No slot**: the client asks for a lease (one request in flight) and the call waits for
-///   the reply, at most the store's `timeout`, then asks again. A lease refused (no slot before
-///   the call could wait) tells when a slot frees: calls that cannot wait that long fail until then.
-/// - **Pauses**: a `Retry-After` this client sees goes to Redis (`pause`), and every lease
-///   reply says whether the limit is paused, so each client learns a pause with its next lease.
+///   the reply (polling every ``leasePoll``; the store's `timeout` bounds it). A lease refused
+///   (no slot within the wait the call allowed) tells when a slot frees: calls that cannot
+///   wait that long fail at once until then.
+/// - **Pauses**: a `Retry-After` this client sees goes to Redis (`pause`), and every reply
+///   says whether the limit is paused; a client holding slots, or with pauses only, asks at
+///   most every ``pauseCheckInterval`` when no other request told it.
 /// - **Store failing** (``StoreHealth/decidesLocally``): the in-process ``local`` limiter
 ///   decides, and pauses apply locally too.
 final class SharedRateLimiter: RateLimiter {
-    /// How long a leased slot stays usable, in seconds: short, so that a pause or a busier
-    /// neighbour takes effect soon and unused slots go back soon.
-    static let leaseDuration = 0.2
+    /// How long a leased slot stays usable after the lease's start, in seconds: long enough
+    /// that a client calling a few times a second leases several calls at once, short enough
+    /// that unused slots go back to the fleet soon.
+    static let leaseDuration = 1.0
+    /// How often a client asks whether the limit is paused when no lease request told it, in
+    /// seconds: a pause reaches every client within this (and a round trip).
+    static let pauseCheckInterval = 0.2
+    /// How long a call waits for a lease request in flight before it asks again, in seconds
+    /// (the store's `timeout` bounds the whole wait: past it the in-process limiter decides).
+    static let leasePoll = 0.002
 
     let policy: RateLimitPolicy
     /// The in-process limiter: deciding while the store fails.
@@ -31,18 +41,20 @@ final class SharedRateLimiter: RateLimiter {
     private var slots = 0
     private var usableAt = 0.0
     private var leaseEnd = 0.0
+    /// Whether a request (a lease, a return is not one) is in flight.
     private var asking = false
+    /// When the last request went out (each reply says whether the limit is paused).
+    private var lastAsked = -Double.infinity
     /// When a slot frees, as the last refused lease said (calls that cannot wait fail until then).
     private var freeAt = 0.0
     private var pausedUntil = 0.0
-    /// When a pauses-only limit last asked whether it is paused.
-    private var lastCheck = -Double.infinity
-    /// Admissions since `windowStart`, and those of the last whole window: the recent rate.
+    /// Admissions since `windowStart`, and the rate of the last whole window (per second).
     private var admissions = 0
     private var windowStart = 0.0
     private var lastRate = 0.0
-    /// Calls that waited for a lease since the last request (demand the rate does not show yet).
-    private var waiting = 0
+    /// The lease size the demand asks for, before the recent rate shows it: doubled each time
+    /// a lease runs low within its duration, halved each time slots go back unused.
+    private var demand = 1
 
     init(key: RateLimitKey, store: RedisRateLimitStore) {
         policy = key.policy
@@ -59,30 +71,34 @@ final class SharedRateLimiter: RateLimiter {
             let left = pausedUntil - now
             return left <= maxWait ? .wait(left, reserved: false) : .refused(retryAfter: left, paused: true)
         }
-        guard policy.interval != nil else {
-            // Pauses only: admitted at once; the client asks whether the limit is paused at
-            // most once per lease duration, and learns a pause with the reply.
-            if !asking, now - lastCheck >= Self.leaseDuration { check(now: now) }
-            return store.health.decidesLocally ? local.admit(now: now, maxWait: maxWait) : .admitted
+        if !asking, now - lastAsked >= Self.pauseCheckInterval, policy.interval == nil || slots > 0 {
+            request(want: 0, maxWait: 0, now: now)  // is the limit paused? (a lease of nothing)
         }
         if store.health.decidesLocally {
-            if !asking { lease(now: now, maxWait: maxWait) }  // asks whether the store is back
+            // While the store fails the in-process limiter decides; the requests above and
+            // below ask whether it is back (none while the client has stopped asking).
+            if !asking, policy.interval != nil { request(want: 1, maxWait: 0, now: now) }
             return local.admit(now: now, maxWait: maxWait)
         }
+        guard policy.interval != nil else { return .admitted }  // pauses only
         if slots > 0, now >= leaseEnd { giveBack() }
         if slots > 0 {
             let wait = usableAt - now
             guard wait <= maxWait else { return .refused(retryAfter: wait, paused: false) }
             slots -= 1
             count(now)
-            if slots <= Self.lowWater(lastRate), !asking { lease(now: now, maxWait: maxWait) }
+            if slots <= Int(lastRate * Self.leaseDuration / 2), !asking {
+                demand = min(policy.burst + 1, demand * 2)  // running out within the lease
+                request(want: leaseSize(), maxWait: maxWait, now: now)  // renewed before it runs out
+            }
             return wait > 0 ? .wait(wait, reserved: true) : .admitted
         }
         if freeAt > now, freeAt - now > maxWait { return .refused(retryAfter: freeAt - now, paused: false) }
-        waiting += 1
-        if !asking { lease(now: now, maxWait: maxWait) }
-        // The reply comes within the store's timeout; the call asks again then.
-        return .wait(store.settings.timeout, reserved: false)
+        if !asking {
+            if now < leaseEnd { demand = min(policy.burst + 1, demand * 2) }  // ran out within the lease
+            request(want: leaseSize(), maxWait: maxWait, now: now)
+        }
+        return .wait(Self.leasePoll, reserved: false)  // then asks again: the lease's reply has come, or not yet
     }
 
     func pause(seconds: Double, now: Double) {
@@ -94,14 +110,19 @@ final class SharedRateLimiter: RateLimiter {
 
     // MARK: Leases
 
-    /// Asks for slots: the recent rate's share of ``leaseDuration`` plus the calls waiting,
-    /// at most a burst (what GCRA can give at once); `maxWait` is how long they may be reserved ahead.
-    private func lease(now: Double, maxWait: Double) {
-        let burst = policy.burst + 1
-        let want = min(burst, max(1, Int((lastRate * Self.leaseDuration).rounded(.up)) + waiting))
-        waiting = 0
+    /// The slots a lease asks for: the recent rate's share of ``leaseDuration`` or the
+    /// demand's, whichever is larger, at most a burst + 1 (what GCRA gives at once).
+    private func leaseSize() -> Int {
+        min(policy.burst + 1, max(demand, Int((lastRate * Self.leaseDuration).rounded(.up))))
+    }
+
+    /// Asks for `want` slots (0: only whether the limit is paused), which may be reserved up
+    /// to `maxWait` seconds ahead; the reply adds them to the lease, or tells when a slot
+    /// frees, and says whether the limit is paused.
+    private func request(want: Int, maxWait: Double, now: Double) {
         asking = true
-        let wait = maxWait.isFinite ? Int(min(maxWait, 86_400) * 1_000_000) : 86_400_000_000
+        lastAsked = now
+        let wait = Int(min(maxWait, 86_400) * 1_000_000)
         store.run(keys: keys, arguments: [Array("lease".utf8)] + policyArguments
                   + [Array(String(want).utf8), Array(String(wait).utf8)]) { [weak self] reply in
             guard let self else { return }
@@ -115,21 +136,9 @@ final class SharedRateLimiter: RateLimiter {
                 slots += reply.granted
                 usableAt = max(usableAt, now + reply.wait)
                 leaseEnd = usableAt + Self.leaseDuration
-            } else {
+            } else if want > 0 {
                 freeAt = now + reply.wait
             }
-        }
-    }
-
-    /// Asks whether the limit is paused (a lease of no slot).
-    private func check(now: Double) {
-        lastCheck = now
-        asking = true
-        store.run(keys: keys, arguments: [Array("lease".utf8)] + policyArguments + [Array("0".utf8), Array("0".utf8)]) {
-            [weak self] reply in
-            guard let self else { return }
-            asking = false
-            if let reply, reply.paused > 0 { pausedUntil = max(pausedUntil, MonotonicClock.now() + reply.paused) }
         }
     }
 
@@ -137,6 +146,7 @@ final class SharedRateLimiter: RateLimiter {
     private func giveBack() {
         let count = slots
         slots = 0
+        demand = max(1, demand / 2)
         store.run(keys: keys, arguments: [Array("return".utf8)] + policyArguments + [Array(String(count).utf8)]) { _ in }
     }
 
@@ -148,10 +158,6 @@ final class SharedRateLimiter: RateLimiter {
         }
         admissions += 1
     }
-
-    /// The slots left at which the client asks for more: half of what the recent rate uses
-    /// in a lease, so that the next lease comes before these run out.
-    private static func lowWater(_ rate: Double) -> Int { Int(rate * leaseDuration / 2) }
 
     // MARK: Names
 
