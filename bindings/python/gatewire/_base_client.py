@@ -141,7 +141,7 @@ class CallOptions(TypedDict, total=False):
             :data:`gatewire.RetryTest`); not accepted by :meth:`Client.call_many`.
         policy: this call's resilience policies, with the gateway config's keys:
             ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
-            False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else
+            False, "rateLimit": {...} or False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else
             the client's) policy, e.g. ``policy={"retry": {"idempotencyKey": True}}``.
         redirects: which redirects this call follows (the config's ``redirects``): a
             ``follow`` word, ``"none"``, ``"sameOrigin"`` or ``"any"``; ``False`` (none); or
