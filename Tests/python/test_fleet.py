@@ -20,6 +20,9 @@ from typing import Callable, Iterator
 
 import pytest
 from redis_process import RedisProcess
+from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+
+import gatewire
 
 WORKER = Path(__file__).with_name("fleet_worker.py")
 FLEET = 6
@@ -246,3 +249,36 @@ def test_a_retry_after_seen_by_one_instance_pauses_the_host_for_the_fleet(
     assert len(after) > 0
     assert total(reports, "200") + 1 == sequence_count(key)
     assert redis.keys_without_expiry() == []
+
+
+def test_gatewire_state_prints_the_breakers_limits_and_pauses_the_store_holds(
+    server: str, library: str, cli: str, redis: RedisProcess, tmp_path: Path  # noqa: F811
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "circuitBreaker": breaker(30),
+              "rateLimit": {"requests": 5, "per": 60, "burst": 2},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"state-{uuid.uuid4().hex[:8]}:"}}
+    with gatewire.Client(config=config) as client:
+        with pytest.raises(gatewire.HTTPStatusError):
+            client.call("GET", f"/sequence/{key}/429", params={"retry_after": "30"})
+        time.sleep(0.5)  # the breaker's batch and the pause reach Redis (both go at once)
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    result = run(cli, "state", "--config", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    print(result.stdout)
+    by_type = {line["type"]: line for line in lines}
+    assert len(lines) == 3 and set(by_type) == {"circuit_breaker", "rate_limit", "pause"}
+    host = server.removeprefix("http://")
+    breaker_line = by_type["circuit_breaker"]
+    assert breaker_line["host"] == host and breaker_line["state"] == "closed"
+    assert breaker_line["outcomes"] == 1 and breaker_line["failures"] == 1 and len(breaker_line["policy"]) == 16
+    assert by_type["rate_limit"]["scope"] == "host" and by_type["rate_limit"]["name"] == host
+    assert 0 < by_type["rate_limit"]["ahead"] <= 36  # the lease booked up to 3 slots of 12 s
+    assert by_type["pause"]["name"] == host and 25 < by_type["pause"]["for"] <= 30
+    # Without sharedState there is no store to read.
+    del config["sharedState"]
+    path.write_text(json.dumps(config))
+    alone = run(cli, "state", "--config", str(path))
+    assert alone.returncode == 1 and "has no sharedState" in alone.stderr

@@ -56,6 +56,9 @@ def test_a_wait_past_the_deadline_fails_at_once_and_per_call_policies_apply(
         assert client.call("GET", f"/sequence/{key}/200", policy=policy).status == 200
         with pytest.raises(gatewire.RateLimited) as caught:
             client.call("GET", f"/sequence/{key}/200", policy=policy, deadline=5)
+        # The same limit without waiting: one limit, whatever a call does over it.
+        with pytest.raises(gatewire.RateLimited):
+            client.call("GET", f"/sequence/{key}/200", policy={"rateLimit": {"requests": 1, "per": 30, "wait": False}})
         # Without the call's policy the client has no limit.
         assert client.call("GET", f"/sequence/{key}/200").status == 200
     assert caught.value.retry_after is not None and caught.value.retry_after > 5

@@ -34,7 +34,9 @@ protocol RateLimitStore: AnyObject {
 }
 
 /// What a limit counts under: a host (`host[:port]`, lower-cased) or a route's name, and the
-/// policy's value (two policies for one host are two limits, as two circuit breakers are).
+/// limit's values (`requests`, `per`, `burst`: two limits for one host are two limits, as two
+/// circuit breakers are). Calls that differ only in what they do over the limit (`wait`,
+/// the pause's rules) share one: equality and hashing read the limit's values alone.
 struct RateLimitKey: Hashable {
     /// `host` or `route` (a call without a route counts under its host).
     let scope: RateLimitPolicy.Scope
@@ -52,6 +54,19 @@ struct RateLimitKey: Hashable {
             name = ResilienceState.host(of: url)
         }
         self.policy = policy
+    }
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.scope == rhs.scope && lhs.name == rhs.name && lhs.policy.requests == rhs.policy.requests
+            && lhs.policy.per == rhs.policy.per && lhs.policy.burst == rhs.policy.burst
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(scope)
+        hasher.combine(name)
+        hasher.combine(policy.requests)
+        hasher.combine(policy.per)
+        hasher.combine(policy.burst)
     }
 
     /// The limit as messages name it: `host 127.0.0.1:8080` or `route "user"`.
