@@ -601,6 +601,24 @@ int32_t gw_client_metrics_json(gw_client *client, char **out_json);
 int32_t gw_client_cookies_json(gw_client *client, char **out_json);
 
 /**
+ * What the config's "sharedState" Redis holds under its keyPrefix, whichever process wrote
+ * it: a JSON array of objects, sorted by key, times in seconds from Redis's clock:
+ * {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes", "failures"}
+ * (or "state": "open", "for"; "half_open", "trial"), {"type": "rate_limit", "scope", "name",
+ * "policy", "ahead"}, {"type": "pause", "scope", "name", "policy", "for"} (docs/fleet.md).
+ * The `gatewire state` command prints the same objects one a line.
+ *
+ * Blocks until Redis answers (at most the store's "timeout"); not from a callback.
+ * @param client the client.
+ * @param out_json receives the JSON text, freed with gw_string_free; NULL on an error.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument, a config without
+ *         "sharedState" or with "redisCluster"; GW_ERROR_WOULD_DEADLOCK on the client's loop
+ *         thread; GW_ERROR_CALL_FAILED when Redis does not answer in time
+ *         (gw_last_error_message says why).
+ */
+int32_t gw_client_shared_state_json(gw_client *client, char **out_json);
+
+/**
  * Whether the calling thread may block until a call of this client completes: the rule
  * gw_call and gw_paginator_next apply, for bindings that wait on a completion of their own
  * (e.g. a future resolved by gw_call_async's completion).

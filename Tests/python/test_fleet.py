@@ -251,7 +251,7 @@ def test_a_retry_after_seen_by_one_instance_pauses_the_host_for_the_fleet(
     assert redis.keys_without_expiry() == []
 
 
-def test_gatewire_state_prints_the_breakers_limits_and_pauses_the_store_holds(
+def test_gatewire_state_and_shared_state_list_the_breakers_limits_and_pauses_the_store_holds(
     server: str, library: str, cli: str, redis: RedisProcess, tmp_path: Path  # noqa: F811
 ) -> None:
     key = uuid.uuid4().hex[:12]
@@ -262,6 +262,7 @@ def test_gatewire_state_prints_the_breakers_limits_and_pauses_the_store_holds(
         with pytest.raises(gatewire.HTTPStatusError):
             client.call("GET", f"/sequence/{key}/429", params={"retry_after": "30"})
         time.sleep(0.5)  # the breaker's batch and the pause reach Redis (both go at once)
+        from_python = client.shared_state()
     path = tmp_path / "config.json"
     path.write_text(json.dumps(config))
     result = run(cli, "state", "--config", str(path))
@@ -269,6 +270,7 @@ def test_gatewire_state_prints_the_breakers_limits_and_pauses_the_store_holds(
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     print(result.stdout)
     by_type = {line["type"]: line for line in lines}
+    assert [line["type"] for line in from_python] == [line["type"] for line in lines]
     assert len(lines) == 3 and set(by_type) == {"circuit_breaker", "rate_limit", "pause"}
     host = server.removeprefix("http://")
     breaker_line = by_type["circuit_breaker"]
@@ -282,3 +284,5 @@ def test_gatewire_state_prints_the_breakers_limits_and_pauses_the_store_holds(
     path.write_text(json.dumps(config))
     alone = run(cli, "state", "--config", str(path))
     assert alone.returncode == 1 and "has no sharedState" in alone.stderr
+    with gatewire.Client(config=config) as client, pytest.raises(gatewire.InvalidArgument):
+        client.shared_state()

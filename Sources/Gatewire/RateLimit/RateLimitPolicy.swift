@@ -37,7 +37,9 @@ public struct RateLimitPolicy: Sendable, Hashable {
     public var burst: Int
     /// What one limit counts (default ``Scope/host``).
     public var scope: Scope
-    /// Whether a call over the limit waits for its slot (default true) or fails at once.
+    /// Whether a call over the limit waits for its slot (default true) or fails at once. A
+    /// shared limit's call that finds no leased slot waits for the lease's reply either way,
+    /// at most the store's `timeout` (``SharedStateSettings/timeout``).
     public var wait: Bool
     /// Whether a `429` or `503` with `Retry-After` pauses the host or route (default true).
     public var pauseOnRetryAfter: Bool

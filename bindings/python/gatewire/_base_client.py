@@ -648,6 +648,28 @@ class BaseClient:
         finally:
             self._native.release()
 
+    def shared_state(self) -> list[dict[str, Any]]:
+        """What the config's ``sharedState`` Redis holds under its ``keyPrefix``, whichever
+        process wrote it: its circuit breakers, rate limits and ``Retry-After`` pauses, as dicts
+        sorted by key (``type``: ``"circuit_breaker"``, ``"rate_limit"`` or ``"pause"``; the
+        fields are those of the C ``gw_client_shared_state_json`` and ``gatewire state``;
+        times in seconds from Redis's clock). Blocks until Redis answers, at most the store's
+        ``timeout``.
+
+        Raises:
+            InvalidArgument: the config has no ``sharedState``, or names a Redis Cluster.
+            WouldDeadlock: called on the client's loop thread (from a hook).
+            GatewireError: Redis did not answer in time (``GW_ERROR_CALL_FAILED``).
+        """
+        handle = self._native.acquire()
+        try:
+            out = ctypes.c_void_p()
+            _exceptions.check(_native.lib.gw_client_shared_state_json(handle, ctypes.byref(out)))
+            state: list[dict[str, Any]] = _json.loads(_native.take_string(out.value) or "[]")
+            return state
+        finally:
+            self._native.release()
+
     def metrics(self) -> dict[str, Any]:
         """The counters of the config's ``{"name": "metrics"}`` plugin (see the C
         ``gw_client_metrics_json``).

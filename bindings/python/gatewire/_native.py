@@ -547,6 +547,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_set_log_sink": (c_int32, [LOG_FN, c_void_p]),
     "gw_client_metrics_json": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_client_cookies_json": (c_int32, [_P, POINTER(c_void_p)]),
+    "gw_client_shared_state_json": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_result_cache": (c_int32, [_P]),
     "gw_client_check_blocking": (c_int32, [_P]),
     "gw_credential_options_init": (c_int32, [POINTER(gw_credential_options), c_uint32]),
