@@ -177,7 +177,7 @@ def test_redis_killed_and_stopped_the_fleet_decides_locally_and_resumes(
     assert max(report["longest"] for report in reports) < 1.0
     # Each instance announced the store's loss and its return, once per outage at most.
     for report in reports:
-        lost = report["log"].count("circuit breakers decide in process")
+        lost = report["log"].count("circuit breakers and rate limits decide in process")
         back = report["log"].count("answers again")
         assert 1 <= lost <= 2 and back == lost, [line for line in report["log"].splitlines() if "shared" in line]
     # The shared state resumed after the restart: the breaker's key is back, with an expiry.

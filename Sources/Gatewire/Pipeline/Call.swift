@@ -5,7 +5,8 @@
 /// (the transfer in flight, the retry timer, the response a stop reports...); this class is
 /// its driver: it feeds the events and performs the actions each event returns. Every method
 /// runs on the client's event-loop thread (the state needs no lock):
-/// `start` -> for each attempt: the circuit breaker, plugins' `prepare` (a header a plugin set
+/// `start` -> for each attempt: the rate limit (perhaps a wait for its slot), the circuit
+/// breaker, plugins' `prepare` (a header a plugin set
 /// that RFC 9110 forbids fails the call with kind `plugin`), the HTTP cache (a fresh hit is
 /// the call's response) -> plugins' `willSend` -> transfer -> for each redirect the
 /// ``RedirectPolicy`` follows, `willSend` and a transfer of the next hop, in the same attempt

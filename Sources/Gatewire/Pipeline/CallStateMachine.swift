@@ -39,7 +39,7 @@
 /// `sending` it aborts the transfer and moves to `stopping`, whose transfer's completion then
 /// fails the call; in `reportingAttempt` it marks the attempt cut short (`attemptReported`
 /// fails the call); in `stopping` and `finished` it does nothing; everywhere else it fails
-/// the call at once (releasing the retry timer or the loop's close observer the state held). The machine hands out exactly one terminal
+/// the call at once (releasing the retry timer, the rate limit's wait timer or the loop's close observer the state held). The machine hands out exactly one terminal
 /// action per call (a `fail` or a `complete`); the events that may still arrive after it are
 /// named in each method (a stop, a delay timer, the credential's or a worker's late answer)
 /// and answer `.none`. Any other event in a state that cannot see it is a bug of the driver:

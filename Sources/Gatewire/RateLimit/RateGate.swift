@@ -5,7 +5,7 @@ struct RateGate {
     let limiter: any RateLimiter
     let key: RateLimitKey
 
-    /// Asks for attempt's slot at `now` (``MonotonicClock`` seconds): `remaining` is the
+    /// Asks for the attempt's slot at `now` (``MonotonicClock`` seconds): `remaining` is the
     /// seconds left before the call's deadline (nil: none), which bounds the wait; a policy
     /// with `wait` false allows none.
     func admit(now: Double, remaining: Double?) -> RateAdmission {

@@ -5,7 +5,8 @@ import GatewireRedis
 /// each client keeps what it knows of it (``SharedCircuitBreaker``) so that a call never
 /// waits for Redis. Event-loop thread only (made on another: it connects on first use).
 ///
-/// Every operation runs with the settings' `timeout`; its failure turns the breakers to their
+/// Its connection and ``health`` serve the client's shared rate limits too
+/// (``RedisRateLimitStore``: one connection per client). Every operation runs with the settings' `timeout`; its failure turns the breakers to their
 /// in-process state for the decisions that follow, and repeated failures stop the asking for
 /// a while (``StoreHealth``).
 final class RedisBreakerStore: BreakerStore {
