@@ -286,3 +286,34 @@ def test_gatewire_state_and_shared_state_list_the_breakers_limits_and_pauses_the
     assert alone.returncode == 1 and "has no sharedState" in alone.stderr
     with gatewire.Client(config=config) as client, pytest.raises(gatewire.InvalidArgument):
         client.shared_state()
+
+
+def test_a_shared_rate_limit_survives_redis_killed_and_restarted(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {"requests": 20, "per": 1, "burst": 5},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+
+    def chaos() -> None:
+        time.sleep(1.0)
+        redis.signal(signal.SIGKILL)
+        time.sleep(1.0)
+        redis.restart()
+
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:5", size=4, extra=("deadline",), during=chaos)
+    received = sequence_count(key)
+    print(f"rate limit with Redis killed: the backend received {received}; per instance "
+          f"{[r['kinds'] for r in reports]}; longest calls {[round(r['longest'], 3) for r in reports]}")
+    # Every call completed once: sent (200; a deadline may cut one whose request was out) or
+    # refused before sending.
+    for report in reports:
+        assert set(report["kinds"]) <= {"200", "rate_limited", "deadline"}, report["kinds"]
+        assert sum(report["kinds"].values()) == report["calls"]
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    # While Redis was away each instance limited alone (never "no limit"): at most the shared
+    # bound plus each instance's own limit over the 1 to 3 s the outage lasted for it.
+    assert received <= 20 * 5 + 5 + 1 + 4 * (20 * 3 + 5 + 1)
+    # The shared limit resumed after the restart: its key is back, with an expiry.
+    assert any(name.endswith(":tat") for name in redis.keys())
+    assert redis.keys_without_expiry() == []
