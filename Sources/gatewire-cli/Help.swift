@@ -8,11 +8,15 @@ enum Help {
     static let callUsage = "usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]"
     static let checkUsage = "usage: gatewire check [--no-load-plugins] CONFIG"
 
+    /// `gatewire state`'s usage line.
+    static let stateUsage = "usage: gatewire state --config FILE"
+
     /// Every command's usage: what `gatewire` alone and an unknown command print.
     static let usage = """
         usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]
                gatewire check [--no-load-plugins] CONFIG
-               gatewire help [call | check]
+               gatewire state --config FILE
+               gatewire help [call | check | state]
                gatewire --version | --help
         """
 
@@ -23,6 +27,7 @@ enum Help {
         commands:
           call     sends one call through a gateway config (or to a URL) and prints the result
           check    validates a gateway config
+          state    prints the circuit breakers, rate limits and pauses a sharedState store holds
           help     a command's options: gatewire help call, gatewire help check
                    (or gatewire call --help, gatewire check --help)
 
@@ -156,6 +161,21 @@ enum Help {
         """
 
     /// `gatewire check --help`, `gatewire help check`.
+    /// `gatewire state --help`, `gatewire help state`.
+    static let state = stateUsage + """
+
+
+        Prints what the config's "sharedState" Redis holds under its keyPrefix, whichever
+        process wrote it: one JSON object a line, sorted by key, times in seconds from Redis's
+        clock. {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes",
+        "failures"} or "state": "open", "for" (until the break ends) or "half_open", "trial";
+        {"type": "rate_limit", "scope", "name", "policy", "ahead"} (how far the limit is
+        booked ahead: 0 = a whole burst is free); {"type": "pause", "scope", "name", "policy",
+        "for"}. Exit 0; 1 when the config has no sharedState, names a cluster, or Redis does
+        not answer within its timeout ("gatewire: why" on stderr); 2 for a usage error.
+          --config FILE           the gateway config (JSON)
+        """
+
     static let check = checkUsage + """
 
 

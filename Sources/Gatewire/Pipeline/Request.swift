@@ -140,6 +140,9 @@ public struct CallOptions: Sendable {
     /// The circuit breaker for this call (``CircuitBreakerPolicy/off`` for none); nil keeps
     /// the route's or the client's.
     public var circuitBreaker: CircuitBreakerPolicy?
+    /// The rate limit for this call (``RateLimitPolicy/off`` for none); nil keeps the route's
+    /// or the client's.
+    public var rateLimit: RateLimitPolicy?
     /// Which redirects this call follows and how (``RedirectPolicy``); nil keeps the route's
     /// or the client's.
     public var redirectPolicy: RedirectPolicy?
