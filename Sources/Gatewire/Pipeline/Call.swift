@@ -40,6 +40,9 @@ final class Call: @unchecked Sendable {
     private let resilience: (any ResilienceRecorder)?
     /// The client's HTTP cache when the call's route (else the config) uses it.
     private let cache: HTTPCache?
+    /// The call's spans and its attempts' `traceparent`; nil when telemetry is off and the
+    /// caller gave no parent.
+    private let trace: CallTrace?
     // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``).
     let onEvent: EventMonitor?
     let onProgress: ProgressHandler?
@@ -74,6 +77,7 @@ final class Call: @unchecked Sendable {
         } else {
             resilience = nil  // both off (the default): no host key to compute
         }
+        trace = core.telemetry.trace(for: plan, parent: options.traceParent, redactor: core.redactor, basePath: core.basePath)
         machine = CallStateMachine(hasCredential: core.credential != nil)
         self.plan = plan
     }
@@ -112,6 +116,7 @@ final class Call: @unchecked Sendable {
         switch machine.start() {
         case .prepareAttempt(let number):
             startTime = MonotonicClock.now()
+            trace?.callStarted()
             core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
             if let deadline = plan.timeouts.deadline {
                 deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
@@ -159,6 +164,7 @@ final class Call: @unchecked Sendable {
                 // A refused retry keeps what the call had: the last attempt's status and response.
                 let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceState.host(of: plan.prepared.url),
                                                                           retryIn: wait)
+                trace?.note("gatewire.circuit_open", offset: elapsed, attributes: [SpanAttribute("gatewire.retry_in", .double(wait))])
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
@@ -180,10 +186,14 @@ final class Call: @unchecked Sendable {
             let loop = core.loop
             let lookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: plan.maxResponseBytes,
                                       now: requestTime)
-            if case .fresh(let response) = lookup { return perform(machine.cacheAnswered(response, trial: trial)) }
+            if case .fresh(let response) = lookup {
+                trace?.note("gatewire.cache_hit", offset: elapsed)
+                return perform(machine.cacheAnswered(response, trial: trial))
+            }
             exchange = CallStateMachine.CacheExchange(lookup: lookup, requestTime: requestTime)
         }
         sink?.prepare(&request)
+        trace?.attemptStarting(&request, number: number, offset: elapsed)
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         let sentAt = MonotonicClock.now()
         core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
@@ -288,6 +298,7 @@ final class Call: @unchecked Sendable {
         }
         core.events.emit(event(.attemptFinished, attempt: report.attempt.number, status: report.attempt.status,
                                errorKind: report.attempt.errorKind, record: report.attempt), to: onEvent)
+        trace?.attemptFinished(report.attempt, httpVersion: report.response?.httpVersion)
         resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
         var response = report.response
         var revalidated = false
@@ -323,6 +334,7 @@ final class Call: @unchecked Sendable {
         case .scheduleRetry(let delay, let reason, let attempt):
             core.events.emit(event(.retryScheduled, attempt: attempt.number, status: attempt.status,
                                    errorKind: attempt.errorKind, delay: delay, reason: reason), to: onEvent)
+            trace?.retryScheduled(after: attempt.number, delay: delay, reason: reason, offset: elapsed)
             machine.retryTimerArmed(core.loop.schedule(after: delay) { [self] fired in
                 guard fired else { return stop(.cancelled) }  // the loop closed
                 switch machine.delayElapsed() {
@@ -491,6 +503,7 @@ final class Call: @unchecked Sendable {
             for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         }
         sink?.complete(&result)
+        trace?.callFinished(result, offset: elapsed)
         core.events.emit(finishedEvent(result), to: onEvent)
         Self.tell(result, observers: core.observers, completion: completion)
     }

@@ -1,0 +1,121 @@
+/// Sends finished spans to an OTLP/HTTP collector (`POST <endpoint>/v1/traces`,
+/// `Content-Type: application/json`: ``OTLPTraceJSON``) in batches, from the client's own
+/// event loop with libcurl: a transfer of its own, never one of a call's, so plugins, event
+/// monitors, observers, the call ids and the resilience state never see it.
+///
+/// The spans wait in a bounded queue (``capacity``); a span that finds it full is dropped
+/// and counted (``dropped``), so a collector that is down, refuses or hangs costs the calls
+/// nothing but those spans. One export is in flight at a time; a batch goes when
+/// ``batchSize`` spans wait or ``delay`` seconds after the first one came (the batch span
+/// processor's defaults, `OTEL_BSP_*`). A failed export's spans are dropped and counted:
+/// the OTLP specification's retry of 429/503 is not done.
+///
+/// Loop thread only (every method, the transfer's completion and the timers).
+// @unchecked: its state is read and written on the loop thread only; other threads only
+// hand it to `loop.execute`.
+final class OTLPExporter: @unchecked Sendable {
+    /// Spans held at most (`OTEL_BSP_MAX_QUEUE_SIZE`'s default).
+    static let capacity = 2048
+    /// Spans per request at most (`OTEL_BSP_MAX_EXPORT_BATCH_SIZE`'s default).
+    static let batchSize = 512
+    /// Seconds between the first waiting span and its export (`OTEL_BSP_SCHEDULE_DELAY`: 5 s
+    /// there; 1 s here, so a short-lived program's spans leave while it runs).
+    static let delay = 1.0
+    /// Seconds one export may take, connecting included (`OTEL_EXPORTER_OTLP_TIMEOUT`'s 10 s).
+    static let timeout = 10.0
+
+    private let loop: EventLoop
+    private let url: String
+    private let settings: TelemetrySettings
+    private var queue: [Span] = []
+    private var timer: Int?
+    private var inFlight: Transfer?
+    /// What waits for the queue to empty (``flush(within:then:)``): its deadline timer and
+    /// completion.
+    private var flushing: (timer: Int, done: () -> Void)?
+    /// Spans dropped: the queue was full, or their export failed.
+    private(set) var dropped = 0
+    /// Spans the collector accepted (a 2xx).
+    private(set) var exported = 0
+
+    init(loop: EventLoop, url: String, settings: TelemetrySettings) {
+        self.loop = loop
+        self.url = url
+        self.settings = settings
+    }
+
+    /// Queues `spans` (dropping those beyond ``capacity``) and sends a batch when one is full.
+    func enqueue(_ spans: [Span]) {
+        let room = Self.capacity - queue.count
+        if spans.count > room { dropped += spans.count - max(0, room) }
+        queue.append(contentsOf: spans.prefix(max(0, room)))
+        if queue.count >= Self.batchSize {
+            send()
+        } else if timer == nil, !queue.isEmpty {
+            timer = loop.schedule(after: Self.delay) { [self] fired in
+                timer = nil
+                if fired { send() }
+            }
+        }
+    }
+
+    /// Sends what waits, then runs `done` once the queue is empty and no export is in
+    /// flight, or after `seconds` (an export still in flight is then aborted and its spans
+    /// counted as dropped): a client's close waits for it, bounded in time.
+    func flush(within seconds: Double, then done: @escaping () -> Void) {
+        guard !queue.isEmpty || inFlight != nil else { return done() }
+        let deadline = loop.schedule(after: seconds) { [self] _ in
+            if let transfer = inFlight {
+                loop.abort(transfer, with: TransportError(kind: .timeout, curlCode: 0, message: "flush timed out"))
+            }
+            dropped += queue.count
+            queue.removeAll()
+            finishFlush()
+        }
+        flushing = (deadline, done)
+        send()
+    }
+
+    private func finishFlush() {
+        guard let (timer, done) = flushing else { return }
+        flushing = nil
+        loop.cancelTimer(timer)
+        done()
+    }
+
+    /// Starts the export of up to ``batchSize`` waiting spans, unless one is in flight (its
+    /// completion sends the rest).
+    private func send() {
+        if let timer { loop.cancelTimer(timer) }
+        timer = nil
+        guard inFlight == nil else { return }
+        guard !queue.isEmpty else { return finishFlush() }
+        let batch = Array(queue.prefix(Self.batchSize))
+        queue.removeFirst(batch.count)
+        let body = OTLPTraceJSON.request(batch, settings: settings).serialized()
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/json")
+        let request = HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8))
+        var options = TransferOptions()
+        options.connectTimeout = Self.timeout
+        options.timeout = Self.timeout
+        options.maxResponseBytes = 1 << 20
+        let transfer = Transfer(request: request, options: options) { [self] result in
+            inFlight = nil
+            if let status = result.response?.status, (200..<300).contains(status) {
+                exported += batch.count
+            } else {
+                dropped += batch.count
+            }
+            if !queue.isEmpty && (flushing != nil || queue.count >= Self.batchSize) {
+                send()
+            } else if flushing != nil {
+                finishFlush()
+            } else if !queue.isEmpty {
+                enqueue([])
+            }
+        }
+        inFlight = transfer
+        loop.start(transfer)
+    }
+}
