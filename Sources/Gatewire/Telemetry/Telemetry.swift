@@ -39,7 +39,9 @@ final class Telemetry: @unchecked Sendable {
     func trace(for plan: borrowing ResolvedCall, parent: TraceContext?, redactor: Redactor, basePath: String) -> CallTrace? {
         let recording = isOn
         guard recording || parent != nil else { return nil }
-        let template = plan.prepared.resolved.map { basePath + Self.template($0.route.pathPattern) }
+        // The pattern starts with "/": the base path's own trailing "/" (a bare origin's "/") goes.
+        let prefix = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
+        let template = plan.prepared.resolved.map { prefix + Self.template($0.route.pathPattern) }
         let target = CallTrace.Target(method: plan.prepared.method, url: redactor.url(plan.prepared.url),
                                       origin: URLOrigin(plan.prepared.url), template: template)
         return CallTrace(telemetry: self, target: target, parent: parent, recording: recording)
