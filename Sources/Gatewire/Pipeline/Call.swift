@@ -77,7 +77,7 @@ final class Call: @unchecked Sendable {
         } else {
             resilience = nil  // both off (the default): no host key to compute
         }
-        trace = core.telemetry.trace(for: plan, parent: options.traceParent, redactor: core.redactor, basePath: core.basePath)
+        trace = core.telemetry.trace(for: plan, parent: options.traceParent, core: core)
         machine = CallStateMachine(hasCredential: core.credential != nil)
         self.plan = plan
     }

@@ -39,8 +39,8 @@ final class CallTrace {
         self.target = target
         self.parent = parent
         if recording {
-            let traceID = parent?.traceID ?? TraceID.random()
-            callContext = TraceContext(traceID: traceID, spanID: SpanID.random(),
+            let traceID = parent?.traceID ?? telemetry.ids.traceID()
+            callContext = TraceContext(traceID: traceID, spanID: telemetry.ids.spanID(),
                                        sampled: telemetry.sampler.samples(traceID, parent: parent),
                                        traceState: parent?.traceState)
         } else {
@@ -65,7 +65,7 @@ final class CallTrace {
     func attemptStarting(_ request: inout HTTPRequest, number: Int, offset: Double) {
         let context: TraceContext
         if let callContext {
-            let spanID = SpanID.random()
+            let spanID = telemetry.ids.spanID()
             pending = (spanID, number, offset)
             context = TraceContext(traceID: callContext.traceID, spanID: spanID, sampled: callContext.isSampled,
                                    traceState: callContext.traceState)

@@ -1,7 +1,9 @@
 /// Sends finished spans to an OTLP/HTTP collector (`POST <endpoint>/v1/traces`,
 /// `Content-Type: application/json`: ``OTLPTraceJSON``) in batches, from the client's own
 /// event loop with libcurl: a transfer of its own, never one of a call's, so plugins, event
-/// monitors, observers, the call ids and the resilience state never see it.
+/// monitors, observers, the call ids and the resilience state never see it. A batch is
+/// encoded on the ``WorkerPool`` (a Jansson tree of a few hundred allocations per span), so
+/// the loop thread only queues spans and drives the transfer.
 ///
 /// The spans wait in a bounded queue (``capacity``); a span that finds it full is dropped
 /// and counted (``dropped``), so a collector that is down, refuses or hangs costs the calls
@@ -29,6 +31,9 @@ final class OTLPExporter: @unchecked Sendable {
     private let settings: TelemetrySettings
     private var queue: [Span] = []
     private var timer: Int?
+    /// Whether a batch is being encoded or sent (one at a time).
+    private var busy = false
+    /// The export on the wire, for a flush that runs out of time to abort.
     private var inFlight: Transfer?
     /// What waits for the queue to empty (``flush(within:then:)``): its deadline timer and
     /// completion.
@@ -63,7 +68,7 @@ final class OTLPExporter: @unchecked Sendable {
     /// flight, or after `seconds` (an export still in flight is then aborted and its spans
     /// counted as dropped): a client's close waits for it, bounded in time.
     func flush(within seconds: Double, then done: @escaping () -> Void) {
-        guard !queue.isEmpty || inFlight != nil else { return done() }
+        guard !queue.isEmpty || busy else { return done() }
         let deadline = loop.schedule(after: seconds) { [self] _ in
             if let transfer = inFlight {
                 loop.abort(transfer, with: TransportError(kind: .timeout, curlCode: 0, message: "flush timed out"))
@@ -83,29 +88,41 @@ final class OTLPExporter: @unchecked Sendable {
         done()
     }
 
-    /// Starts the export of up to ``batchSize`` waiting spans, unless one is in flight (its
-    /// completion sends the rest).
+    /// Starts the export of up to ``batchSize`` waiting spans, unless one is under way (its
+    /// end sends the rest): encoded on a worker, then posted from the loop.
     private func send() {
         if let timer { loop.cancelTimer(timer) }
         timer = nil
-        guard inFlight == nil else { return }
+        guard !busy else { return }
         guard !queue.isEmpty else { return finishFlush() }
         let batch = Array(queue.prefix(Self.batchSize))
         queue.removeFirst(batch.count)
-        let body = OTLPTraceJSON.request(batch, settings: settings).serialized()
+        busy = true
+        let loop = loop, settings = settings
+        loop.offload { [self] _ in
+            // The worker reads only the batch and the settings (values), never the queue.
+            let body = Array(OTLPTraceJSON.request(batch, settings: settings).serialized().utf8)
+            // Refused once the loop is closing: the batch is then lost with the client.
+            _ = loop.execute { [self] in post(body, spans: batch.count) }
+        }
+    }
+
+    /// POSTs one encoded batch of `spans` spans.
+    private func post(_ body: [UInt8], spans count: Int) {
         var headers = HTTPHeaders()
         headers.set("Content-Type", "application/json")
-        let request = HTTPRequest(method: .post, url: url, headers: headers, body: Array(body.utf8))
+        let request = HTTPRequest(method: .post, url: url, headers: headers, body: body)
         var options = TransferOptions()
         options.connectTimeout = Self.timeout
         options.timeout = Self.timeout
         options.maxResponseBytes = 1 << 20
         let transfer = Transfer(request: request, options: options) { [self] result in
             inFlight = nil
+            busy = false
             if let status = result.response?.status, (200..<300).contains(status) {
-                exported += batch.count
+                exported += count
             } else {
-                dropped += batch.count
+                dropped += count
             }
             if !queue.isEmpty && (flushing != nil || queue.count >= Self.batchSize) {
                 send()

@@ -5,12 +5,14 @@
 /// Telemetry is on when the settings exist (the config's `telemetry`, or
 /// `OTEL_EXPORTER_OTLP_ENDPOINT`) or a span exporter is registered; off, a call records
 /// nothing and sends a `traceparent` only when its caller gave a parent (forwarded as given).
-// @unchecked: `otlp` is used on the loop thread only; the registry locks itself.
+// @unchecked: `otlp` and `ids` are used on the loop thread only; the registry locks itself.
 final class Telemetry: @unchecked Sendable {
     /// The resolved settings, or nil without config section or environment.
     let settings: TelemetrySettings?
     /// Which calls are sampled: the settings', else `parentbased_always_on`.
     let sampler: TraceSampler
+    /// The calls' trace and span ids (loop thread only).
+    let ids = RandomIDs()
     private let exporters = CallbackRegistry<any SpanExporter>()
     /// The OTLP batcher when the settings name an endpoint (loop thread only).
     private let otlp: OTLPExporter?
@@ -36,14 +38,22 @@ final class Telemetry: @unchecked Sendable {
 
     /// The trace of a call of `plan` under `parent`, or nil when there is nothing to do
     /// (telemetry off and no parent). Loop thread.
-    func trace(for plan: borrowing ResolvedCall, parent: TraceContext?, redactor: Redactor, basePath: String) -> CallTrace? {
+    func trace(for plan: borrowing ResolvedCall, parent: TraceContext?, core: ClientCore) -> CallTrace? {
         let recording = isOn
         guard recording || parent != nil else { return nil }
+        let url = plan.prepared.url
+        // A call under the base URL has its origin (most calls): libcurl need not parse its URL.
+        var underBase = false
+        if url.hasPrefix(core.urlPrefix) {
+            let next = url.utf8.dropFirst(core.urlPrefix.utf8.count).first
+            underBase = next == nil || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
+        }
+        let basePath = core.basePath
         // The pattern starts with "/": the base path's own trailing "/" (a bare origin's "/") goes.
         let prefix = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
         let template = plan.prepared.resolved.map { prefix + Self.template($0.route.pathPattern) }
-        let target = CallTrace.Target(method: plan.prepared.method, url: redactor.url(plan.prepared.url),
-                                      origin: URLOrigin(plan.prepared.url), template: template)
+        let target = CallTrace.Target(method: plan.prepared.method, url: core.redactor.url(url),
+                                      origin: underBase ? core.baseOrigin : URLOrigin(url), template: template)
         return CallTrace(telemetry: self, target: target, parent: parent, recording: recording)
     }
 
