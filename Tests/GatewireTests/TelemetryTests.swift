@@ -171,6 +171,7 @@ import Testing
         let response = try await client.send(.get("/sequence/\(key)/503,503,200?token=s3cr3tvalue&page=2"))
         #expect(response.status == 200)
         client.close()  // flushes the queue
+        #expect(client.spanExportCounts == SpanExportCounts(exported: 4, dropped: 0))
         let requests = try await receiver.received().node["requests"]!.elements
         try #require(requests.count == 1)
         #expect(requests[0]["error"]!.isNull)
@@ -203,5 +204,8 @@ import Testing
             #expect(response.attempts.map(\.status) == [503, 200])
         }
         client.close()
+        // Each call's two spans were lost (refused, no answer before the close's flush ended,
+        // or no connection), and counted.
+        #expect(client.spanExportCounts == SpanExportCounts(exported: 0, dropped: 9))
     }
 }

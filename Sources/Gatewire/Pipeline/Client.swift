@@ -144,6 +144,10 @@ public final class Client: Sendable {
         core.telemetry.addExporter(exporter)
     }
 
+    /// The spans the client's OTLP exporter has sent and dropped (``SpanExportCounts``), or
+    /// nil when it has no OTLP endpoint (``TelemetrySettings/otlpEndpoint``). Any thread.
+    public var spanExportCounts: SpanExportCounts? { core.telemetry.exportCounts }
+
     /// Removes a span exporter. - Returns: whether it was registered.
     @discardableResult
     public func removeSpanExporter(_ token: ObserverToken) -> Bool { core.telemetry.removeExporter(token) }

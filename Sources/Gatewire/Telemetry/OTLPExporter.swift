@@ -38,10 +38,9 @@ final class OTLPExporter: @unchecked Sendable {
     /// What waits for the queue to empty (``flush(within:then:)``): its deadline timer and
     /// completion.
     private var flushing: (timer: Int, done: () -> Void)?
-    /// Spans dropped: the queue was full, or their export failed.
-    private(set) var dropped = 0
-    /// Spans the collector accepted (a 2xx).
-    private(set) var exported = 0
+    /// Spans the collector accepted (a 2xx) and spans dropped (the queue was full, their
+    /// export failed, or a close's flush ran out of time); read from any thread.
+    let counts = Lock<SpanExportCounts>(SpanExportCounts())
 
     init(loop: EventLoop, url: String, settings: TelemetrySettings) {
         self.loop = loop
@@ -52,7 +51,7 @@ final class OTLPExporter: @unchecked Sendable {
     /// Queues `spans` (dropping those beyond ``capacity``) and sends a batch when one is full.
     func enqueue(_ spans: [Span]) {
         let room = Self.capacity - queue.count
-        if spans.count > room { dropped += spans.count - max(0, room) }
+        if spans.count > room { counts.withLock { $0.dropped += spans.count - max(0, room) } }
         queue.append(contentsOf: spans.prefix(max(0, room)))
         if queue.count >= Self.batchSize {
             send()
@@ -73,7 +72,8 @@ final class OTLPExporter: @unchecked Sendable {
             if let transfer = inFlight {
                 loop.abort(transfer, with: TransportError(kind: .timeout, curlCode: 0, message: "flush timed out"))
             }
-            dropped += queue.count
+            let lost = queue.count
+            counts.withLock { $0.dropped += lost }
             queue.removeAll()
             finishFlush()
         }
@@ -98,12 +98,14 @@ final class OTLPExporter: @unchecked Sendable {
         let batch = Array(queue.prefix(Self.batchSize))
         queue.removeFirst(batch.count)
         busy = true
-        let loop = loop, settings = settings
+        let loop = loop, settings = settings, counts = counts
         loop.offload { [self] _ in
             // The worker reads only the batch and the settings (values), never the queue.
             let body = Array(OTLPTraceJSON.request(batch, settings: settings).serialized().utf8)
             // Refused once the loop is closing: the batch is then lost with the client.
-            _ = loop.execute { [self] in post(body, spans: batch.count) }
+            if !loop.execute({ [self] in post(body, spans: batch.count) }) {
+                counts.withLock { $0.dropped += batch.count }
+            }
         }
     }
 
@@ -119,10 +121,9 @@ final class OTLPExporter: @unchecked Sendable {
         let transfer = Transfer(request: request, options: options) { [self] result in
             inFlight = nil
             busy = false
-            if let status = result.response?.status, (200..<300).contains(status) {
-                exported += count
-            } else {
-                dropped += count
+            let accepted = result.response.map { (200..<300).contains($0.status) } ?? false
+            counts.withLock { counts in
+                if accepted { counts.exported += count } else { counts.dropped += count }
             }
             if !queue.isEmpty && (flushing != nil || queue.count >= Self.batchSize) {
                 send()
@@ -134,5 +135,21 @@ final class OTLPExporter: @unchecked Sendable {
         }
         inFlight = transfer
         loop.start(transfer)
+    }
+}
+
+/// How many spans a client's OTLP exporter has sent and lost since the client was made
+/// (``Client/spanExportCounts``).
+public struct SpanExportCounts: Sendable, Equatable {
+    /// Spans the collector accepted (a 2xx answer to their export).
+    public var exported = 0
+    /// Spans lost: the queue was full (2048), their export failed (refused, an error status,
+    /// no answer within 10 s), or a close's flush ran out of time.
+    public var dropped = 0
+
+    /// Counts of `exported` and `dropped` spans.
+    public init(exported: Int = 0, dropped: Int = 0) {
+        self.exported = exported
+        self.dropped = dropped
     }
 }

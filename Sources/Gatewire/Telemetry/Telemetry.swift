@@ -72,8 +72,8 @@ final class Telemetry: @unchecked Sendable {
         if accepted { _ = waiter.wait() }
     }
 
-    /// The OTLP exporter's counts: spans exported and dropped; nil without one. Loop thread.
-    var otlpCounts: (exported: Int, dropped: Int)? { otlp.map { ($0.exported, $0.dropped) } }
+    /// The OTLP exporter's counts; nil without one. Any thread.
+    var exportCounts: SpanExportCounts? { otlp?.counts.withLock { $0 } }
 
     /// A route's pattern as `url.template` writes it: each `:name` parameter as `{name}`
     /// (`/users/:id` becomes `/users/{id}`, the conventions' example form) and an escaped
