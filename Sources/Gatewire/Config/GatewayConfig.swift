@@ -98,7 +98,7 @@ public struct GatewayConfig: Sendable {
         return "unknown route \"\(name)\" (\(known))"
     }
     /// Object mappings and request, response and error descriptors.
-    public var catalog = MappingCatalog.empty
+    package var catalog = MappingCatalog.empty
     /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
     /// plugins passed to the client): what to build; the client builds them (``Client/init(config:plugins:randomSeed:)``).
     package var plugins: [PluginSpec] = []

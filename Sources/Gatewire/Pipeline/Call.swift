@@ -70,7 +70,7 @@ final class Call: @unchecked Sendable {
         callID = core.nextCallID()
         reportedPath = core.redactor.url(plan.prepared.path)
         if plan.retryBudget.isEnabled || plan.circuitBreaker.isEnabled {
-            let host = ResilienceState.host(of: plan.prepared.url)
+            let host = ResilienceKey.host(of: plan.prepared.url)
             resilience = HostResilience(retryBudget: core.resilience.budget(host: host, plan.retryBudget),
                                         breaker: core.resilience.breaker(host: host, plan.circuitBreaker),
                                         retryableStatusCodes: plan.retryPolicy.retryableStatusCodes)
@@ -162,7 +162,7 @@ final class Call: @unchecked Sendable {
                 trial = isTrial
             case .rejected(let wait):
                 // A refused retry keeps what the call had: the last attempt's status and response.
-                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceState.host(of: plan.prepared.url),
+                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceKey.host(of: plan.prepared.url),
                                                                           retryIn: wait)
                 trace?.note("gatewire.circuit_open", offset: elapsed, attributes: [SpanAttribute("gatewire.retry_in", .double(wait))])
                 return perform(machine.prepareFailed(refusal, trial: false))

@@ -159,7 +159,7 @@ extension RetryPolicy {
             return .failDeadline(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)")
         }
         if let budget, !budget.allowsRetry {
-            let host = ResilienceState.host(of: url)
+            let host = ResilienceKey.host(of: url)
             return .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
                 + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
         }

@@ -33,15 +33,4 @@ final class ResilienceState: @unchecked Sendable {
         guard policy.isEnabled else { return nil }
         return breakers.breaker(host: host, policy: policy)
     }
-
-    /// The `host[:port]` part of an absolute URL, lower-cased: the key budgets and breakers
-    /// are shared under.
-    static func host(of url: String) -> String {
-        var rest = Substring(url)
-        for scheme in ["http://", "https://"] where url.hasPrefix(scheme) { rest = rest.dropFirst(scheme.count) }
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        var authority = rest[..<end]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        return authority.lowercased()
-    }
 }
