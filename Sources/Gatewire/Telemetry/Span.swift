@@ -58,9 +58,13 @@ public struct Span: Sendable {
 public struct SpanAttribute: Sendable, Equatable {
     /// An attribute's value (OTLP's `AnyValue` kinds that Gatewire uses).
     public enum Value: Sendable, Equatable {
+        /// Text (`stringValue`), e.g. a URL or a method.
         case string(String)
+        /// A 64-bit integer (`intValue`), e.g. a status code or a port.
         case int(Int64)
+        /// A real number (`doubleValue`), e.g. a delay in seconds.
         case double(Double)
+        /// A boolean (`boolValue`).
         case bool(Bool)
     }
 
