@@ -159,6 +159,38 @@ import Testing
         #expect(spans[0].endTime - spans[0].startTime >= 0.2)
     }
 
+    @Test func callSpanHoldsRedirectsCacheHitsAndBreakerRefusals() async throws {
+        let client = try client(#", "cache": true"#)
+        let collector = Collector()
+        client.addSpanExporter(collector)
+        // A followed redirect: one attempt, its hop an event of the call's span.
+        _ = try await client.send(.get("/redirect/1"))
+        let redirect = collector.all
+        try #require(redirect.count == 2)
+        let hop = try #require(redirect[0].events.first { $0.name == "gatewire.redirect" })
+        #expect(hop.attributes.contains(SpanAttribute("http.response.status_code", .int(302))))
+        #expect(hop.attributes.contains(SpanAttribute("url.full", .string("\(server.baseURL)/redirect/0"))))
+        // A fresh cache hit: no attempt, the hit an event of the call's span.
+        let key = key("cached")
+        for _ in 0..<2 { _ = try await client.send(.get("/cacheable/\(key)", parameters: ["cc": "max-age=60"])) }
+        let cached = Array(collector.all[2...])
+        #expect(cached.map(\.kind) == [.internal, .client, .internal])
+        #expect(cached[2].events.map(\.name) == ["gatewire.cache_hit"])
+        #expect(cached[2][attribute: "gatewire.attempts"] == .int(0))
+        // Two failed attempts open the host's breaker: the first retry is refused.
+        let guarded = try Client(config: try GatewayConfig(json: """
+            {"baseURL": "\(server.baseURL)", "retry": {"maxRetries": 3, "initialDelay": 0.01, "jitter": "none"},
+             "circuitBreaker": {"failureRatio": 1, "minimumThroughput": 2, "breakDuration": 30}}
+            """))
+        let breakerCollector = Collector()
+        guarded.addSpanExporter(breakerCollector)
+        let refused = await #expect(throws: GatewireError.self) { try await guarded.send(.get("/status/503")) }
+        #expect(refused?.kind == .circuitOpen)
+        let last = try #require(breakerCollector.all.first)
+        #expect(last.events.map(\.name).contains("gatewire.circuit_open"))
+        #expect(last[attribute: "error.type"] == .string("circuit_open"))
+    }
+
     @Test func otlpExportIsDecodedByTheProtoAndHoldsNoSecret() async throws {
         let receiver = try OTLPReceiver()
         defer { receiver.stop() }
