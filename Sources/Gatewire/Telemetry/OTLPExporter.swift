@@ -68,6 +68,11 @@ final class OTLPExporter: @unchecked Sendable {
     /// counted as dropped): a client's close waits for it, bounded in time.
     func flush(within seconds: Double, then done: @escaping () -> Void) {
         guard !queue.isEmpty || busy else { return done() }
+        if let (timer, earlier) = flushing {
+            // Two closes at once: one flush, both told when it ends.
+            flushing = (timer, { earlier(); done() })
+            return
+        }
         let deadline = loop.schedule(after: seconds) { [self] _ in
             if let transfer = inFlight {
                 loop.abort(transfer, with: TransportError(kind: .timeout, curlCode: 0, message: "flush timed out"))
