@@ -24,6 +24,8 @@ struct CallArguments {
     var objectType: String?
     var user: String?
     var maxRetries: Int?
+    /// --traceparent: the caller's W3C trace context (``CallOptions/traceParent``).
+    var traceParent: TraceContext?
     /// --timeout (-m, --max-time, --deadline): the whole call's limit in seconds; nil keeps the config's.
     var deadline: Double?
     /// --attempt-timeout: one attempt's limit in seconds; nil keeps the config's.
@@ -93,6 +95,13 @@ struct CallArguments {
                 guard let count = Int64(text) else { fail("--max-retries expects a count, got \"\(text)\"") }
                 if let problem = CallLimits.maxRetriesProblem(count, field: argument) { fail(problem) }
                 maxRetries = count == -1 ? nil : Int(count)
+            case "--traceparent":
+                let text = value(argument)
+                guard let context = TraceContext(traceparent: text) else {
+                    fail("--traceparent expects a W3C traceparent (00-<32 hex trace id>-<16 hex span id>-<2 hex flags>, "
+                        + "lower case, ids not all zero), got \"\(text)\"")
+                }
+                traceParent = context
             case "--timeout", "-m", "--max-time", "--deadline": deadline = seconds(argument)
             case "--attempt-timeout": attemptTimeout = seconds(argument)
             case "--cache-dir": cacheDirectory = value(argument)
@@ -218,6 +227,7 @@ struct CallArguments {
             }
         }
         request.options.maxRetries = maxRetries
+        request.options.traceParent = traceParent
         if follow != nil || maxRedirects != nil {
             var policy = config.redirectPolicy(forRoute: request.route)
             if let follow { policy.follow = follow }

@@ -86,6 +86,9 @@ enum Help {
           --user NAME:PASSWORD    HTTP Basic credentials instead of the config's auth
           --max-retries N         retries after the first attempt, \(Help.range(CallLimits.maxRetries)) (replaces only
                                   maxRetries of the route's retry policy, else the config's; -1 keeps it)
+          --traceparent VALUE     the caller's W3C trace context (00-TRACEID-SPANID-FLAGS): the call
+                                  joins that trace; with the config's telemetry each attempt sends
+                                  a traceparent of its own span under it, else this one as given
           --timeout SECONDS       the whole call's time limit: every attempt, redirect and retry
                                   wait included, \(Help.range(CallLimits.duration)) seconds (fractions allowed;
                                   0: the config's timeouts.deadline, default none). When it passes,

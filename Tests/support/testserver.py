@@ -20,6 +20,8 @@ keep-alive works. Endpoints (any method unless stated):
   /sequence/<key>/<s1>,<s2> n-th request for <key> answers s_n (the last repeats), body
                             {"key", "attempt", "status"}; ?retry_after=<v> on non-2xx
   /sequence/<key>/count     GET: {"count": n} for <key>, not counted itself
+  /sequence/<key>/traces    GET: {"traceparent": [...], "tracestate": [...]}: those fields of each
+                            counted request for <key> in order (null where absent), not counted itself
   /cacheable/<key>          counted as /sequence's keys; 304 when ?etag=<e> is given and the
                             request's If-None-Match is it, else 200 {"key", "attempt",
                             "headers"}; ?cc=, ?vary=, ?etag=, ?set_cookie= set Cache-Control,
@@ -175,12 +177,14 @@ class Server(ThreadingHTTPServer):
         self.bombs: dict[tuple[int, bool], bytes] = {}  # /gzip-bomb/<n>: (decoded size, marked) -> gzip body
         self.uploads: dict[str, list[dict]] = {}  # /multipart/<key>: what each request sent
         self.resumes: dict[str, list[dict]] = {}  # /resume/<key>: the Range fields of each request
+        self.traces: dict[str, list[tuple]] = {}  # /sequence/<key>: (traceparent, tracestate) of each request
 
     def twin(self, address) -> "Server":
         """Another listener (another origin) that shares this server's state."""
         other = Server(address, self.RequestHandlerClass, self.fixtures, self.verbose)
-        other.counters, other.counters_lock, other.tokens, other.ports, other.uploads, other.resumes = (
-            self.counters, self.counters_lock, self.tokens, self.ports, self.uploads, self.resumes)
+        (other.counters, other.counters_lock, other.tokens, other.ports, other.uploads, other.resumes,
+         other.traces) = (self.counters, self.counters_lock, self.tokens, self.ports, self.uploads, self.resumes,
+                          self.traces)
         return other
 
     def handle_error(self, request, client_address):
@@ -384,6 +388,10 @@ class Handler(BaseHTTPRequestHandler):
             with self.server.counters_lock:
                 count = self.server.counters.get(key, 0)
             return self._json(200, {"count": count})
+        if spec == "traces":
+            with self.server.counters_lock:
+                seen = list(self.server.traces.get(key, []))
+            return self._json(200, {"traceparent": [t[0] for t in seen], "tracestate": [t[1] for t in seen]})
         try:
             statuses = [int(s) for s in spec.split(",") if s != ""]
         except ValueError:
@@ -393,6 +401,8 @@ class Handler(BaseHTTPRequestHandler):
         with self.server.counters_lock:
             attempt = self.server.counters.get(key, 0) + 1
             self.server.counters[key] = attempt
+            self.server.traces.setdefault(key, []).append(
+                (self.headers.get("traceparent"), self.headers.get("tracestate")))
         status = statuses[min(attempt, len(statuses)) - 1]
         headers = None
         if "retry_after" in query and not 200 <= status < 300:

@@ -9,7 +9,7 @@ import Glibc
 /// `redactQuery`, `maxResponseBytes`, `maxConnectionsPerHost`, `maxConnections`, `http2`
 /// (`maxConcurrentStreams`, `priorKnowledge`), `arrayParameters`, `retry`, `retryBudget`,
 /// `circuitBreaker`, `rateLimit`, `sharedState`, `redirects`, `cookies`, `cache`, `routes`, `mappings`,
-/// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`, `plugins`. Unknown keys are errors, so a misspelt
+/// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`, `plugins`, `telemetry`. Unknown keys are errors, so a misspelt
 /// field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
     /// The URL every path is relative to, e.g. `http://127.0.0.1:8080/api/v1` (no trailing slash needed).
@@ -87,6 +87,9 @@ public struct GatewayConfig: Sendable {
     /// by every GET but those of routes with `"cache": false`; nil (default): only routes
     /// with `"cache": true` use one (a memory cache of the defaults).
     public var cache: HTTPCacheSettings?
+    /// Traces of the client's calls (key `telemetry`, see ``TelemetrySettings``); nil (the
+    /// default): none unless the environment sets `OTEL_EXPORTER_OTLP_ENDPOINT`.
+    public var telemetry: TelemetrySettings?
     /// Named routes.
     public var routes: [String: Route] = [:]
 
@@ -184,7 +187,8 @@ public struct GatewayConfig: Sendable {
                                     "redactHeaders", "redactQuery", "maxResponseBytes", "maxConnectionsPerHost", "maxConnections",
                                     "http2", "retry", "routes", "retryBudget",
                                     "circuitBreaker", "rateLimit", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
-                                    "errorDescriptors", "plugins", "arrayParameters", "cookies", "cache", "sharedState"])
+                                    "errorDescriptors", "plugins", "arrayParameters", "cookies", "cache", "sharedState",
+                                    "telemetry"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
         if let problem = Self.baseURLProblem(baseURL) { throw urlNode.error(problem) }
@@ -234,6 +238,7 @@ public struct GatewayConfig: Sendable {
         if let node = try root.optional("redirects") { redirectPolicy = try RedirectPolicy(config: node) }
         if let node = try root.optional("cookies") { cookies = try CookieJar.from(config: node, directory: directory) }
         if let node = try root.optional("cache") { cache = try HTTPCacheSettings.from(config: node, directory: directory) }
+        if let node = try root.optional("telemetry") { telemetry = try TelemetrySettings.from(config: node) }
         catalog = try MappingCatalog(config: root)
         if let node = try root.optional("routes") {
             for (name, value) in try node.members() {

@@ -43,6 +43,9 @@ final class Call: @unchecked Sendable {
     private let rateGate: RateGate?
     /// The client's HTTP cache when the call's route (else the config) uses it.
     private let cache: HTTPCache?
+    /// The call's spans and its attempts' `traceparent`; nil when telemetry is off and the
+    /// caller gave no parent.
+    private let trace: CallTrace?
     // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``).
     let onEvent: EventMonitor?
     let onProgress: ProgressHandler?
@@ -78,6 +81,7 @@ final class Call: @unchecked Sendable {
             resilience = nil  // both off (the default): no host key to compute
         }
         rateGate = core.resilience.rateGate(url: plan.prepared.url, route: plan.prepared.route, plan.rateLimit)
+        trace = core.telemetry.trace(for: plan, parent: options.traceParent, core: core)
         machine = CallStateMachine(hasCredential: core.credential != nil)
         self.plan = plan
     }
@@ -116,6 +120,7 @@ final class Call: @unchecked Sendable {
         switch machine.start() {
         case .prepareAttempt(let number):
             startTime = MonotonicClock.now()
+            trace?.callStarted()
             core.events.emit(event(.callStarted, attempt: 0), to: onEvent)
             if let deadline = plan.timeouts.deadline {
                 deadlineTimer = core.loop.schedule(after: deadline) { [self] fired in
@@ -160,10 +165,14 @@ final class Call: @unchecked Sendable {
             case .admitted:
                 break
             case .wait(let seconds, let reserved):
+                trace?.note("gatewire.rate_limit_wait", offset: elapsed, attributes: [SpanAttribute("gatewire.wait", .double(seconds))])
                 return throttle(seconds, reserved: reserved)
             case .refused(let retryAfter, let paused):
                 let refusal = CallStateMachine.PrepareFailure.rateLimited(limit: rateGate.key.description,
                                                                           retryAfter: retryAfter, paused: paused)
+                trace?.note("gatewire.rate_limited", offset: elapsed,
+                            attributes: [SpanAttribute("gatewire.retry_after", .double(retryAfter)),
+                                         SpanAttribute("gatewire.paused", .bool(paused))])
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
@@ -176,6 +185,7 @@ final class Call: @unchecked Sendable {
                 // A refused retry keeps what the call had: the last attempt's status and response.
                 let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceKey.host(of: plan.prepared.url),
                                                                           retryIn: wait)
+                trace?.note("gatewire.circuit_open", offset: elapsed, attributes: [SpanAttribute("gatewire.retry_in", .double(wait))])
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
@@ -197,10 +207,14 @@ final class Call: @unchecked Sendable {
             let loop = core.loop
             let lookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: plan.maxResponseBytes,
                                       now: requestTime)
-            if case .fresh(let response) = lookup { return perform(machine.cacheAnswered(response, trial: trial)) }
+            if case .fresh(let response) = lookup {
+                trace?.note("gatewire.cache_hit", offset: elapsed)
+                return perform(machine.cacheAnswered(response, trial: trial))
+            }
             exchange = CallStateMachine.CacheExchange(lookup: lookup, requestTime: requestTime)
         }
         sink?.prepare(&request)
+        trace?.attemptStarting(&request, number: number, offset: elapsed)
         for plugin in core.plugins { plugin.willSend(request, context: context) }
         let sentAt = MonotonicClock.now()
         core.events.emit(event(.attemptStarted, attempt: number), to: onEvent)
@@ -320,6 +334,7 @@ final class Call: @unchecked Sendable {
         }
         core.events.emit(event(.attemptFinished, attempt: report.attempt.number, status: report.attempt.status,
                                errorKind: report.attempt.errorKind, record: report.attempt), to: onEvent)
+        trace?.attemptFinished(report.attempt, httpVersion: report.response?.httpVersion)
         resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
         rateGate?.observe(report.response, now: MonotonicClock.now(), wallNow: WallClock.now())
         var response = report.response
@@ -356,6 +371,7 @@ final class Call: @unchecked Sendable {
         case .scheduleRetry(let delay, let reason, let attempt):
             core.events.emit(event(.retryScheduled, attempt: attempt.number, status: attempt.status,
                                    errorKind: attempt.errorKind, delay: delay, reason: reason), to: onEvent)
+            trace?.retryScheduled(after: attempt.number, delay: delay, reason: reason, offset: elapsed)
             machine.retryTimerArmed(core.loop.schedule(after: delay) { [self] fired in
                 guard fired else { return stop(.cancelled) }  // the loop closed
                 switch machine.delayElapsed() {
@@ -525,6 +541,7 @@ final class Call: @unchecked Sendable {
             for plugin in core.plugins.reversed() { result = plugin.process(result, context: context) }
         }
         sink?.complete(&result)
+        trace?.callFinished(result, offset: elapsed)
         core.events.emit(finishedEvent(result), to: onEvent)
         Self.tell(result, observers: core.observers, completion: completion)
     }

@@ -60,20 +60,30 @@ public final class Client: Sendable {
         try self.init(config: GatewayConfig.Source.file(path).load(), plugins: plugins)
     }
 
-    deinit { core.loop.shutdown() }
+    deinit {
+        core.telemetry.flush(on: core.loop)
+        core.loop.shutdown()
+    }
 
     /// The config the client was built from.
     public var config: GatewayConfig { core.config }
 
     /// Stops the event loop: calls still running complete with kind `cancelled` (observers
     /// see them), later calls fail at once with kind `cancelled`. Blocks until the loop
-    /// thread has ended, unless called from it. Idempotent.
-    public func close() { core.loop.shutdown() }
+    /// thread has ended, unless called from it. Idempotent. With an OTLP endpoint
+    /// (``TelemetrySettings``), first sends the spans still queued, waiting at most 3 s.
+    public func close() {
+        core.telemetry.flush(on: core.loop)
+        core.loop.shutdown()
+    }
 
     /// Like ``close()``, then runs `cleanup` once every call has completed: on the loop
     /// thread as its last act, so state the callbacks use can be released safely even when
     /// this is called from a callback. `cleanup` does not run if the client was already closed.
-    public func close(then cleanup: @escaping @Sendable () -> Void) { core.loop.shutdown(then: cleanup) }
+    public func close(then cleanup: @escaping @Sendable () -> Void) {
+        core.telemetry.flush(on: core.loop)
+        core.loop.shutdown(then: cleanup)
+    }
 
     /// Whether the caller runs on this client's event-loop thread (inside a completion,
     /// plugin, retry test or observer), where a blocking call would deadlock.
@@ -126,6 +136,22 @@ public final class Client: Sendable {
     @discardableResult
     public func removeEventMonitor(_ token: ObserverToken) -> Bool { core.events.remove(token) }
 
+    /// Registers `exporter` to receive the spans of every sampled call from now on
+    /// (``SpanExporter``); registering one turns tracing on for the client.
+    /// - Returns: a token for ``removeSpanExporter(_:)``.
+    @discardableResult
+    public func addSpanExporter(_ exporter: any SpanExporter) -> ObserverToken {
+        core.telemetry.addExporter(exporter)
+    }
+
+    /// The spans the client's OTLP exporter has sent and dropped (``SpanExportCounts``), or
+    /// nil when it has no OTLP endpoint (``TelemetrySettings/otlpEndpoint``). Any thread.
+    public var spanExportCounts: SpanExportCounts? { core.telemetry.exportCounts }
+
+    /// Removes a span exporter. - Returns: whether it was registered.
+    @discardableResult
+    public func removeSpanExporter(_ token: ObserverToken) -> Bool { core.telemetry.removeExporter(token) }
+
     /// Every plugin of the client in registration order: the config's `auth`, the config's
     /// `plugins`, then those passed to the initialiser.
     public var plugins: [any Plugin] { core.plugins }
@@ -145,10 +171,12 @@ public final class Client: Sendable {
     /// or the error; failure observers run just before it. A call that cannot be built
     /// (unknown route, missing parameter, an option outside its range: ``CallOptions/maxRetries``
     /// 0...100, ``Timeouts``' ranges, ``CallOptions/maxResponseBytes`` 1...2^62) fails with
-    /// `invalidArgument` before anything is sent.
+    /// `invalidArgument` before anything is sent. The call's trace parent is
+    /// ``CallOptions/traceParent``, else ``TraceContext/current`` of the calling task.
     @discardableResult
     public func start(_ request: Request,
                       completion: @escaping @Sendable (Result<Response, GatewireError>) -> Void) -> CallHandle {
+        let request = request.tracedInCurrentTask
         let core = core
         let handle = CallHandle(loop: core.loop)
         let accepted = core.loop.execute {

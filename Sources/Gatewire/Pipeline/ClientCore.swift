@@ -16,6 +16,8 @@ final class ClientCore: Sendable {
     let resilience: ResilienceState
     /// The HTTP cache (event-loop thread only), when the config or a route asks for one.
     let cache: HTTPCache?
+    /// Traces of the calls: the config's `telemetry` and the OpenTelemetry environment.
+    let telemetry: Telemetry
     private let randomSeed: UInt64?
     private let callCounter = Lock<UInt64>(0)
     private let callIDs = Lock<UInt64>(0)
@@ -60,6 +62,7 @@ final class ClientCore: Sendable {
             CookieEngineSetup(jar: $0, stored: storedCookies, report: Diagnostics.report)
         })
         resilience = ResilienceState(sharedState: config.sharedState, loop: loop)
+        telemetry = Telemetry(settings: TelemetrySettings.resolved(config: config.telemetry), loop: loop)
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
             ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil
         if let warning = config.insecureTLSWarning {

@@ -170,6 +170,11 @@ public struct CallOptions: Sendable {
     /// Where a `2xx` body goes instead of memory: a file or a chunk consumer (``BodySink``);
     /// nil (the default) keeps it in ``HTTPResponse/body``.
     public var bodySink: BodySink?
+    /// The caller's span this call belongs to (W3C Trace Context), e.g.
+    /// `TraceContext(traceparent: incoming)`; nil: ``TraceContext/current``, else none. With
+    /// telemetry on (``TelemetrySettings``) the call's span is its child and each attempt
+    /// sends a `traceparent` of its own span; off, each attempt forwards this one as given.
+    public var traceParent: TraceContext?
 
     /// Overrides; nil keeps the route's or the client's setting.
     public init(retryPolicy: RetryPolicy? = nil, maxRetries: Int? = nil, retryTest: RetryTest? = nil,

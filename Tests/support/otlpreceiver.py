@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""A loopback OTLP/HTTP trace receiver for Gatewire's telemetry tests.
+
+Binds 127.0.0.1 on a free port, prints ``PORT <n>`` as its first stdout line, flushes, and
+serves until killed. Every ``POST /v1/traces`` is decoded with the OpenTelemetry project's
+own messages (``opentelemetry-proto``'s ``ExportTraceServiceRequest``): a JSON body (OTLP/HTTP
+JSON: ids as hex) through ``google.protobuf.json_format`` after turning the hex ids into the
+base64 that the proto3 JSON mapping expects, a protobuf body as is. ``GET /received`` answers
+``{"requests": [{"content_type", "body", "spans", "error"}]}``: the raw body as text, the
+decoded spans (``MessageToDict`` of each span with its ids written back as hex, its resource's
+attributes added as ``resource``), and the decoding error, or null.
+
+``--mode``: ``ok`` (200 ``{}``), ``refuse`` (503 to every export, after decoding it) or
+``hang`` (reads the export and never answers until the client gives up).
+"""
+
+import argparse
+import base64
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from google.protobuf import json_format
+from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+ID_FIELDS = {"traceId": "trace_id", "spanId": "span_id", "parentSpanId": "parent_span_id"}
+
+
+def hex_ids_to_base64(document: dict) -> dict:
+    """The OTLP/HTTP JSON ids (hex) as the proto3 JSON mapping of ``bytes`` (base64)."""
+    for resource_spans in document.get("resourceSpans", []):
+        for scope_spans in resource_spans.get("scopeSpans", []):
+            for span in scope_spans.get("spans", []):
+                for field in ID_FIELDS:
+                    if span.get(field):
+                        span[field] = base64.b64encode(bytes.fromhex(span[field])).decode()
+    return document
+
+
+def decode(content_type: str, body: bytes) -> list:
+    """The spans of one export as dicts, ids in hex, each with its resource's attributes."""
+    message = ExportTraceServiceRequest()
+    if content_type.startswith("application/json"):
+        json_format.Parse(json.dumps(hex_ids_to_base64(json.loads(body))), message)
+    else:
+        message.ParseFromString(body)
+    spans = []
+    for resource_spans in message.resource_spans:
+        resource = json_format.MessageToDict(resource_spans.resource)
+        for scope_spans in resource_spans.scope_spans:
+            for span in scope_spans.spans:
+                item = json_format.MessageToDict(span)
+                for field, name in ID_FIELDS.items():
+                    raw = getattr(span, name)
+                    if raw:
+                        item[field] = raw.hex()
+                item["resource"] = resource.get("attributes", [])
+                item["scope"] = scope_spans.scope.name
+                spans.append(item)
+    return spans
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server: "Receiver"
+
+    def log_message(self, format, *args):  # noqa: A002 (BaseHTTPRequestHandler's name)
+        pass
+
+    def _answer(self, status: int, payload: dict) -> None:
+        body = json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):  # noqa: N802 (BaseHTTPRequestHandler's name)
+        if self.path != "/received":
+            return self._answer(404, {"error": "not found"})
+        with self.server.lock:
+            requests = list(self.server.requests)
+        self._answer(200, {"requests": requests})
+
+    def do_POST(self):  # noqa: N802 (BaseHTTPRequestHandler's name)
+        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        content_type = self.headers.get("Content-Type", "")
+        record = {"path": self.path, "content_type": content_type, "body": body.decode("utf-8", "replace"),
+                  "spans": [], "error": None}
+        try:
+            record["spans"] = decode(content_type, body)
+        except Exception as error:  # noqa: BLE001 (any decoding failure is the test's finding)
+            record["error"] = f"{type(error).__name__}: {error}"
+        with self.server.lock:
+            self.server.requests.append(record)
+        if self.server.mode == "hang":
+            time.sleep(3600)
+        if self.server.mode == "refuse":
+            return self._answer(503, {"error": "refused"})
+        self._answer(400 if record["error"] else 200, {} if not record["error"] else {"error": record["error"]})
+
+
+class Receiver(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, mode: str):
+        super().__init__(("127.0.0.1", 0), Handler)
+        self.mode = mode
+        self.lock = threading.Lock()
+        self.requests: list = []
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", choices=("ok", "refuse", "hang"), default="ok")
+    server = Receiver(parser.parse_args().mode)
+    print(f"PORT {server.server_address[1]}", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
