@@ -24,6 +24,8 @@ let package = Package(
         // No pkgConfig: hiredis.pc's -D_FILE_OFFSET_BITS=64 is a flag SwiftPM refuses (with a
         // warning); its headers are in /usr/include/hiredis, which the shim names.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // libyaml 0.2.5: the OpenAPI importer's YAML documents (events only; it builds Jansson trees).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CGatewireABI"),
         // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
         // symbol hidden, so nothing leaks into the .so's exports).
@@ -36,9 +38,11 @@ let package = Package(
         .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CZlib"]),
         .target(name: "GatewireRedis", dependencies: ["GatewireBase", "GatewireTransport", "CHiredis"]),
         .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CCrypto"]),
+        // OpenAPI 3.0/3.1 documents to gateway configs (and the report of what they cannot express).
+        .target(name: "GatewireOpenAPI", dependencies: ["GatewireJSON", "GatewireDescriptors", "CJansson", "CYAML"]),
         .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
-        .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),
+        .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC", "GatewireOpenAPI"]),
         // One test target per layer, depending on that layer only, so that each is tested alone;
         // GatewireTests covers the pipeline and everything above it (and, through the
         // fixtures and servers it shares, most of the layers' own tests still).
@@ -48,6 +52,8 @@ let package = Package(
         .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
         .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
         .testTarget(name: "GatewireRedisTests", dependencies: ["GatewireRedis", "GatewireTransport", "GatewireBase"]),
+        // The importer alone, and its configs through the core's config validation.
+        .testTarget(name: "GatewireOpenAPITests", dependencies: ["GatewireOpenAPI", "Gatewire"]),
         .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

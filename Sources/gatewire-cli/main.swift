@@ -1,7 +1,7 @@
 import Gatewire
 import Glibc
 
-/// `gatewire`: runs calls through a gateway config and checks configs. `gatewire --help`
+/// `gatewire`: runs calls through a gateway config, checks configs and imports OpenAPI documents as configs. `gatewire --help`
 /// prints the commands and the exit statuses, `gatewire help COMMAND` a command's options
 /// (Help.swift holds every text).
 
@@ -9,6 +9,7 @@ var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "call": call(arguments)
 case "check": check(arguments)
+case "import": importCommand(arguments)
 case "help": printHelp(of: arguments)
 case "--version": printLine("gatewire \(Version.string)"); exit(ExitStatus.success)
 case "--help", "-h": printLine(Help.overview); exit(ExitStatus.success)
@@ -23,6 +24,7 @@ func printHelp(of arguments: ArraySlice<String>) -> Never {
     case nil: printLine(Help.overview)
     case "call": printLine(Help.call)
     case "check": printLine(Help.check)
+    case "import": printLine(Help.importCommand)
     case let command?: fail("unknown command \"\(command)\"", usage: Help.usage)
     }
     exit(ExitStatus.success)
