@@ -98,7 +98,8 @@ struct Responses {
             break
         }
         report.add(schema.location.pointer, "response_without_mapping",
-                   "the body is not an object or an array of objects (a scalar or free-form JSON): no mapping, a call returns it "
+                   "the body is not an object or an array of objects (a scalar, free-form JSON, a union without a "
+                   + "discriminator): no mapping, a call returns it "
                    + "as it is", document: file(schema))
         return nil
     }
