@@ -54,6 +54,9 @@ public enum OpenAPIImporter {
         config.set("baseURL", .string(baseURL))
         let mappings = MappingBuilder(references: references)
         try mappings.addComponents(report: &report)
+        let (auth, headers) = try Security(references: references).build(try Operation.all(in: references), report: &report)
+        if let auth { config.set("auth", auth) }
+        if let headers { config.set("headers", headers) }
         let routes = try RouteBuilder(references: references, mappings: mappings, baseURL: baseURL)
             .build(report: &report)
         for (name, _) in root["webhooks"]?.sortedMembers ?? [] {
@@ -65,6 +68,7 @@ public enum OpenAPIImporter {
         let mappingObject = JSONValue.object()
         for (name, mapping) in mappings.mappings { mappingObject.set(name, mapping) }
         if mappingObject.node.count > 0 { config.set("mappings", mappingObject) }
+        if routes.requestDescriptors.node.count > 0 { config.set("requestDescriptors", routes.requestDescriptors) }
         if routes.responseDescriptors.node.count > 0 { config.set("responseDescriptors", routes.responseDescriptors) }
         if routes.errorDescriptors.node.count > 0 { config.set("errorDescriptors", routes.errorDescriptors) }
         return OpenAPIImport(config: DeterministicJSON.text(config, indented: true), report: report,

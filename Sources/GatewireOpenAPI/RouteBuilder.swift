@@ -13,6 +13,7 @@ struct RouteBuilder {
     struct Built {
         let routes: JSONValue
         let responseDescriptors: JSONValue
+        let requestDescriptors: JSONValue
         let errorDescriptors: JSONValue
         let operationCount: Int
     }
@@ -22,6 +23,9 @@ struct RouteBuilder {
         let routes = JSONValue.object()
         var names = RouteNames()
         let responses = Responses(references: references, mappings: mappings)
+        let bodies = RequestBodies(references: references, mappings: mappings)
+        let paging = Paging(references: references, mappings: mappings)
+        var requests: [(String, JSONValue)] = []
         var descriptors: [(pattern: String, method: String, descriptor: Responses.Descriptor)] = []
         var routeCount = 0
         for operation in operations {
@@ -46,6 +50,11 @@ struct RouteBuilder {
             let route = JSONValue.object()
             route.set("method", .string(operation.method))
             route.set("pathPattern", .string(pattern))
+            if let request = try bodies.descriptor(of: operation, route: name, report: &report) {
+                route.set("objectType", .string(name))
+                requests.append((name, request))
+            }
+            if let pagination = try paging.pagination(of: operation, report: &report) { route.set("pagination", pagination) }
             routes.set(name, route)
             routeCount += 1
             try reportUnexpressed(operation, pointer: pointer, file: file, report: &report)
@@ -54,12 +63,14 @@ struct RouteBuilder {
             }
         }
         let (success, errors) = Self.write(descriptors, routeCount: routeCount)
-        return Built(routes: routes, responseDescriptors: success, errorDescriptors: errors, operationCount: operations.count)
+        let requestDescriptors = JSONValue.array()
+        for (_, request) in requests.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }) { requestDescriptors.append(request) }
+        return Built(routes: routes, responseDescriptors: success, requestDescriptors: requestDescriptors, errorDescriptors: errors,
+                     operationCount: operations.count)
     }
 
     /// Report lines for what the route does not carry: required query, header and cookie
-    /// parameters (a route checks only its path's), other servers, callbacks, and the parts
-    /// this importer leaves to the user (request bodies, security).
+    /// parameters (a route checks only its path's), other servers and callbacks.
     private func reportUnexpressed(_ operation: Operation, pointer: String, file: String?, report: inout ImportReport)
         throws(OpenAPIImportError)
     {
@@ -81,14 +92,6 @@ struct RouteBuilder {
         if operation.node["callbacks"] != nil {
             report.add(pointer + "/callbacks", "callbacks_not_imported",
                        "callbacks are requests the API sends, not calls a gateway config makes", document: file)
-        }
-        if operation.node["requestBody"] != nil {
-            report.add(pointer + "/requestBody", "request_body_not_imported",
-                       "the request body is not imported (no request descriptor): a call sends its body as it is", document: file)
-        }
-        if let security = operation.node["security"], security.node.count > 0 {
-            report.add(pointer + "/security", "security_not_imported",
-                       "the operation's own security requirement is not imported: the config's auth applies", document: file)
         }
     }
 

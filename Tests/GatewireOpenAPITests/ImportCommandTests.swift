@@ -74,7 +74,7 @@ import Testing
         #expect(try Support.value(result.stdout, "baseURL") == "\"https://b.example.com\"")
         #expect(result.stderr == """
             {"message":"not the chosen server (1): import with --server 0 for this one","pointer":"/servers/0","reason":"server_not_chosen"}
-            {"message":"the request body is not imported (no request descriptor): a call sends its body as it is","pointer":"/paths/~1pets/post/requestBody","reason":"request_body_not_imported"}
+            {"message":"the body is not an object (a scalar, an array or free-form JSON): no request descriptor, a call sends its body as it is","pointer":"/paths/~1pets/post/requestBody/content/application~1json/schema","reason":"request_body_not_mapped"}
 
             """)
         let out = path + ".config.json", report = path + ".report.jsonl"
