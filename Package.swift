@@ -54,6 +54,6 @@ let package = Package(
         .testTarget(name: "GatewireRedisTests", dependencies: ["GatewireRedis", "GatewireTransport", "GatewireBase"]),
         // The importer alone, and its configs through the core's config validation.
         .testTarget(name: "GatewireOpenAPITests", dependencies: ["GatewireOpenAPI", "Gatewire"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CJansson", "CCurl", "CGatewireArena"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "GatewireOpenAPI", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )
