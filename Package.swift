@@ -11,6 +11,8 @@ let package = Package(
         // scripts/build.sh with the Swift runtime inside and gw_* the only exports
         // (installed as libGatewire.so; docs/deployment.md).
         .library(name: "GatewireDynamic", type: .dynamic, targets: ["Gatewire", "GatewireC"]),
+        // OpenAPI 3.0/3.1 documents to gateway configs, for Swift programs (docs/openapi.md).
+        .library(name: "GatewireOpenAPI", targets: ["GatewireOpenAPI"]),
         .executable(name: "gatewire", targets: ["gatewire-cli"]),
     ],
     targets: [
@@ -40,7 +42,7 @@ let package = Package(
         .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CCrypto"]),
         // OpenAPI 3.0/3.1 documents to gateway configs (and the report of what they cannot express).
         .target(name: "GatewireOpenAPI", dependencies: ["GatewireJSON", "GatewireDescriptors", "CJansson", "CYAML"]),
-        .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
+        .target(name: "GatewireC", dependencies: ["Gatewire", "GatewireOpenAPI", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC", "GatewireOpenAPI"]),
         // One test target per layer, depending on that layer only, so that each is tested alone;
