@@ -1,6 +1,7 @@
 import GatewireJSON
 
-/// The request descriptor of an operation's `requestBody` (OpenAPI 3.0 section 4.7.13): its
+/// The request descriptor of an operation's `requestBody` (OpenAPI 3.0 section 4.7.13) whose
+/// schema is an object (a union has none: a dynamic mapping cannot build a body): its
 /// object type is the route's name (the route's `objectType` names it, so the route's calls
 /// turn their object into the body), its mapping the body schema's, its format the media type's:
 /// `application/json` (or `+json`) `json`, `application/x-www-form-urlencoded` `form` (Stripe's,
@@ -43,7 +44,12 @@ struct RequestBodies {
         guard let schema = media["schema"] else { return nil }
         let shape = try mappings.shape(of: schema, report: &report)
         switch shape.kind {
-        case .object, .union: break
+        case .object: break
+        case .union:
+            report.add(schema.location.pointer, "request_body_not_mapped",
+                       "the body is a oneOf/anyOf: a request descriptor needs one concrete mapping (a dynamic one cannot "
+                       + "build a body), so a call sends its body as it is", document: file)
+            return nil
         case .json where try isEmptyObject(schema):
             return nil  // `properties: {}` and `additionalProperties: false` (Stripe's GETs): nothing to send
         default:

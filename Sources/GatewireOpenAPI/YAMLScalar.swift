@@ -41,11 +41,11 @@ enum YAMLScalar {
         if digits.hasPrefix("0o") { radix = 8; digits = digits.dropFirst(2) }
         else if digits.hasPrefix("0x") { radix = 16; digits = digits.dropFirst(2) }
         else if let sign = digits.first, sign == "-" || sign == "+" { negative = sign == "-"; digits = digits.dropFirst() }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isHexDigit && Int(String($0), radix: radix) != nil }) else {
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && Int(String($0), radix: radix) != nil }) else {
             return nil
         }
         if let magnitude = UInt64(digits, radix: radix) {
-            if negative, magnitude <= UInt64(Int64.max) + 1 { return json_integer(magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)) }
+            if negative, magnitude <= Int64.min.magnitude { return json_integer(Int64(truncatingIfNeeded: 0 &- magnitude)) }
             if !negative, magnitude <= UInt64(Int64.max) { return json_integer(Int64(magnitude)) }
         }
         // Beyond 64 bits: a real, as a JSON parser reading the same digits would give.

@@ -31,6 +31,8 @@ import Testing
         #expect(try typeOf(enumValue: "0o17") == "\"integer\"")
         #expect(try typeOf(enumValue: "0x1F") == "\"integer\"")
         #expect(try typeOf(enumValue: "-12") == "\"integer\"")
+        #expect(try typeOf(enumValue: "-9223372036854775808") == "\"integer\"")   // Int64.min
+        #expect(try typeOf(enumValue: "9223372036854775808") == "\"number\"")     // beyond 64 bits: a real
         #expect(try typeOf(enumValue: "1.5e3") == "\"number\"")
         #expect(try typeOf(enumValue: ".inf") == "\"string\"")       // JSON has no infinity
         #expect(try typeOf(enumValue: "'12'") == "\"string\"")       // quoted: a string

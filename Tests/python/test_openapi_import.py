@@ -31,14 +31,13 @@ def test_the_config_is_valid_and_its_request_descriptor_maps_a_body_on_loopback(
         "style": "cursor", "cursorKeyPath": "next_cursor", "parameter": "cursor"}
     config["baseURL"] = server + "/echo"
     with gatewire.Client(config=config) as client:
-        echo = client.call_route("createPet", json={"id": 7, "name": "Rex", "born": "2020-01-02", "tags": [1]}).json()
+        echo = client.call_route("createPet", json={"id": 7, "name": "Rex", "born": "2020-01-02", "extra": 1}).json()
     assert echo["path"] == "/echo/pets"
     assert echo["headers"]["authorization"] == "Bearer <bearerAuth token>"
-    # The Pet mapping: the date as ISO 8601 UTC, the tags coerced to strings.
-    assert echo["body"] == {"id": 7, "name": "Rex", "born": "2020-01-02T00:00:00.000Z", "tags": ["1"]}
-    with gatewire.Client(config=config) as client:
-        with pytest.raises(gatewire.CallError, match='required attribute "name" of Pet is missing'):
-            client.call_route("createPet", json={"id": 7})
+    # The Pet mapping writes the schema's properties only ("extra" is not one), as given (a
+    # request mapping does not coerce), and null for those the object lacks ("tags"): the
+    # core's request mapping, which docs/openapi.md warns about.
+    assert echo["body"] == {"id": 7, "name": "Rex", "born": "2020-01-02", "tags": None}
 
 
 def test_the_same_bytes_as_the_cli_and_another_server(tmp_path: Path) -> None:
