@@ -70,10 +70,22 @@ final class MappingBuilder {
         return name
     }
 
+    /// The most mappings one import makes (Stripe's document makes 1,398). A YAML document's
+    /// aliases can name one inline schema from many places, each a mapping of its own, so a
+    /// small text can stand for billions of them: past this the import stops with an error
+    /// instead of running for hours.
+    static let maxMappings = 50_000
+
     /// Builds every queued mapping (and those they queue in turn).
+    /// - Throws: ``OpenAPIImportError`` at the schema that would be one mapping more than
+    ///   ``maxMappings``, and what building one throws.
     func finish(report: inout ImportReport) throws(OpenAPIImportError) {
         while let (name, shape) = pending.popLast() {
             if mappings[name] != nil { continue }
+            guard mappings.count < Self.maxMappings else {
+                throw references.error(shape.location, "the schemas make more than \(Self.maxMappings) mappings (YAML aliases "
+                    + "that repeat inline schemas, each a mapping of its own where it is used)")
+            }
             mappings[name] = try build(name, shape, report: &report)
         }
     }

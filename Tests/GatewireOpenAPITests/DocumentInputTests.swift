@@ -168,6 +168,18 @@ import Testing
         #expect(failure(nested) == "no error")  // 300 nested mappings, built from a queue
     }
 
+    @Test func aliasesThatExpandWithoutBoundStopWithAnError() {
+        // Each level names the one below ten times: 10^9 inline objects from 12 lines.
+        var text = Self.head + "paths: {}\nx-levels:\n  - &l0 {type: object, properties: {v: {type: string}}}\n"
+        for level in 1...9 {
+            let names = (0..<10).map { "p\($0): *l\(level - 1)" }.joined(separator: ", ")
+            text += "  - &l\(level) {type: object, properties: {\(names)}}\n"
+        }
+        text += "components: {schemas: {Bomb: *l9}}\n"
+        #expect(failure(text).hasSuffix("the schemas make more than 50000 mappings (YAML aliases that repeat inline "
+            + "schemas, each a mapping of its own where it is used)"))
+    }
+
     @Test func aHugeFileIsRefusedBeforeItIsRead() throws {
         let path = try Support.temporaryFile("", suffix: ".json")
         defer { unlink(path) }
