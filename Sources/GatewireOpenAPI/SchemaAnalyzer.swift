@@ -5,6 +5,18 @@ import GatewireJSON
 /// and reduces a `oneOf`/`anyOf` with a single non-null member to that member.
 struct SchemaAnalyzer {
     let references: References
+    /// The schemas read so far by this import, against ``maxSchemaReads``.
+    private let reads = Counter()
+
+    /// The most Schema Objects one import reads (Stripe's document: about 10,000). YAML aliases
+    /// can make an `allOf` of ten aliases of an `allOf` of ten aliases...: past this the import
+    /// stops with an error instead of running for hours.
+    static let maxSchemaReads = 500_000
+
+    init(references: References) { self.references = references }
+
+    /// A count shared by the copies of one analyzer.
+    private final class Counter { var value = 0 }
 
     /// The shape of `schema`.
     /// - Throws: ``OpenAPIImportError`` for a dangling or cyclic `$ref`, and for an `allOf`
@@ -21,6 +33,11 @@ struct SchemaAnalyzer {
         throws(OpenAPIImportError) -> SchemaShape
     {
         let schema = try references.follow(original)
+        reads.value += 1
+        guard reads.value <= Self.maxSchemaReads else {
+            throw references.error(schema.location, "the document makes more than \(Self.maxSchemaReads) schema reads (YAML "
+                + "aliases that repeat allOf, oneOf or anyOf members)")
+        }
         guard merging.count < Self.maxDepth else {
             throw references.error(schema.location, "schemas nested deeper than \(Self.maxDepth) levels of allOf, oneOf and anyOf")
         }

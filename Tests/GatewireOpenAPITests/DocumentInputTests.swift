@@ -180,6 +180,17 @@ import Testing
             + "schemas, each a mapping of its own where it is used)"))
     }
 
+    @Test func aliasesThatRepeatAllOfMembersStopWithAnError() {
+        // An allOf of ten aliases of an allOf of ten aliases...: 10^9 reads of one small schema.
+        var text = Self.head + "paths: {}\nx-levels:\n  - &l0 {type: object, properties: {v: {type: string}}}\n"
+        for level in 1...9 {
+            text += "  - &l\(level) {allOf: [\((0..<10).map { _ in "*l\(level - 1)" }.joined(separator: ", "))]}\n"
+        }
+        text += "components: {schemas: {Bomb: *l9}}\n"
+        #expect(failure(text).hasSuffix("the document makes more than 500000 schema reads (YAML aliases that repeat "
+            + "allOf, oneOf or anyOf members)"))
+    }
+
     @Test func aHugeFileIsRefusedBeforeItIsRead() throws {
         let path = try Support.temporaryFile("", suffix: ".json")
         defer { unlink(path) }
