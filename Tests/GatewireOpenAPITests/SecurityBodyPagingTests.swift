@@ -52,6 +52,15 @@ import Testing
             """, security: "[{oauth: [read]}]"))
         #expect(try Support.value(oauth.config, "auth") == #"{"token":"<oauth token>","type":"bearer"}"#)
         #expect(Support.reasons(oauth.report) == ["/components/securitySchemes/oauth token_placeholder"])
+
+        let openID = try Support.imported(securityDocument("    oidc: {type: openIdConnect, openIdConnectUrl: \"https://a.example/.well-known/openid-configuration\"}\n",
+                                                           security: "[{oidc: []}]"))
+        #expect(try Support.value(openID.config, "auth") == #"{"token":"<oidc token>","type":"bearer"}"#)
+        #expect(Support.reasons(openID.report) == ["/components/securitySchemes/oidc token_placeholder"])
+
+        let cookie = try Support.imported(securityDocument("    session: {type: apiKey, in: cookie, name: sid}\n", security: "[{session: []}]"))
+        #expect(try Support.value(cookie.config, "headers") == "absent")
+        #expect(Support.reasons(cookie.report) == ["/components/securitySchemes/session security_scheme_not_expressible"])
     }
 
     @Test func operationsThatDifferFromTheConfigsCredentialsAreReported() throws {
@@ -162,6 +171,12 @@ import Testing
             schema: "{type: object, properties: {data: {type: array, items: \(Self.item)}, has_more: {type: boolean}}}"))
         #expect(try Support.value(stripe.config, "routes", "get_items", "pagination") == "absent")
         #expect(Support.reasons(stripe.report) == ["/paths/~1items/get pagination_not_expressible"])
+
+        let azure = pagingDocument(parameters: "[]", schema: "{type: object, properties: {value: {type: array, items: \(Self.item)}, "
+            + "nextLink: {type: string}}}").withAzurePageable()
+        let pageable = try Support.imported(azure)
+        #expect(try Support.value(pageable.config, "routes", "get_items", "pagination") == "absent")
+        #expect(Support.reasons(pageable.report) == ["/paths/~1items/get pagination_not_expressible"])
     }
 
     @Test func theSameDocumentInAnotherKeyOrderGivesTheSameBytes() throws {
@@ -230,5 +245,17 @@ import Testing
             }
 
             """)
+    }
+}
+
+private extension String {
+    /// The paging document with Azure's `x-ms-pageable` on its GET (the next page's URL in the body).
+    func withAzurePageable() -> String {
+        var result = ""
+        for line in split(separator: "\n", omittingEmptySubsequences: false) {
+            result += line + "\n"
+            if line == "    get:" { result += "      x-ms-pageable: {nextLinkName: nextLink}\n" }
+        }
+        return result
     }
 }
