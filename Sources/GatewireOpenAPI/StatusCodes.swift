@@ -10,7 +10,7 @@ struct StatusCodes {
     let byKey: [String: [ClosedRange<Int>]]
 
     /// The codes of every key of `responses` (keys that are not a code, a class or `default`
-    /// are left out, and listed by ``unknownKeys``).
+    /// are left out: see ``isKnown(_:)``).
     init(keys: [String]) {
         var explicit: Set<Int> = []
         var classes: Set<Int> = []
@@ -31,7 +31,7 @@ struct StatusCodes {
         self.byKey = byKey
     }
 
-    /// The keys that are neither a code (100...599), a class (`1XX`...`5XX`) nor `default`.
+    /// Whether `key` is a code (100...599), a class (`1XX`...`5XX`) or `default`.
     static func isKnown(_ key: String) -> Bool { code(key) != nil || classDigit(key) != nil || key == "default" }
 
     /// The config's `statusCodes` value for `ranges`: nil for what the descriptor's default is
