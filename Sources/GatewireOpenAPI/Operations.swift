@@ -21,7 +21,7 @@ struct Operation {
     static func all(in references: References) throws(OpenAPIImportError) -> [Operation] {
         guard let paths = references.root["paths"] else { return [] }
         var operations: [Operation] = []
-        for (path, item) in paths.sortedMembers {
+        for (path, item) in paths.sortedMembers where !path.hasPrefix("x-") {  // `x-` keys are extensions
             let pathItem = try references.follow(item)
             for method in methods {
                 guard let operation = pathItem[method], operation.node.kind == .object else { continue }

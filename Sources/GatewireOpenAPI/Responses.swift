@@ -32,7 +32,7 @@ struct Responses {
     /// path merged into one descriptor.
     func descriptors(of operation: Operation, route: String, report: inout ImportReport) throws(OpenAPIImportError) -> [Descriptor] {
         guard let responses = operation.node["responses"] else { return [] }
-        let members = responses.sortedMembers
+        let members = responses.sortedMembers.filter { !$0.key.hasPrefix("x-") }  // `x-` keys are extensions
         let codes = StatusCodes(keys: members.map(\.key))
         var result: [Descriptor] = []
         let several = members.filter { StatusCodes.isKnown($0.key) }.count > 1

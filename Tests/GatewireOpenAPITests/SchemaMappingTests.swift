@@ -199,6 +199,7 @@ import Testing
                     default:
                       description: other
                       content: {application/json: {schema: {$ref: '#/components/schemas/error'}}}
+                    x-codegen-response: {skip: true}
             components:
               schemas:
                 customer: {type: object, properties: {id: {type: string}}}
@@ -214,6 +215,6 @@ import Testing
             [{"mapping":"error","method":"GET","pathPattern":"/v1/customers","statusCodes":[404,"5xx"]},\
             {"mapping":"problem","method":"GET","pathPattern":"/v1/customers","statusCodes":["400-403","405-499"]}]
             """)
-        #expect(result.report.lines.isEmpty)
+        #expect(result.report.lines.isEmpty)  // the x- key is an extension, not a status
     }
 }
