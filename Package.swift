@@ -14,6 +14,10 @@ let package = Package(
         // OpenAPI 3.0/3.1 documents to gateway configs, for Swift programs (docs/openapi.md).
         .library(name: "GatewireOpenAPI", targets: ["GatewireOpenAPI"]),
         .executable(name: "gatewire", targets: ["gatewire-cli"]),
+        // What each libFuzzer target does with an input (fuzz/README.md); the fuzz package
+        // links it with libFuzzer. Inside this package, the drivers reach the package-only
+        // parsers and the response mapper, and every build compiles them.
+        .library(name: "GatewireFuzzDrivers", targets: ["GatewireFuzzDrivers"]),
     ],
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -45,6 +49,7 @@ let package = Package(
         .target(name: "GatewireC", dependencies: ["Gatewire", "GatewireOpenAPI", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
         .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC", "GatewireOpenAPI"]),
+        .target(name: "GatewireFuzzDrivers", dependencies: ["Gatewire"], path: "fuzz/Drivers"),
         // One test target per layer, depending on that layer only, so that each is tested alone;
         // GatewireTests covers the pipeline and everything above it (and, through the
         // fixtures and servers it shares, most of the layers' own tests still).

@@ -45,6 +45,7 @@ from typing import Any, Callable
 
 from upload import upload_rows, upload_table, upload_targets
 import downloads as bench_downloads  # bench/downloads.py, beside this file
+import fleet as bench_fleet  # bench/fleet.py
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -504,7 +505,7 @@ def main() -> int:
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
-                        "\"10k\", \"latency\", \"upload\", \"cache\" and \"download\" select those runs")
+                        "\"10k\", \"latency\", \"upload\", \"cache\", \"download\" and \"fleet\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -529,6 +530,7 @@ def main() -> int:
     cache = None
     downloads: list[dict] = []
     download_goals: list[dict] = []
+    fleet = None
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -568,6 +570,8 @@ def main() -> int:
             cache = cache_run(paths, workdir, nginx.url, sizes, runs, counts["a"])
         if not args.smoke and (not args.only or "download" in args.only.lower()):
             downloads, download_goals = download_rows(paths, nginx, workdir, runs)
+        if not args.smoke and (not args.only or "fleet" in args.only.lower()):
+            fleet = bench_fleet.fleet_rows(paths, nginx.url, sizes["a"], runs, counts["a"], run_once, log, workdir)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -576,6 +580,8 @@ def main() -> int:
     goals = targets(rows, memory) + h2_targets(h2) + latency_targets(latency) + download_goals if not args.smoke else []
     if upload and not args.smoke:
         goals += upload_targets(upload)
+    if fleet:
+        goals += bench_fleet.targets(fleet)
     if crowd:
         goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
                       "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
@@ -586,6 +592,7 @@ def main() -> int:
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
               "in_flight_10k": crowd, "latency": latency, "upload": upload, "cache": cache, "downloads": downloads,
+              "fleet": fleet,
               "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
@@ -597,6 +604,8 @@ def main() -> int:
         text += "\n\n" + upload_table(upload)
     if downloads:
         text += "\n\n" + bench_downloads.table(downloads)
+    if fleet:
+        text += "\n\n" + bench_fleet.table(fleet)
     if goals:
         text += "\n\n" + targets_table(goals)
     if memory:

@@ -7,7 +7,9 @@ import PackageDescription
 
 // SwiftPM names a path dependency after its directory, whatever the clone is called.
 let repository = String(#filePath.split(separator: "/").dropLast(2).last!)
-let gatewire: Target.Dependency = .product(name: "Gatewire", package: repository)
+// The drivers: what each Swift target does with an input, built inside the Gatewire package
+// (fuzz/Drivers) so that they reach its package-only parsers and mapper.
+let drivers: Target.Dependency = .product(name: "GatewireFuzzDrivers", package: repository)
 // The C ABI (gw_*), as libGatewire exports it, for the target that drives it from C.
 let gatewireC: Target.Dependency = .product(name: "GatewireDynamic", package: repository)
 
@@ -15,10 +17,10 @@ let package = Package(
     name: "GatewireFuzz",
     dependencies: [.package(path: "..")],
     targets: [
-        .executableTarget(name: "fuzz-config", dependencies: [gatewire], path: "Sources/FuzzConfig"),
-        .executableTarget(name: "fuzz-mapper", dependencies: [gatewire], path: "Sources/FuzzMapper"),
-        .executableTarget(name: "fuzz-headers", dependencies: [gatewire], path: "Sources/FuzzHeaders"),
-        .executableTarget(name: "fuzz-network", dependencies: [gatewire], path: "Sources/FuzzNetwork"),
+        .executableTarget(name: "fuzz-config", dependencies: [drivers], path: "Sources/FuzzConfig"),
+        .executableTarget(name: "fuzz-mapper", dependencies: [drivers], path: "Sources/FuzzMapper"),
+        .executableTarget(name: "fuzz-headers", dependencies: [drivers], path: "Sources/FuzzHeaders"),
+        .executableTarget(name: "fuzz-network", dependencies: [drivers], path: "Sources/FuzzNetwork"),
         .executableTarget(name: "fuzz-abi", dependencies: [gatewireC], path: "Sources/FuzzABI"),
     ]
 )

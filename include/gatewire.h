@@ -129,6 +129,10 @@ extern "C" {
                                          to http, a body re-sent to another origin, another origin
                                          under "sameOrigin", following off) and no descriptor accepts;
                                          the status and response are the redirect's */
+#define GW_KIND_RATE_LIMITED 17     /**< the host's or route's rateLimit refused the attempt: waiting
+                                         for its slot (or for a Retry-After pause to end) was off
+                                         ("wait": false) or would pass the deadline; nothing (more)
+                                         was sent; gw_result_retry_after says when a slot frees */
 /** @} */
 
 /**
@@ -616,6 +620,24 @@ int32_t gw_client_metrics_json(gw_client *client, char **out_json);
  * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument.
  */
 int32_t gw_client_cookies_json(gw_client *client, char **out_json);
+
+/**
+ * What the config's "sharedState" Redis holds under its keyPrefix, whichever process wrote
+ * it: a JSON array of objects, sorted by key, times in seconds from Redis's clock:
+ * {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes", "failures"}
+ * (or "state": "open", "for"; "half_open", "trial"), {"type": "rate_limit", "scope", "name",
+ * "policy", "ahead"}, {"type": "pause", "scope", "name", "policy", "for"} (docs/fleet.md).
+ * The `gatewire state` command prints the same objects one a line.
+ *
+ * Blocks until Redis answers (at most the store's "timeout"); not from a callback.
+ * @param client the client.
+ * @param out_json receives the JSON text, freed with gw_string_free; NULL on an error.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument, a config without
+ *         "sharedState" or with "redisCluster"; GW_ERROR_WOULD_DEADLOCK on the client's loop
+ *         thread; GW_ERROR_CALL_FAILED when Redis does not answer in time
+ *         (gw_last_error_message says why).
+ */
+int32_t gw_client_shared_state_json(gw_client *client, char **out_json);
 
 /**
  * Whether the calling thread may block until a call of this client completes: the rule
@@ -1448,6 +1470,14 @@ const char *gw_result_mapped_json(const gw_result *result);
  * @return a JSON array, or NULL.
  */
 const char *gw_result_error_objects_json(const gw_result *result);
+
+/**
+ * When a call refused by its rate limit (GW_KIND_RATE_LIMITED) could go out: the seconds until
+ * the limit frees a slot, or until the Retry-After pause of its host or route ends.
+ * @param result the result (NULL is accepted).
+ * @return seconds (> 0) for a rate_limited failure; 0 for any other result or NULL.
+ */
+double gw_result_retry_after(const gw_result *result);
 
 /**
  * The attempt history.

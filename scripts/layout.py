@@ -12,9 +12,9 @@ folders. README.md's Layout holds this output verbatim between the markers
 
 Package.swift is read as text (no toolchain needed): each `.target`, `.systemLibrary`,
 `.executableTarget` and `.testTarget` call with a literal `name:` and an optional literal
-`dependencies:` list of target names. Any other declaration (a product dependency, a
-`path:` other than the default) makes this script fail, naming it, rather than print a
-graph that leaves it out.
+`dependencies:` list of target names and an optional literal `path:` (else the folder is
+Sources/NAME, or Tests/NAME for a test target). Any other declaration (a product dependency)
+makes this script fail, naming it, rather than print a graph that leaves it out.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ WIDTH = 96  # the longest line printed (README's code blocks)
 KINDS = {"target": "library", "systemLibrary": "system", "executableTarget": "executable", "testTarget": "test"}
 DECLARATION = re.compile(r"\.(target|systemLibrary|executableTarget|testTarget)\(\s*name:\s*\"([^\"]+)\"([^\n]*)")
 DEPENDENCIES = re.compile(r"dependencies:\s*\[([^\]]*)\]")
+PATH = re.compile(r"path:\s*\"([^\"]+)\"")
 
 
 @dataclass
@@ -57,11 +58,12 @@ def read_targets(root: Path) -> dict[str, Target]:
     declared = re.findall(r"\.(?:target|systemLibrary|executableTarget|testTarget|binaryTarget|plugin|macro)\(", body)
     targets: dict[str, Target] = {}
     for kind, name, rest in DECLARATION.findall(body):
-        if "path:" in rest or ".product(" in rest:
-            raise LayoutError(f"target {name}: a path: or .product( dependency is not read by scripts/layout.py")
+        if ".product(" in rest:
+            raise LayoutError(f"target {name}: a .product( dependency is not read by scripts/layout.py")
         match = DEPENDENCIES.search(rest)
         dependencies = re.findall(r"\"([^\"]+)\"", match.group(1)) if match else []
-        folder = root / ("Tests" if kind == "testTarget" else "Sources") / name
+        path = PATH.search(rest)
+        folder = root / (path.group(1) if path else ("Tests" if kind == "testTarget" else "Sources") + "/" + name)
         if not folder.is_dir():
             raise LayoutError(f"target {name}: its folder {folder.relative_to(root)} does not exist")
         targets[name] = Target(name, KINDS[kind], dependencies, folder)

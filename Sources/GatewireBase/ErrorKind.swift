@@ -45,6 +45,11 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
     /// re-sent to another origin, another origin under `sameOrigin`, or any redirect when
     /// following is off. The status and response are the redirect's.
     case redirect = 16
+    /// The host's or route's rate limit (``RateLimitPolicy``) refused the attempt: the wait
+    /// for its slot, or for the end of a `Retry-After` pause, was not allowed (`wait` false)
+    /// or would pass the call's deadline. Nothing (more) was sent; ``GatewireError/retryAfter``
+    /// says when a slot frees. Status 0, or the last attempt's when a retry was refused.
+    case rateLimited = 17
 
     /// The snake_case name used in JSON, the CLI and Python, e.g. `http_status`.
     package var name: String { staticName.description }
@@ -69,6 +74,7 @@ public enum ErrorKind: Int32, Sendable, Hashable, CaseIterable, CustomStringConv
         case .protocolViolation: "protocol"
         case .responseTooLarge: "response_too_large"
         case .redirect: "redirect"
+        case .rateLimited: "rate_limited"
         }
     }
 

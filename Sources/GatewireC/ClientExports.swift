@@ -153,6 +153,26 @@ public func gw_client_cookies_json(_ client: OpaquePointer?, _ outJSON: UnsafeMu
     return GW_OK
 }
 
+/// `gw_client_shared_state_json`: ``Client/sharedStateAndWait()``'s lines as one JSON array.
+@_cdecl("gw_client_shared_state_json")
+public func gw_client_shared_state_json(_ client: OpaquePointer?,
+                                        _ outJSON: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> Int32 {
+    outJSON?.pointee = nil
+    guard let client, let outJSON else {
+        return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_shared_state_json: client or out_json is NULL")
+    }
+    let owner = unbox(client, as: ClientBox.self)
+    if let refusal = refuseBlocking("gw_client_shared_state_json", owner) { return refusal }
+    do throws(GatewireError) {
+        let lines = try owner.client.sharedStateAndWait()
+        outJSON.pointee = strdup("[" + lines.joined(separator: ",") + "]")
+        return GW_OK
+    } catch {
+        return LastError.fail(error.kind == .invalidArgument ? GW_ERROR_INVALID_ARGUMENT : GW_ERROR_CALL_FAILED,
+                              "gw_client_shared_state_json: \(error.message)")
+    }
+}
+
 @_cdecl("gw_client_check_blocking")
 public func gw_client_check_blocking(_ client: OpaquePointer?) -> Int32 {
     guard let client else { return LastError.fail(GW_ERROR_INVALID_ARGUMENT, "gw_client_check_blocking: client is NULL") }

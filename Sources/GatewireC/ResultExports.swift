@@ -88,6 +88,13 @@ public func gw_result_error_objects_json(_ pointer: OpaquePointer?) -> UnsafePoi
     return box.strings.string("error_objects") { box.error?.errorObjects?.serialized() }
 }
 
+/// `gw_result_retry_after`: the seconds a `rate_limited` failure names until its limit frees
+/// a slot (``GatewireError/retryAfter``); 0 for any other result or NULL.
+@_cdecl("gw_result_retry_after")
+public func gw_result_retry_after(_ pointer: OpaquePointer?) -> Double {
+    result(pointer)?.error?.retryAfter ?? 0
+}
+
 @_cdecl("gw_result_attempts_json")
 public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let box = result(pointer) else { return nil }

@@ -1,8 +1,8 @@
 import GatewireBase
 import GatewireJSON
 
-/// What the `ResponseMapper` needs to know about a received response.
-public struct MappableResponse: Sendable {
+/// What the ``ResponseMapper`` needs to know about a received response.
+package struct MappableResponse: Sendable {
     /// The request's method.
     package var method: HTTPMethod
     /// The request path relative to the base URL, as sent (percent-encoded; may carry `?query`).
@@ -11,7 +11,7 @@ public struct MappableResponse: Sendable {
     package var status: Int
     /// The `Content-Type` header's value, if any (e.g. `application/json; charset=utf-8`):
     /// the one given to the initializer, or, for a response the client received, the field
-    /// of `headers`, looked up when read (the mapper reads it only when a descriptor
+    /// of ``headers``, looked up when read (the mapper reads it only when a descriptor
     /// matches or the body is read as JSON; the lookup splits the raw header block).
     package var contentType: String? {
         get {
@@ -34,12 +34,12 @@ public struct MappableResponse: Sendable {
     /// The absolute URL the response came from (for `@metadata.url`; after redirects the
     /// last hop's, redacted); nil when not known.
     package var url: String?
-    /// What `@metadata` hides of `url`, the query and the headers (userinfo, secret values):
+    /// What `@metadata` hides of ``url``, the query and the headers (userinfo, secret values):
     /// the metadata reaches mapped objects and results, which leave the library.
     package var redactor = Redactor.standard
 
     /// A response to map; `path` is relative to the base URL, as sent.
-    public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
+    package init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8]) {
         self.method = method
         self.path = path
         self.status = status
@@ -47,8 +47,8 @@ public struct MappableResponse: Sendable {
         self.body = body
     }
 
-    /// A received response whose `contentType` is its `Content-Type` field in `headers`.
-    public init(method: HTTPMethod, path: String, status: Int, headers: HTTPHeaders, body: [UInt8], url: String) {
+    /// A received response whose ``contentType`` is its `Content-Type` field in `headers`.
+    package init(method: HTTPMethod, path: String, status: Int, headers: HTTPHeaders, body: [UInt8], url: String) {
         self.method = method
         self.path = path
         self.status = status
@@ -58,15 +58,15 @@ public struct MappableResponse: Sendable {
         self.url = url
     }
 
-    /// A response with its headers and URL, for `@metadata` sources (see `MappingContext`).
-    public init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8],
+    /// A response with its headers and URL, for `@metadata` sources (see ``MappingContext``).
+    package init(method: HTTPMethod, path: String, status: Int, contentType: String?, body: [UInt8],
                 headers: HTTPHeaders, url: String?) {
         self.init(method: method, path: path, status: status, contentType: contentType, body: body)
         self.headers = headers
         self.url = url
     }
 
-    /// The query parameters of `path`, percent-decoded (`+` stays `+`); a repeated name
+    /// The query parameters of ``path``, percent-decoded (`+` stays `+`); a repeated name
     /// keeps its last value.
     package var queryParameters: [String: String] {
         guard let mark = path.firstIndex(of: "?") else { return [:] }
@@ -80,7 +80,7 @@ public struct MappableResponse: Sendable {
         return result
     }
 
-    /// The `@metadata` object (see `MappingContext`) with these path parameters.
+    /// The `@metadata` object (see ``MappingContext``) with these path parameters.
     package func metadata(pathParameters: [String: String]) -> JSONValue {
         let metadata = JSONValue.object()
         metadata.set("method", .string(method.rawValue))

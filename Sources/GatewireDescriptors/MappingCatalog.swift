@@ -6,9 +6,9 @@ import GatewireMapping
 /// response and error descriptors, with every mapping reference checked.
 ///
 /// Built once (from config or Swift builders), then read-only and `Sendable`. The
-/// `ResponseMapper` uses it to decide what a response means; `requestBody(for:objectType:method:)`
+/// ``ResponseMapper`` uses it to decide what a response means; ``requestBody(for:objectType:method:)``
 /// builds request bodies.
-public struct MappingCatalog: Sendable {
+package struct MappingCatalog: Sendable {
     /// The mappings in declaration order.
     package let mappings: [ObjectMapping]
     /// Applies the mappings (by name).
@@ -32,7 +32,7 @@ public struct MappingCatalog: Sendable {
     }
 
     /// The Swift builder form.
-    /// - Throws: `ConfigError` when a descriptor or relationship names an unknown mapping
+    /// - Throws: ``ConfigError`` when a descriptor or relationship names an unknown mapping
     ///   (paths as in config, e.g. `responseDescriptors[0].mapping`), or two mappings share a name.
     package init(mappings: [ObjectMapping], requestDescriptors: [RequestDescriptor] = [],
                 responseDescriptors: [ResponseDescriptor] = [], errorDescriptors: [ResponseDescriptor] = [])
@@ -53,7 +53,7 @@ public struct MappingCatalog: Sendable {
     /// Reads the root keys `mappings`, `requestDescriptors`, `responseDescriptors` and
     /// `errorDescriptors` of a gateway config (all optional); other root keys are left to
     /// their owners.
-    /// - Throws: `ConfigError` naming the field: unknown fields inside mappings and
+    /// - Throws: ``ConfigError`` naming the field: unknown fields inside mappings and
     ///   descriptors, wrong types, bad patterns or status codes, and unknown mapping names
     ///   (`responseDescriptors[0].mapping: unknown mapping "Usr" (known: Address, User)`).
     package init(config root: ConfigNode) throws(ConfigError) {
@@ -92,7 +92,7 @@ public struct MappingCatalog: Sendable {
 
     /// The request body for `object` built by the matching request descriptor, or nil when
     /// none matches (the caller then sends `object` as it is).
-    /// - Throws: `MappingError` from `RequestDescriptor/body(for:mapper:)`.
+    /// - Throws: ``MappingError`` from ``RequestDescriptor/body(for:mapper:)``.
     package func requestBody(for object: JSONNode, objectType: String?, method: HTTPMethod) throws(MappingError) -> JSONValue? {
         try requestDescriptor(objectType: objectType, method: method)?.body(for: object, mapper: mapper)
     }
@@ -100,7 +100,7 @@ public struct MappingCatalog: Sendable {
     /// Legal but suspicious setups, one sentence each:
     /// - two response (or error) descriptors with overlapping methods and statuses, the same
     ///   key path, and the same pattern or equally specific patterns that can match the same
-    ///   path (`PathPattern/ties(with:)`): the later one wins (as RestKit; issues #1725, #2075);
+    ///   path (``PathPattern/ties(with:)``): the later one wins (as RestKit; issues #1725, #2075);
     /// - a response descriptor listing 4xx/5xx codes: those responses are failures, so its
     ///   objects become error objects;
     /// - an error descriptor listing only 2xx codes: never used;
@@ -157,7 +157,7 @@ public struct MappingCatalog: Sendable {
 }
 
 extension MappingCatalog {
-    /// A `ResponseMapper` over this catalog.
+    /// A ``ResponseMapper`` over this catalog.
     package var responseMapper: ResponseMapper { ResponseMapper(catalog: self) }
 
     /// What `response` means: the same as `ResponseMapper(catalog: self).map(response)`.

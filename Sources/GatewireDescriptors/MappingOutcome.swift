@@ -1,14 +1,14 @@
 import GatewireJSON
 import GatewireMapping
 
-/// What a response means, as decided by `ResponseMapper/map(_:)`.
+/// What a response means, as decided by ``ResponseMapper/map(_:)``.
 ///
 /// - Success: `accepted` and `error == nil`; `mapped` holds the objects (or nil when nothing
 ///   was to be mapped).
 /// - HTTP failure: `!accepted` (every 4xx/5xx, and other statuses no descriptor lists);
 ///   `errorObjects` holds what error descriptors mapped.
 /// - Mapping failure: `accepted` but `error != nil` (the call fails with kind `mapping`).
-public struct MappingOutcome: Sendable {
+package struct MappingOutcome: Sendable {
     /// Whether the status is acceptable (any 2xx, or a 1xx/3xx a matching response descriptor lists).
     package var accepted: Bool
     /// A JSON object keyed by descriptor key path (`""` for the root key path), holding each
@@ -23,14 +23,14 @@ public struct MappingOutcome: Sendable {
     package var pathParameters: [String: String]
     /// Why a body on the success path could not be parsed or mapped.
     package var error: MappingError?
-    /// The body as JSON (see `ResponseJSON`): the tree the descriptors were mapped from,
+    /// The body as JSON (see ``ResponseJSON``): the tree the descriptors were mapped from,
     /// or, on the success path with no matching descriptor, the body left to be parsed on
     /// first read. nil when there is neither.
     package var json: ResponseJSON?
     /// The parsed body, nil when there is none or it is not valid JSON; reading it parses a
-    /// deferred body (see `json`).
+    /// deferred body (see ``json``).
     package var body: JSONValue? { try? json?.value() }
-    /// The response metadata (see `MappingContext`), when descriptors matched a parsed body.
+    /// The response metadata (see ``MappingContext``), when descriptors matched a parsed body.
     package var metadata: JSONValue?
 
     /// An outcome; everything but `accepted` defaults to empty.

@@ -20,15 +20,15 @@ import GatewireMapping
 ///    (RestKit's -1016), without one a plain success; on the failure path the HTTP failure
 ///    stays as it is (the nginx HTML 502 page: no error objects, no parse error).
 ///    A response that no descriptor matches is not parsed here at all: its JSON body is
-///    parsed when first read (`Response/jsonBody()`; `ResponseJSON` says why), except
-///    for a page or cursor `Paginator`, which needs it (see `triage(_:readingJSONBody:)`).
+///    parsed when first read (``Response/jsonBody()``; ``ResponseJSON`` says why), except
+///    for a page or cursor ``Paginator``, which needs it (see ``triage(_:readingJSONBody:)``).
 /// 4. **Parse errors.** Invalid JSON on the success path with a matching descriptor is a
-///    `MappingError` with Jansson's line and column. On the failure path it is ignored:
+///    ``MappingError`` with Jansson's line and column. On the failure path it is ignored:
 ///    the HTTP failure is the error. Without a matching descriptor there is nothing to map,
-///    so no mapping error: the call succeeds and `Response/jsonBody()` throws the same error
+///    so no mapping error: the call succeeds and ``Response/jsonBody()`` throws the same error
 ///    (line and column) when the caller reads the body as JSON.
 /// 5. **Success path.** Every matching response descriptor applies. For one key path, the
-///    descriptor with the most specific `PathPattern` wins (a descriptor without a pattern
+///    descriptor with the most specific ``PathPattern`` wins (a descriptor without a pattern
 ///    ranks below any pattern), and on a tie the later registration (as RestKit). The result
 ///    object is keyed by key path. A key path that finds nothing (missing, `null`, or an array
 ///    of only `null`) is left out without error; if no key path finds anything, `mapped` is
@@ -38,50 +38,50 @@ import GatewireMapping
 /// 6. **Metadata.** The mappings see the response as `@metadata` (method, URL, path, status,
 ///    headers, the captured path parameters of the descriptors that applied, and the query
 ///    parameters), the whole body as `@root`, and a nested object's holder as `@parent`
-///    (see `MappingContext`).
+///    (see ``MappingContext``).
 /// 7. **Speed.** The body is parsed at most once (Jansson); mapping walks that tree through
-///    `JSONNode` views and builds only the mapped output: unmapped parts are never copied,
-///    `json` attributes and key paths share the parsed subtrees, and `Response/body` and the
+///    ``JSONNode`` views and builds only the mapped output: unmapped parts are never copied,
+///    `json` attributes and key paths share the parsed subtrees, and ``Response/body`` and the
 ///    paginator reuse the same tree.
 /// 8. **Failure path.** Matching error descriptors, and response descriptors that list the
-///    failure status, map the objects at their key paths into `MappingOutcome/errorObjects`
+///    failure status, map the objects at their key paths into ``MappingOutcome/errorObjects``
 ///    (flattened, as RestKit's `RKObjectMapperErrorObjectsKey`). A mapping error there is not
 ///    reported (the HTTP failure is); the objects that fail are left out.
-public struct ResponseMapper: Sendable {
+package struct ResponseMapper: Sendable {
     /// The mappings and descriptors.
     package let catalog: MappingCatalog
 
     /// A mapper over a built catalog (cheap: it shares the catalog).
-    public init(catalog: MappingCatalog) { self.catalog = catalog }
+    package init(catalog: MappingCatalog) { self.catalog = catalog }
 
     /// Decides what `response` means (see the type's rules). Never throws: every problem is
-    /// in the outcome. The same as `mapBody(of:)` of `triage(_:)` when that needs a parse.
-    public func map(_ response: MappableResponse) -> MappingOutcome {
+    /// in the outcome. The same as ``mapBody(of:)`` of `triage(_:)` when that needs a parse.
+    package func map(_ response: MappableResponse) -> MappingOutcome {
         let triage = triage(response)
         return triage.needsParse ? mapBody(of: triage) : triage.outcome
     }
 
     /// What the mapper decides before any parse: rules 1, 2 and 3 and the matching
     /// descriptors. Cheap (no parse, no allocation of trees), so the event loop runs it and
-    /// hands `mapBody(of:)` of a large body to a worker.
-    public struct Triage: Sendable {
+    /// hands ``mapBody(of:)`` of a large body to a worker.
+    package struct Triage: Sendable {
         /// The response.
         package let response: MappableResponse
-        /// The outcome when `needsParse` is false; else what `mapBody(of:)` starts from.
+        /// The outcome when ``needsParse`` is false; else what ``mapBody(of:)`` starts from.
         package let outcome: MappingOutcome
-        /// Whether descriptors need the body parsed: `mapBody(of:)` gives the outcome.
-        public let needsParse: Bool
+        /// Whether descriptors need the body parsed: ``mapBody(of:)`` gives the outcome.
+        package let needsParse: Bool
         let candidates: [(ResponseDescriptor, [String: String])]
         let failure: Bool
     }
 
-    /// Rules 1 to 3 and the descriptors that match `response` (see `Triage`). With no
-    /// matching descriptor nothing is parsed: a JSON body is left for `Response/jsonBody()`
-    /// to parse on first read (`ResponseJSON`), so such a call never fails with a mapping
+    /// Rules 1 to 3 and the descriptors that match `response` (see ``Triage``). With no
+    /// matching descriptor nothing is parsed: a JSON body is left for ``Response/jsonBody()``
+    /// to parse on first read (``ResponseJSON``), so such a call never fails with a mapping
     /// error (rule 4 applies to bodies that descriptors map) — unless `readingJSONBody`: the
-    /// caller reads the body itself (a page or cursor `Paginator`), so an accepted JSON body
+    /// caller reads the body itself (a page or cursor ``Paginator``), so an accepted JSON body
     /// is parsed as if a descriptor matched, and invalid JSON is a mapping error of the call.
-    public func triage(_ response: MappableResponse, readingJSONBody: Bool = false) -> Triage {
+    package func triage(_ response: MappableResponse, readingJSONBody: Bool = false) -> Triage {
         let status = response.status
         let failure = status >= 400
         let responseMatches = matches(catalog.responseDescriptors, response)
@@ -116,11 +116,11 @@ public struct ResponseMapper: Sendable {
         return decided(parsing: true)
     }
 
-    /// Parses the body of a `Triage` that needs it and maps it with the matching
+    /// Parses the body of a ``Triage`` that needs it and maps it with the matching
     /// descriptors (rules 4 to 8). Never throws: every problem is in the outcome. A large
     /// body's trees are built in a `JSONArena` scope. Runs on any thread (the event loop,
     /// or a `WorkerPool` worker for a large body).
-    public func mapBody(of triage: Triage) -> MappingOutcome {
+    package func mapBody(of triage: Triage) -> MappingOutcome {
         JSONArena.scope(bodyBytes: triage.response.body.count) { mapParsed(triage) }
     }
 
@@ -234,7 +234,7 @@ public struct ResponseMapper: Sendable {
         isJSONMediaType(mediaType(contentType))
     }
 
-    /// Whether a `mediaType(_:)` is `application/json` or a `+json` type.
+    /// Whether a ``mediaType(_:)`` is `application/json` or a `+json` type.
     static func isJSONMediaType(_ kind: String) -> Bool {
         kind == "application/json" || kind.hasSuffix("+json")
     }

@@ -9,12 +9,16 @@ enum Help {
     static let checkUsage = "usage: gatewire check [--no-load-plugins] CONFIG"
     static let importUsage = "usage: gatewire import openapi DOCUMENT [--server N] [--out FILE] [--report FILE]"
 
+    /// `gatewire state`'s usage line.
+    static let stateUsage = "usage: gatewire state --config FILE"
+
     /// Every command's usage: what `gatewire` alone and an unknown command print.
     static let usage = """
         usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]
                gatewire check [--no-load-plugins] CONFIG
+               gatewire state --config FILE
                gatewire import openapi DOCUMENT [--server N] [--out FILE] [--report FILE]
-               gatewire help [call | check | import]
+               gatewire help [call | check | state | import]
                gatewire --version | --help
         """
 
@@ -25,9 +29,10 @@ enum Help {
         commands:
           call     sends one call through a gateway config (or to a URL) and prints the result
           check    validates a gateway config
+          state    prints the circuit breakers, rate limits and pauses a sharedState store holds
           import   makes a gateway config from an OpenAPI 3.0 or 3.1 document
           help     a command's options: gatewire help call, gatewire help check,
-                   gatewire help import (or gatewire COMMAND --help)
+                   gatewire help state, gatewire help import (or gatewire COMMAND --help)
 
         exit status (one per class, the same for every command):
           0  done: the call succeeded; check: the config is valid; import: the config is made
@@ -160,6 +165,21 @@ enum Help {
         """
 
     /// `gatewire check --help`, `gatewire help check`.
+    /// `gatewire state --help`, `gatewire help state`.
+    static let state = stateUsage + """
+
+
+        Prints what the config's "sharedState" Redis holds under its keyPrefix, whichever
+        process wrote it: one JSON object a line, sorted by key, times in seconds from Redis's
+        clock. {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes",
+        "failures"} or "state": "open", "for" (until the break ends) or "half_open", "trial";
+        {"type": "rate_limit", "scope", "name", "policy", "ahead"} (how far the limit is
+        booked ahead: 0 = a whole burst is free); {"type": "pause", "scope", "name", "policy",
+        "for"}. Exit 0; 1 when the config has no sharedState, names a cluster, or Redis does
+        not answer within its timeout ("gatewire: why" on stderr); 2 for a usage error.
+          --config FILE           the gateway config (JSON)
+        """
+
     static let check = checkUsage + """
 
 

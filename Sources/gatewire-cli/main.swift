@@ -1,7 +1,8 @@
 import Gatewire
 import Glibc
 
-/// `gatewire`: runs calls through a gateway config, checks configs and imports OpenAPI documents as configs. `gatewire --help`
+/// `gatewire`: runs calls through a gateway config, checks configs, prints the shared state and
+/// imports OpenAPI documents as configs. `gatewire --help`
 /// prints the commands and the exit statuses, `gatewire help COMMAND` a command's options
 /// (Help.swift holds every text).
 
@@ -9,6 +10,7 @@ var arguments = CommandLine.arguments.dropFirst()
 switch arguments.popFirst() {
 case "call": call(arguments)
 case "check": check(arguments)
+case "state": state(arguments)
 case "import": importCommand(arguments)
 case "help": printHelp(of: arguments)
 case "--version": printLine("gatewire \(Version.string)"); exit(ExitStatus.success)
@@ -24,6 +26,7 @@ func printHelp(of arguments: ArraySlice<String>) -> Never {
     case nil: printLine(Help.overview)
     case "call": printLine(Help.call)
     case "check": printLine(Help.check)
+    case "state": printLine(Help.state)
     case "import": printLine(Help.importCommand)
     case let command?: fail("unknown command \"\(command)\"", usage: Help.usage)
     }

@@ -10,8 +10,8 @@ import Testing
         let loop = EventLoop()
         let cluster: RedisCluster
 
-        init(_ servers: RedisClusterServers) async throws {
-            let seed = try RedisEndpoint(parsing: servers.nodes[0].url(), field: "redisCluster[0]")
+        init(_ servers: RedisClusterServers, login: String? = nil) async throws {
+            let seed = try RedisEndpoint(parsing: servers.nodes[0].url(login: login), field: "redisCluster[0]")
             let loop = loop
             cluster = await onLoop(loop) { done in done(RedisCluster(seeds: [seed], loop: loop)) }
         }
@@ -89,6 +89,28 @@ import Testing
         guard case let .failure(error) = split else { Issue.record("a script on two slots: \(split)"); return }
         #expect(error.kind == .invalidArgument)
         await client.close()
+    }
+
+    @Test("a cluster whose nodes require a password: the seed's login is used on every node the client finds (keys land on all 3 primaries); a wrong one fails the command with the server's error")
+    func login() async throws {
+        let servers = try RedisClusterServers(password: "cluster-secret")
+        defer { servers.stop() }
+        let client = try await Client(servers, login: ":cluster-secret")
+        for index in 0..<30 {
+            #expect(await client.send("SET", "key:\(index)", "\(index)") == .success(.status("OK")))
+        }
+        for node in servers.nodes {
+            let keys = Int(try node.cli(["dbsize"], auth: servers.auth).trimmingSpaces()) ?? -1
+            #expect(keys > 0, "a primary holds none of the keys: its connection did not log in")
+        }
+        await client.close()
+
+        let wrong = try await Client(servers, login: ":not-the-password")
+        let refused = await wrong.send("SET", "key:0", "x")
+        guard case let .failure(error) = refused else { Issue.record("a wrong password: \(refused)"); return }
+        #expect(error.message.contains("WRONGPASS") || error.message.lowercased().contains("invalid password"),
+                "\(error)")
+        await wrong.close()
     }
 
     @Test("MOVED after a slot migrated to another primary: the command follows it and the map is updated")

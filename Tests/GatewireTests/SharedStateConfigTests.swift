@@ -45,4 +45,22 @@ import Testing
         #expect(error(#"{"redis": "redis://h", "timeout": 0}"#)?.path == "sharedState.timeout")
         #expect(error(#"{"redis": "redis://h", "timeout": "fast"}"#)?.path == "sharedState.timeout")
     }
+
+    @Test("a cluster node may carry the login its cluster requires (redis://user:password@host:port); a database or a Unix socket is refused, the password never shown")
+    func clusterLogin() throws {
+        let shared = try #require(try GatewayConfig(json: #"""
+            {\#(Self.base), "sharedState": {"redisCluster": ["redis://app:s3cret@127.0.0.1:7000", "127.0.0.1:7001"]}}
+            """#).sharedState)
+        guard case let .cluster(nodes) = shared.server else { Issue.record("not a cluster: \(shared.server)"); return }
+        #expect(nodes.map(\.username) == ["app", nil])
+        #expect(nodes.map(\.password) == ["s3cret", nil])
+        #expect(nodes.map(\.database) == [0, 0])
+        #expect(!shared.serverDescription.contains("s3cret"))
+        let database = error(#"{"redisCluster": ["redis://:s3cret@127.0.0.1:7000/2"]}"#)
+        #expect(database?.path == "sharedState.redisCluster[0]")
+        #expect(database?.message.contains("database 0 only") == true)
+        #expect(database?.message.contains("s3cret") == false)
+        let socket = error(#"{"redisCluster": ["unix:///run/redis.sock"]}"#)
+        #expect(socket?.message.contains("not a Unix socket") == true)
+    }
 }

@@ -1,15 +1,18 @@
 """One instance of a test fleet (``test_fleet.py``): a process with its own client, calling one
 path of the test server over and over, that reports what each call ended with.
 
-    python fleet_worker.py CONFIG_JSON PATH STOP PAUSE
+    python fleet_worker.py CONFIG_JSON PATH STOP PAUSE [deadline]
 
 ``CONFIG_JSON`` is the client's gateway config (text); ``STOP`` is ``open:N`` (stop after N
-``circuit_open`` results in a row) or ``for:SECONDS``; ``PAUSE`` seconds between calls. The
+``circuit_open`` results in a row) or ``for:SECONDS``; ``PAUSE`` seconds between calls;
+``deadline`` gives each call of a ``for:`` run the time left as its deadline (so that a call
+waiting for a rate limit's slot never goes out after the run). The
 worker builds its client, prints ``ready`` and waits for a line on stdin, so that the test
 starts the whole fleet at once; then it calls, and prints one JSON object: ``kinds`` (result
 kind -> count: ``503`` or the error kind), ``sent`` (CLOCK_MONOTONIC seconds at which each
 call that reached the server started: comparable across processes on one machine),
-``calls``, ``longest`` (the longest call, seconds) and ``longest_at`` (when it started). The
+``ended`` (``[kind, CLOCK_MONOTONIC seconds]`` at which each call ended), ``calls``,
+``longest`` (the longest call, seconds) and ``longest_at`` (when it started). The
 library's log lines about shared state and breakers (of the ``gatewire`` logger) go to stderr.
 """
 
@@ -25,6 +28,7 @@ import gatewire
 
 def main() -> int:
     config, path, stop, pause = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
+    with_deadline = sys.argv[5:] == ["deadline"]
     rule, _, value = stop.partition(":")
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     for handler in logging.getLogger().handlers:  # not the line each failed call logs
@@ -32,6 +36,7 @@ def main() -> int:
                           or "circuit breaker of" in record.getMessage())
     kinds: dict[str, int] = {}
     sent: list[float] = []
+    ended: list[tuple[str, float]] = []
     longest = 0.0
     longest_at = 0.0
     calls = 0
@@ -42,23 +47,29 @@ def main() -> int:
         open_in_a_row = 0
         while time.monotonic() < end and (rule != "open" or open_in_a_row < int(value)):
             started = time.monotonic()
+            options = {}
+            if with_deadline:
+                if end - started < 0.001:
+                    break
+                options["deadline"] = end - started
             try:
-                kind = str(client.call("GET", path).status)
+                kind = str(client.call("GET", path, **options).status)
             except gatewire.HTTPStatusError as error:
                 kind = str(error.status)
             except gatewire.CallError as error:
                 kind = str(error.kind.name)
             took = time.monotonic() - started
+            ended.append((kind, started + took))
             calls += 1
             if took > longest:
                 longest, longest_at = took, started
             kinds[kind] = kinds.get(kind, 0) + 1
-            if kind != "circuit_open":
+            if kind not in ("circuit_open", "rate_limited"):
                 sent.append(started)
             open_in_a_row = open_in_a_row + 1 if kind == "circuit_open" else 0
             if pause:
                 time.sleep(pause)
-    print(json.dumps({"kinds": kinds, "sent": sent, "calls": calls, "longest": longest, "longest_at": longest_at}), flush=True)
+    print(json.dumps({"kinds": kinds, "sent": sent, "ended": ended, "calls": calls, "longest": longest, "longest_at": longest_at}), flush=True)
     return 0
 
 

@@ -1,4 +1,5 @@
-"""Debian's ``redis-server``, started by a test on a free loopback port, for the fleet tests.
+"""Debian's ``redis-server``, started by a test on a free loopback port, for the fleet tests
+(and three of them as one Redis Cluster: ``RedisClusterProcesses``).
 
 No persistence (``--save '' --appendonly no``), its files and log in a temporary folder of its
 own. A missing ``redis-server`` fails the test (``pytest.fail``), never skips it. Stopped by
@@ -21,11 +22,14 @@ import pytest
 
 
 class RedisProcess:
-    def __init__(self) -> None:
+    def __init__(self, cluster: bool = False) -> None:
+        """Starts the server; with ``cluster``, in cluster mode (its nodes.conf in its folder)."""
         if shutil.which("redis-server") is None or shutil.which("redis-cli") is None:
             pytest.fail("redis-server and redis-cli are needed (bash scripts/bootstrap.sh installs them)")
         self.directory = Path(tempfile.mkdtemp(prefix="gatewire-redis-"))
         self.process: subprocess.Popen[bytes] | None = None
+        self.cluster = ["--cluster-enabled", "yes", "--cluster-config-file", str(self.directory / "nodes.conf"),
+                        "--cluster-node-timeout", "5000"] if cluster else []
         for _ in range(5):  # redis-server 7.0 cannot listen on port 0: take one just freed
             with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
                 s.bind(("127.0.0.1", 0))
@@ -48,7 +52,8 @@ class RedisProcess:
         (self.directory / "redis.log").unlink(missing_ok=True)
         self.process = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.directory), "--logfile", str(self.directory / "redis.log"), "--daemonize", "no"],
+             "--dir", str(self.directory), "--logfile", str(self.directory / "redis.log"), "--daemonize", "no",
+             *self.cluster],
             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -100,3 +105,44 @@ class RedisProcess:
     def keys_without_expiry(self) -> list[str]:
         """The keys whose ``PTTL`` is -1 (no expiry); a key gone meanwhile (-2) is fine."""
         return [k for k in self.keys() if self.cli("PTTL", k).strip() == "-1"]
+
+
+class RedisClusterProcesses:
+    """Three ``RedisProcess`` nodes in cluster mode made one Redis Cluster of 3 primaries (no
+    replicas) by ``redis-cli --cluster create``; ready once every node says ``cluster_state:ok``
+    (waited for at most 30 s). ``stop()`` stops every node."""
+
+    def __init__(self) -> None:
+        self.nodes: list[RedisProcess] = []
+        try:
+            for _ in range(3):
+                self.nodes.append(RedisProcess(cluster=True))
+            created = subprocess.run(["redis-cli", "--cluster", "create", *self.addresses, "--cluster-yes"],
+                                     capture_output=True, text=True, timeout=60)
+            if "[OK] All 16384 slots covered" not in created.stdout:
+                pytest.fail(f"redis-cli --cluster create failed: {created.stdout}{created.stderr}")
+            deadline = time.monotonic() + 30
+            while not all("cluster_state:ok" in node.cli("CLUSTER", "INFO") for node in self.nodes):
+                if time.monotonic() > deadline:
+                    pytest.fail("the cluster did not reach cluster_state:ok within 30 s")
+                time.sleep(0.1)
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def addresses(self) -> list[str]:
+        """Each node's ``host:port``, as ``sharedState.redisCluster`` lists them."""
+        return [f"127.0.0.1:{node.port}" for node in self.nodes]
+
+    def keys_without_expiry(self) -> list[str]:
+        """The keys without an expiry, on every node."""
+        return [key for node in self.nodes for key in node.keys_without_expiry()]
+
+    def keys(self) -> list[str]:
+        """Every key, on every node."""
+        return [key for node in self.nodes for key in node.keys()]
+
+    def stop(self) -> None:
+        for node in self.nodes:
+            node.stop()

@@ -22,7 +22,7 @@ def count(cli: str, server: str, key: str) -> int:  # noqa: F811
 def test_each_command_has_its_own_help(cli: str) -> None:  # noqa: F811
     overview = run(cli, "--help")
     assert overview.returncode == 0
-    assert "gatewire help [call | check | import]" in overview.stdout and "--cookie-jar" not in overview.stdout
+    assert "gatewire help [call | check | state | import]" in overview.stdout and "--cookie-jar" not in overview.stdout
     assert run(cli, "help").stdout == overview.stdout
     call = run(cli, "call", "--help")
     assert call.returncode == 0

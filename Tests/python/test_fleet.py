@@ -20,6 +20,9 @@ from typing import Callable, Iterator
 
 import pytest
 from redis_process import RedisProcess
+from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+
+import gatewire
 
 WORKER = Path(__file__).with_name("fleet_worker.py")
 FLEET = 6
@@ -41,14 +44,16 @@ def breaker(break_duration: float) -> dict:
 
 
 def run_fleet(config: dict, path: str, stop: str, pause: float = 0.0,
-              during: Callable[[], None] | None = None) -> list[dict]:
-    """Runs FLEET workers together and returns each one's report, with its stderr as ``log``
-    (written to a file, so that a worker never waits for the test to read it)."""
+              during: Callable[[], None] | None = None, size: int = FLEET,
+              extra: tuple[str, ...] = ()) -> list[dict]:
+    """Runs ``size`` workers together (``extra``: their further arguments) and returns each
+    one's report, with its stderr as ``log`` (written to a file, so that a worker never waits
+    for the test to read it)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2] / "bindings" / "python"),
                                          env.get("PYTHONPATH", "")])
-    logs = [tempfile.TemporaryFile() for _ in range(FLEET)]
-    workers = [subprocess.Popen([sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause)],
+    logs = [tempfile.TemporaryFile() for _ in range(size)]
+    workers = [subprocess.Popen([sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause), *extra],
                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
                for log in logs]
     try:
@@ -172,9 +177,143 @@ def test_redis_killed_and_stopped_the_fleet_decides_locally_and_resumes(
     assert max(report["longest"] for report in reports) < 1.0
     # Each instance announced the store's loss and its return, once per outage at most.
     for report in reports:
-        lost = report["log"].count("circuit breakers decide in process")
+        lost = report["log"].count("circuit breakers and rate limits decide in process")
         back = report["log"].count("answers again")
         assert 1 <= lost <= 2 and back == lost, [line for line in report["log"].splitlines() if "shared" in line]
     # The shared state resumed after the restart: the breaker's key is back, with an expiry.
     assert any(name.endswith(":state") for name in redis.keys())
+    assert redis.keys_without_expiry() == []
+
+
+def evalsha_calls(redis: RedisProcess) -> int:
+    """How many EVALSHA commands the server has run (``INFO commandstats``)."""
+    for line in redis.cli("INFO", "commandstats").splitlines():
+        if line.startswith("cmdstat_evalsha:"):
+            return int(line.split("calls=")[1].split(",")[0])
+    return 0
+
+
+def test_a_shared_rate_limit_holds_for_the_fleet_and_starves_no_one(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    rate = {"requests": 20, "per": 1, "burst": 5}
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": rate,
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+    before = evalsha_calls(redis)
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:5", size=4, extra=("deadline",))
+    received = sequence_count(key)
+    operations = evalsha_calls(redis) - before
+    per_instance = [report["kinds"].get("200", 0) for report in reports]
+    print(f"shared rate limit: the backend received {received} (at most {20 * 5 + 5 + 1}); per instance "
+          f"{per_instance}; {operations} EVALSHA for {received} calls ({operations / max(1, received):.2f} per call); "
+          f"kinds {[report['kinds'] for report in reports]}")
+    # A call whose deadline passed while its request was out reached the backend too.
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    assert received <= 20 * 5 + 5 + 1
+    # Each instance waited its turn and got a share (a fair one is about a quarter).
+    assert all(count >= 5 for count in per_instance), per_instance
+    assert redis.keys_without_expiry() == []
+
+
+def test_in_process_rate_limits_each_allow_the_whole_rate(
+    server: str, library: str, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {"requests": 20, "per": 1, "burst": 5}}
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:2", size=4, extra=("deadline",))
+    received = sequence_count(key)
+    print(f"in-process rate limits: the backend received {received}")
+    # A call whose deadline passed while its request was out reached the backend too.
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    assert received > 20 * 2 + 5 + 1  # each instance allows the rate alone: four times it at most
+    assert received <= 4 * (20 * 2 + 5 + 1)
+
+
+def test_a_retry_after_seen_by_one_instance_pauses_the_host_for_the_fleet(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+    reports = run_fleet(config, f"/sequence/{key}/429,200?retry_after=2", "for:4", pause=0.01, size=4)
+    assert total(reports, "429") == 1
+    got_429 = next(t for report in reports for kind, t in report["ended"] if kind == "429")
+    # Every instance learns the pause within a lease duration (0.2 s) of the 429; none sends
+    # until the pause ends 2 s after it.
+    during = [round(t - got_429, 3) for report in reports for kind, t in report["ended"]
+              if kind == "200" and got_429 + 0.5 <= t <= got_429 + 1.95]
+    after = [t for report in reports for kind, t in report["ended"] if kind == "200" and t > got_429 + 2]
+    print(f"shared pause: 200s ending 0.5...1.95 s after the 429: {during}; after it: {len(after)}")
+    assert during == []
+    assert len(after) > 0
+    assert total(reports, "200") + 1 == sequence_count(key)
+    assert redis.keys_without_expiry() == []
+
+
+def test_gatewire_state_and_shared_state_list_the_breakers_limits_and_pauses_the_store_holds(
+    server: str, library: str, cli: str, redis: RedisProcess, tmp_path: Path  # noqa: F811
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "circuitBreaker": breaker(30),
+              "rateLimit": {"requests": 5, "per": 60, "burst": 2},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"state-{uuid.uuid4().hex[:8]}:"}}
+    with gatewire.Client(config=config) as client:
+        with pytest.raises(gatewire.HTTPStatusError):
+            client.call("GET", f"/sequence/{key}/429", params={"retry_after": "30"})
+        time.sleep(0.5)  # the breaker's batch and the pause reach Redis (both go at once)
+        from_python = client.shared_state()
+    path = tmp_path / "config.json"
+    path.write_text(json.dumps(config))
+    result = run(cli, "state", "--config", str(path))
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    print(result.stdout)
+    by_type = {line["type"]: line for line in lines}
+    assert [line["type"] for line in from_python] == [line["type"] for line in lines]
+    assert len(lines) == 3 and set(by_type) == {"circuit_breaker", "rate_limit", "pause"}
+    host = server.removeprefix("http://")
+    breaker_line = by_type["circuit_breaker"]
+    assert breaker_line["host"] == host and breaker_line["state"] == "closed"
+    assert breaker_line["outcomes"] == 1 and breaker_line["failures"] == 1 and len(breaker_line["policy"]) == 16
+    assert by_type["rate_limit"]["scope"] == "host" and by_type["rate_limit"]["name"] == host
+    assert 0 < by_type["rate_limit"]["ahead"] <= 36  # the lease booked up to 3 slots of 12 s
+    assert by_type["pause"]["name"] == host and 25 < by_type["pause"]["for"] <= 30
+    # Without sharedState there is no store to read.
+    del config["sharedState"]
+    path.write_text(json.dumps(config))
+    alone = run(cli, "state", "--config", str(path))
+    assert alone.returncode == 1 and "has no sharedState" in alone.stderr
+    with gatewire.Client(config=config) as client, pytest.raises(gatewire.InvalidArgument):
+        client.shared_state()
+
+
+def test_a_shared_rate_limit_survives_redis_killed_and_restarted(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {"requests": 20, "per": 1, "burst": 5},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+
+    def chaos() -> None:
+        time.sleep(1.0)
+        redis.signal(signal.SIGKILL)
+        time.sleep(1.0)
+        redis.restart()
+
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:5", size=4, extra=("deadline",), during=chaos)
+    received = sequence_count(key)
+    print(f"rate limit with Redis killed: the backend received {received}; per instance "
+          f"{[r['kinds'] for r in reports]}; longest calls {[round(r['longest'], 3) for r in reports]}")
+    # Every call completed once: sent (200; a deadline may cut one whose request was out) or
+    # refused before sending.
+    for report in reports:
+        assert set(report["kinds"]) <= {"200", "rate_limited", "deadline"}, report["kinds"]
+        assert sum(report["kinds"].values()) == report["calls"]
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    # While Redis was away each instance limited alone (never "no limit"): at most the shared
+    # bound plus each instance's own limit over the 1 to 3 s the outage lasted for it.
+    assert received <= 20 * 5 + 5 + 1 + 4 * (20 * 3 + 5 + 1)
+    # The shared limit resumed after the restart: its key is back, with an expiry.
+    assert any(name.endswith(":tat") for name in redis.keys())
     assert redis.keys_without_expiry() == []

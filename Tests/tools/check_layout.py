@@ -10,7 +10,11 @@ Fails (exit 1), printing each difference, unless:
   - the Layout's `Sources/` listing names every folder under Sources/ (each target, e.g.
     `  GatewireBase/`, or a system library on a shared line such as `  CCurl, CJansson, CZlib`)
     and every folder of a target's sources (e.g. `    Cache/` under `  Gatewire/`), and names
-    no folder that does not exist.
+    no folder that does not exist;
+  - the folders of a target with several (`Gatewire/`) are listed from the lowest: no file in
+    one uses a type declared at the top level of a folder listed after it (a type is used
+    when its name appears outside `//` comments as a whole word, `X-Request-ID` not counting
+    as `Request`; the folders of one module are layers no compiler checks, so this does).
 Regenerate the block with `python3 scripts/layout.py` and paste it between the markers.
 """
 
@@ -91,16 +95,62 @@ def check(root: Path, layout) -> list[str]:
     level_two = [re.split(r"\s{2,}", line.strip())[0] for line in listing if re.match(r"    \S", line)]
     named_one = {name.strip() for entry in level_one for name in entry.rstrip("/").split(",")}
     targets = layout.read_targets(root)
-    for name in sorted(t.name for t in targets.values() if t.kind != "test"):
+    in_sources = [t for t in targets.values() if t.kind != "test" and t.folder.parent == root / "Sources"]
+    for name in sorted(t.name for t in in_sources):
         if name not in named_one:
             problems.append(f"the Sources/ listing does not name the target {name}")
+    # A target kept elsewhere (the fuzz drivers beside their fuzz package) is named by its path.
+    for target in sorted((t for t in targets.values() if t.kind != "test" and t not in in_sources), key=lambda t: t.name):
+        path = f"{target.folder.relative_to(root)}/"
+        if path not in section:
+            problems.append(f"README's Layout does not name {path}, the folder of the target {target.name}")
     for name in sorted(named_one - {t.name for t in targets.values()}):
         problems.append(f"the Sources/ listing names {name}, which Package.swift does not declare")
-    folders = {f for t in targets.values() if t.kind != "test" for f in t.folders}
+    folders = {f for t in in_sources for f in t.folders}
     for folder in sorted(folders - {entry.rstrip("/") for entry in level_two}):
         problems.append(f"the Sources/ listing does not name the folder {folder}/")
     for entry in sorted({entry.rstrip("/") for entry in level_two} - folders):
         problems.append(f"the Sources/ listing names {entry}/, which is no folder of a target under Sources/")
+    for target in in_sources:
+        if len(target.folders) > 1:
+            problems += folder_order_problems(target, folder_order(listing, target.name))
+    return problems
+
+
+TOP_LEVEL_TYPE = re.compile(r"^(?:@\w+\s+)*(?:(?:public|package|internal|private|fileprivate|final|indirect)\s+)*"
+                            r"(?:struct|class|enum|protocol|typealias|actor)\s+(\w+)", re.M)
+
+
+def folder_order(listing: list[str], target: str) -> list[str]:
+    """The folders the Sources/ listing names under `  target/`, in the listing's order."""
+    order: list[str] = []
+    inside = False
+    for line in listing:
+        if re.match(r"  \S", line):
+            inside = line.strip().startswith(f"{target}/")
+        elif inside and re.match(r"    \S", line):
+            order.append(re.split(r"\s{2,}", line.strip())[0].rstrip("/"))
+    return order
+
+
+def folder_order_problems(target, order: list[str]) -> list[str]:
+    """Each use, in a folder of `target`, of a type declared in a folder listed after it."""
+    files = {folder: sorted((target.folder / folder).rglob("*.swift")) for folder in target.folders}
+    declared: dict[str, str] = {}
+    for folder, paths in files.items():
+        for path in paths:
+            for name in TOP_LEVEL_TYPE.findall(path.read_text()):
+                declared.setdefault(name, folder)
+    rank = {folder: index for index, folder in enumerate(order)}
+    problems = []
+    for folder, paths in files.items():
+        for path in paths:
+            code = re.sub(r"//.*", "", path.read_text())
+            for name, home in sorted(declared.items()):
+                if home != folder and rank.get(home, -1) > rank.get(folder, -1) \
+                        and re.search(rf"(?<![\w-]){name}(?![\w-])", code):
+                    problems.append(f"{path.relative_to(target.folder.parent.parent)} uses {name} of {home}/, "
+                                    f"which the Layout lists after {folder}/ (a folder uses only those listed before it)")
     return problems
 
 

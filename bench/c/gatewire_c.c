@@ -9,10 +9,13 @@
  *                there are 1,000 with an integer id and a city;
  *   MODE memory: like raw, and also report RSS after 10% of the requests and at the end;
  *   MODE cached: like raw, and every call after the first INFLIGHT must be a fresh hit of
- *                the client's HTTP cache (gw_result_cache; the config has "cache").
+ *                the client's HTTP cache (gw_result_cache; the config has "cache");
+ *   MODE timed:  like raw, and also report each call's latency (from gw_call_async to its
+ *                completion) at the median and the 99th percentile, in seconds.
  * Prints one JSON line (see common.h). Exit status 1 when any call failed or was wrong. */
 #include <gatewire.h>
 #include <pthread.h>
+#include <stdint.h>
 
 #include "common.h"
 
@@ -20,7 +23,8 @@ static gw_client *client;
 static gw_call_options options = GW_CALL_OPTIONS_INIT;
 static long total, started, done, settled, ok, rss_early, inflight;
 static size_t expect;
-static int mode_mapped, mode_memory, mode_cached;
+static int mode_mapped, mode_memory, mode_cached, mode_timed;
+static double *sent_at, *latency; /* per call, by its number (mode timed) */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t finished = PTHREAD_COND_INITIALIZER;
 
@@ -39,23 +43,28 @@ static long mapped_users(const gw_result *result) {
 
 static void on_done(gw_result *result, void *user_data);
 
-static void start_one(void) {
-    if (gw_call_async(client, &options, on_done, NULL, NULL) != GW_OK) {
+static int compare_doubles(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void start_one(long number) {
+    if (mode_timed) sent_at[number] = bench_now();
+    if (gw_call_async(client, &options, on_done, (void *)(intptr_t)number, NULL) != GW_OK) {
         fprintf(stderr, "gw_call_async: %s\n", gw_last_error_message());
         exit(1);
     }
 }
 
 static void on_done(gw_result *result, void *user_data) {
-    (void)user_data;
+    if (mode_timed) latency[(intptr_t)user_data] = bench_now() - sent_at[(intptr_t)user_data];
     size_t length = 0;
     gw_result_body(result, &length);
     int good = gw_result_ok(result) && gw_result_status(result) == 200 && length == expect;
     if (!good) fprintf(stderr, "call failed: %d %s\n", gw_result_status(result), gw_result_error_message(result));
     pthread_mutex_lock(&lock);
     long number = done++;
-    int next = started < total;
-    if (next) started++;
+    long next = started < total ? started++ : -1;
     if (mode_memory && done == total / 10) rss_early = bench_rss_kib();
     pthread_mutex_unlock(&lock);
     if (good && mode_cached && number >= inflight && gw_result_cache(result) != GW_CACHE_HIT) {
@@ -70,7 +79,7 @@ static void on_done(gw_result *result, void *user_data) {
         }
     }
     gw_result_free(result);
-    if (next) start_one();
+    if (next >= 0) start_one(next);
     pthread_mutex_lock(&lock);
     ok += good;
     if (++settled == total) pthread_cond_signal(&finished);
@@ -79,7 +88,7 @@ static void on_done(gw_result *result, void *user_data) {
 
 int main(int argc, char **argv) {
     if (argc != 7) {
-        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory|cached\n");
+        fprintf(stderr, "usage: gatewire_c CONFIG_FILE ROUTE REQUESTS INFLIGHT EXPECT_BYTES raw|mapped|memory|cached|timed\n");
         return 2;
     }
     char *config = bench_read_file(argv[1]);
@@ -90,7 +99,12 @@ int main(int argc, char **argv) {
     mode_mapped = strcmp(argv[6], "mapped") == 0;
     mode_memory = strcmp(argv[6], "memory") == 0;
     mode_cached = strcmp(argv[6], "cached") == 0;
+    mode_timed = strcmp(argv[6], "timed") == 0;
     if (inflight > total) inflight = total;
+    if (mode_timed) {
+        sent_at = calloc((size_t)total, sizeof *sent_at);
+        latency = calloc((size_t)total, sizeof *latency);
+    }
     if (!config || gw_client_new_from_config(config, &client) != GW_OK) {
         fprintf(stderr, "client: %s\n", gw_last_error_message());
         return 1;
@@ -101,7 +115,7 @@ int main(int argc, char **argv) {
     pthread_mutex_lock(&lock);
     started = inflight;
     pthread_mutex_unlock(&lock);
-    for (long i = 0; i < inflight; i++) start_one();
+    for (long i = 0; i < inflight; i++) start_one(i);
     pthread_mutex_lock(&lock);
     while (settled < total) pthread_cond_wait(&finished, &lock);
     long verified = ok;
@@ -110,6 +124,10 @@ int main(int argc, char **argv) {
     char extra[128] = "";
     if (mode_memory)
         snprintf(extra, sizeof extra, "\"rss_early_kib\": %ld, \"rss_end_kib\": %ld", rss_early, bench_rss_kib());
+    if (mode_timed) {
+        qsort(latency, (size_t)total, sizeof *latency, compare_doubles);
+        snprintf(extra, sizeof extra, "\"p50\": %.9f, \"p99\": %.9f", latency[total / 2], latency[total * 99 / 100]);
+    }
     bench_report(total, verified, elapsed, cpu, extra);
     gw_client_free(client);
     return verified == total ? 0 : 1;

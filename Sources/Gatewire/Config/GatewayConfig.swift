@@ -8,8 +8,8 @@ import Glibc
 /// (`connect`, `attempt`, `deadline`), `verifyTLS`, `caFile`, `proxy`, `noProxy`, `redactHeaders`,
 /// `redactQuery`, `maxResponseBytes`, `maxConnectionsPerHost`, `maxConnections`, `http2`
 /// (`maxConcurrentStreams`, `priorKnowledge`), `arrayParameters`, `retry`, `retryBudget`,
-/// `circuitBreaker`, `sharedState`, `redirects`, `cookies`, `cache`, `routes`, `mappings`, `requestDescriptors`,
-/// `responseDescriptors`, `errorDescriptors`, `plugins`. Unknown keys are errors, so a misspelt
+/// `circuitBreaker`, `rateLimit`, `sharedState`, `redirects`, `cookies`, `cache`, `routes`, `mappings`,
+/// `requestDescriptors`, `responseDescriptors`, `errorDescriptors`, `plugins`. Unknown keys are errors, so a misspelt
 /// field is reported rather than ignored.
 public struct GatewayConfig: Sendable {
     /// The URL every path is relative to, e.g. `http://127.0.0.1:8080/api/v1` (no trailing slash needed).
@@ -67,6 +67,8 @@ public struct GatewayConfig: Sendable {
     public var retryBudget = RetryBudget.off
     /// The circuit breaker per host (key `circuitBreaker`); off by default.
     public var circuitBreaker = CircuitBreakerPolicy.off
+    /// The rate limit per host or route (key `rateLimit`, see ``RateLimitPolicy``); off by default.
+    public var rateLimit = RateLimitPolicy.off
     /// Where the circuit breakers keep their state (key `sharedState`, see
     /// ``SharedStateSettings``): nil (the default) in process; else in Redis, shared by every
     /// client that names the same server and key prefix (docs/fleet.md).
@@ -95,7 +97,7 @@ public struct GatewayConfig: Sendable {
         return "unknown route \"\(name)\" (\(known))"
     }
     /// Object mappings and request, response and error descriptors.
-    public var catalog = MappingCatalog.empty
+    package var catalog = MappingCatalog.empty
     /// Plugins named in the config's `plugins` array, in order (after `auth`, before the
     /// plugins passed to the client): what to build; the client builds them (``Client/init(config:plugins:randomSeed:)``).
     package var plugins: [PluginSpec] = []
@@ -181,7 +183,7 @@ public struct GatewayConfig: Sendable {
         try root.rejectUnknownKeys(["baseURL", "headers", "auth", "timeouts", "verifyTLS", "caFile", "proxy", "noProxy",
                                     "redactHeaders", "redactQuery", "maxResponseBytes", "maxConnectionsPerHost", "maxConnections",
                                     "http2", "retry", "routes", "retryBudget",
-                                    "circuitBreaker", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
+                                    "circuitBreaker", "rateLimit", "redirects", "mappings", "requestDescriptors", "responseDescriptors",
                                     "errorDescriptors", "plugins", "arrayParameters", "cookies", "cache", "sharedState"])
         let urlNode = try root.required("baseURL")
         baseURL = try urlNode.string()
@@ -227,6 +229,7 @@ public struct GatewayConfig: Sendable {
         if let node = try root.optional("retry") { retryPolicy = try RetryPolicy(config: node) }
         if let node = try root.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try root.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
+        if let node = try root.optional("rateLimit") { rateLimit = try RateLimitPolicy(config: node) }
         if let node = try root.optional("sharedState") { sharedState = try SharedStateSettings(config: node) }
         if let node = try root.optional("redirects") { redirectPolicy = try RedirectPolicy(config: node) }
         if let node = try root.optional("cookies") { cookies = try CookieJar.from(config: node, directory: directory) }

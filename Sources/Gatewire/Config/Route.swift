@@ -16,6 +16,8 @@ public struct Route: Sendable, Equatable {
     public var retryBudget: RetryBudget?
     /// The route's own circuit breaker (`circuitBreaker`: an object, or false for none), or nil.
     public var circuitBreaker: CircuitBreakerPolicy?
+    /// The route's own rate limit (`rateLimit`: an object, or false for none), or nil.
+    public var rateLimit: RateLimitPolicy?
     /// The route's own redirect policy (its `redirects`, whose absent fields keep the
     /// gateway's), or nil for the gateway's.
     public var redirectPolicy: RedirectPolicy?
@@ -37,7 +39,7 @@ public struct Route: Sendable, Equatable {
     }
 
     /// Parses `{"method": "GET", "pathPattern": "/users/:id", "objectType": "User"}`, with
-    /// optional `retry`, `retryBudget`, `circuitBreaker` and `redirects` (as the gateway
+    /// optional `retry`, `retryBudget`, `circuitBreaker`, `rateLimit` and `redirects` (as the gateway
     /// config's; the route's `retry` and `redirects` fields default to `inheriting`'s and
     /// `redirectDefaults`'), `pagination` (as in ``Pagination/init(config:)``) and
     /// `maxResponseBytes` and `cache`.
@@ -49,7 +51,7 @@ public struct Route: Sendable, Equatable {
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
-                                      "redirects", "pagination", "maxResponseBytes", "cache"])
+                                      "rateLimit", "redirects", "pagination", "maxResponseBytes", "cache"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -69,6 +71,7 @@ public struct Route: Sendable, Equatable {
         }
         if let node = try config.optional("retryBudget") { retryBudget = try RetryBudget(config: node) }
         if let node = try config.optional("circuitBreaker") { circuitBreaker = try CircuitBreakerPolicy(config: node) }
+        if let node = try config.optional("rateLimit") { rateLimit = try RateLimitPolicy(config: node) }
         if let node = try config.optional("redirects") {
             redirectPolicy = try RedirectPolicy(config: node, inheriting: redirectDefaults)
         }

@@ -8,7 +8,8 @@ extension SharedStateSettings {
 
     /// Reads the config's `sharedState`: `{"redis": "redis://[user:password@]host:port[/db]"}`
     /// (or `"unix:///path/redis.sock[?db=N]"`) or `{"redisCluster": ["host:port", ...]}` (one
-    /// of the two), with the optional `keyPrefix` (a string of 1...256 bytes without NUL,
+    /// of the two; a node may be written `redis://[user:password@]host:port` to log in, see
+    /// ``clusterNode(_:field:)``), with the optional `keyPrefix` (a string of 1...256 bytes without NUL,
     /// default `gatewire:`) and `timeout` (seconds, in ``CallLimits/duration``, default 0.05).
     /// - Throws: ``ConfigError`` naming the field: an unknown key, both or neither of `redis`
     ///   and `redisCluster`, a URL or node that is not one (``RedisEndpoint``'s rules; a
@@ -34,7 +35,7 @@ extension SharedStateSettings {
             for element in elements {
                 let text = try element.string(checkedBy: { CStringRule.problem($0) })
                 do {
-                    nodes.append(try RedisEndpoint(hostPort: text, field: element.path))
+                    nodes.append(try Self.clusterNode(text, field: element.path))
                 } catch let error as RedisEndpointError {
                     throw element.error(error.message)
                 } catch {
@@ -56,5 +57,24 @@ extension SharedStateSettings {
             })
         }
         if let seconds = try node.optional("timeout") { timeout = try seconds.number(in: CallLimits.duration) }
+    }
+
+    /// One node of `redisCluster`: `host:port`, or `redis://[user:password@]host:port` for a
+    /// cluster whose nodes require a login (`requirepass` or an ACL user). The first node's
+    /// login is the one used on every node, also on those the client finds through `CLUSTER
+    /// SLOTS`, `MOVED` and `ASK` (a cluster's nodes share their users: Redis Cluster
+    /// specification, "ACL" and `masterauth`).
+    /// - Throws: ``RedisEndpointError`` naming `field`: not a node, a Unix socket (a cluster
+    ///   node is TCP), or a database other than 0 (a cluster has database 0 only).
+    static func clusterNode(_ text: String, field: String) throws -> RedisEndpoint {
+        guard text.hasPrefix("redis://") || text.hasPrefix("unix://") else { return try RedisEndpoint(hostPort: text, field: field) }
+        let endpoint = try RedisEndpoint(parsing: text, field: field)
+        guard case .tcp = endpoint.address else {
+            throw RedisEndpointError(field: field, message: "a cluster node is host:port or redis://[user:password@]host:port, not a Unix socket")
+        }
+        guard endpoint.database == 0 else {
+            throw RedisEndpointError(field: field, message: "a cluster has database 0 only (\(endpoint) names database \(endpoint.database))")
+        }
+        return endpoint
     }
 }

@@ -5,7 +5,8 @@
 /// (the transfer in flight, the retry timer, the response a stop reports...); this class is
 /// its driver: it feeds the events and performs the actions each event returns. Every method
 /// runs on the client's event-loop thread (the state needs no lock):
-/// `start` -> for each attempt: the circuit breaker, plugins' `prepare` (a header a plugin set
+/// `start` -> for each attempt: the rate limit (perhaps a wait for its slot), the circuit
+/// breaker, plugins' `prepare` (a header a plugin set
 /// that RFC 9110 forbids fails the call with kind `plugin`), the HTTP cache (a fresh hit is
 /// the call's response) -> plugins' `willSend` -> transfer -> for each redirect the
 /// ``RedirectPolicy`` follows, `willSend` and a transfer of the next hop, in the same attempt
@@ -38,6 +39,8 @@ final class Call: @unchecked Sendable {
     private let reportedPath: String
     /// The host's retry budget and circuit breaker; nil when both are off (the default).
     private let resilience: (any ResilienceRecorder)?
+    /// The rate limit of the call's host or route; nil when off (the default).
+    private let rateGate: RateGate?
     /// The client's HTTP cache when the call's route (else the config) uses it.
     private let cache: HTTPCache?
     // The call's own listeners (``CallOptions/onEvent``, ``CallOptions/onProgress``).
@@ -67,13 +70,14 @@ final class Call: @unchecked Sendable {
         callID = core.nextCallID()
         reportedPath = core.redactor.url(plan.prepared.path)
         if plan.retryBudget.isEnabled || plan.circuitBreaker.isEnabled {
-            let host = ResilienceState.host(of: plan.prepared.url)
+            let host = ResilienceKey.host(of: plan.prepared.url)
             resilience = HostResilience(retryBudget: core.resilience.budget(host: host, plan.retryBudget),
                                         breaker: core.resilience.breaker(host: host, plan.circuitBreaker),
                                         retryableStatusCodes: plan.retryPolicy.retryableStatusCodes)
         } else {
             resilience = nil  // both off (the default): no host key to compute
         }
+        rateGate = core.resilience.rateGate(url: plan.prepared.url, route: plan.prepared.route, plan.rateLimit)
         machine = CallStateMachine(hasCredential: core.credential != nil)
         self.plan = plan
     }
@@ -147,9 +151,22 @@ final class Call: @unchecked Sendable {
 
     // MARK: Attempts
 
-    /// The breaker, the plugins' `prepare`, the cache, then the plugins' `willSend` and the
-    /// first transfer of attempt `number`.
+    /// The rate limit (which may make the attempt wait: ``throttle(_:reserved:)``), the
+    /// breaker, the plugins' `prepare`, the cache, then the plugins' `willSend` and the first
+    /// transfer of attempt `number`.
     private func prepareAttempt(_ number: Int) {
+        if let rateGate, !machine.slotReserved {
+            switch rateGate.admit(now: MonotonicClock.now(), remaining: remaining) {
+            case .admitted:
+                break
+            case .wait(let seconds, let reserved):
+                return throttle(seconds, reserved: reserved)
+            case .refused(let retryAfter, let paused):
+                let refusal = CallStateMachine.PrepareFailure.rateLimited(limit: rateGate.key.description,
+                                                                          retryAfter: retryAfter, paused: paused)
+                return perform(machine.prepareFailed(refusal, trial: false))
+            }
+        }
         var trial = false
         if let resilience {
             switch resilience.admit(now: MonotonicClock.now()) {
@@ -157,7 +174,7 @@ final class Call: @unchecked Sendable {
                 trial = isTrial
             case .rejected(let wait):
                 // A refused retry keeps what the call had: the last attempt's status and response.
-                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceState.host(of: plan.prepared.url),
+                let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceKey.host(of: plan.prepared.url),
                                                                           retryIn: wait)
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
@@ -204,6 +221,21 @@ final class Call: @unchecked Sendable {
             transfer: transfer(request, options: options, number: number, offset: offset, hop: 0), request: request,
             startOffset: offset, sentAt: sentAt, trial: trial, context: context, options: options, cache: exchange)
         perform(machine.requestPrepared(sent))
+    }
+
+    /// Waits `seconds` for the rate limit, then prepares the attempt again (`reserved`: with
+    /// the slot it holds).
+    private func throttle(_ seconds: Double, reserved: Bool) {
+        switch machine.rateLimitWait(seconds, reserved: reserved, elapsed: elapsed) {
+        case .scheduleWait(let delay):
+            machine.throttleTimerArmed(core.loop.schedule(after: delay) { [self] fired in
+                guard fired else { return stop(.cancelled) }  // the loop closed
+                switch machine.throttleElapsed(elapsed: elapsed) {
+                case .prepareAttempt(let number): prepareAttempt(number)
+                case .none: return  // stopped first
+                }
+            })
+        }
     }
 
     private func perform(_ action: consuming CallStateMachine.PreparedAction) {
@@ -289,6 +321,7 @@ final class Call: @unchecked Sendable {
         core.events.emit(event(.attemptFinished, attempt: report.attempt.number, status: report.attempt.status,
                                errorKind: report.attempt.errorKind, record: report.attempt), to: onEvent)
         resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
+        rateGate?.observe(report.response, now: MonotonicClock.now(), wallNow: WallClock.now())
         var response = report.response
         var revalidated = false
         if let cache, let exchange = report.cache, let received = response {
@@ -349,6 +382,7 @@ final class Call: @unchecked Sendable {
     /// Gives back what the machine's state held as the call leaves it.
     private func release(_ waits: CallStateMachine.Waits) {
         if let timer = waits.retryTimer { core.loop.cancelTimer(timer) }
+        if let timer = waits.admissionTimer { core.loop.cancelTimer(timer) }
         if let observer = waits.closeObserver { core.loop.removeCloseObserver(observer) }
     }
 
@@ -466,14 +500,14 @@ final class Call: @unchecked Sendable {
 
     private func fail(_ failure: CallStateMachine.CallFailure, release waits: CallStateMachine.Waits) {
         fail(kind: failure.kind, status: failure.status, message: failure.message, response: failure.response,
-             release: waits)
+             retryAfter: failure.retryAfter, release: waits)
     }
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
-                      response: HTTPResponse? = nil, release waits: CallStateMachine.Waits) {
+                      response: HTTPResponse? = nil, retryAfter: Double? = nil, release waits: CallStateMachine.Waits) {
         let error = GatewireError(kind: kind, status: status, message: message, method: plan.prepared.method,
                                   path: reportedPath, errorObjects: errorObjects,
-                                  response: response, attempts: machine.attempts)
+                                  response: response, attempts: machine.attempts, retryAfter: retryAfter)
         finish(.failure(error), release: waits)
     }
 

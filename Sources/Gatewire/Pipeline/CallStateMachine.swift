@@ -11,7 +11,10 @@
 /// idle                buildFailed            -> finished              fail
 /// preparing(n)        requestPrepared        -> sending(attempt)      startTransfer
 ///                     cacheAnswered          -> mapping               map (nothing sent)
-///                     prepareFailed          -> finished              fail (breaker, plugin)
+///                     prepareFailed          -> finished              fail (rate limit, breaker, plugin)
+///                     rateLimitWait          -> throttled(n)          scheduleWait, then throttleTimerArmed
+/// throttled(n)        throttleElapsed        -> preparing(n)          prepareAttempt(n) (its slot reserved,
+///                                                                     or asking again after a pause)
 /// sending(attempt)    transferFinished       -> sending (next hop)    followRedirect, then hopStarted
 ///                                            -> reportingAttempt      reportAttempt
 ///                     stop                   -> stopping              abortTransfer
@@ -36,7 +39,7 @@
 /// `sending` it aborts the transfer and moves to `stopping`, whose transfer's completion then
 /// fails the call; in `reportingAttempt` it marks the attempt cut short (`attemptReported`
 /// fails the call); in `stopping` and `finished` it does nothing; everywhere else it fails
-/// the call at once (releasing the retry timer or the loop's close observer the state held). The machine hands out exactly one terminal
+/// the call at once (releasing the retry timer, the rate limit's wait timer or the loop's close observer the state held). The machine hands out exactly one terminal
 /// action per call (a `fail` or a `complete`); the events that may still arrive after it are
 /// named in each method (a stop, a delay timer, the credential's or a worker's late answer)
 /// and answer `.none`. Any other event in a state that cannot see it is a bug of the driver:
@@ -50,8 +53,10 @@ struct CallStateMachine {
 
     enum State {
         case idle
-        /// The breaker, the plugins and the cache are asked about attempt `number`.
+        /// The rate limit, the breaker, the plugins and the cache are asked about attempt `number`.
         case preparing(PreparingState)
+        /// The attempt waits for its rate limit's slot, or for a `Retry-After` pause to end.
+        case throttled(ThrottleState)
         /// A transfer of the attempt is in flight (each redirect followed is its next hop).
         case sending(AttemptState)
         /// A stop came while a transfer was in flight: it is being aborted.
@@ -76,6 +81,22 @@ struct CallStateMachine {
         let attempt: Int
         /// What a stop or an open breaker reports: the last retried response.
         let reported: HTTPResponse?
+        /// Whether the rate limit already reserved the attempt's slot (it waited for it).
+        var slotReserved = false
+        /// Seconds the attempt waited for its rate limit (its record's queued time).
+        var waited = 0.0
+    }
+
+    /// An attempt waiting for its rate limit: since `since` seconds into the call, after
+    /// `waited` seconds of earlier waits.
+    struct ThrottleState {
+        let attempt: Int
+        let reported: HTTPResponse?
+        /// Whether the slot at the wait's end is the attempt's (else it asks again: a pause).
+        let reserved: Bool
+        let since: Double
+        let waited: Double
+        var timer: Int?
     }
 
     /// What the driver built to send an attempt: the request as it goes out and the facts of
@@ -110,6 +131,8 @@ struct CallStateMachine {
     final class AttemptState {
         let number: Int
         let reported: HTTPResponse?
+        /// Seconds the attempt waited for its rate limit before it was sent.
+        let waited: Double
         var sent: SentAttempt
         /// The redirects followed, and the timings and bytes of the hops before the current one.
         var hops: [RedirectHop] = []
@@ -117,9 +140,10 @@ struct CallStateMachine {
         /// Why the policy did not follow the last hop's redirect (the `redirect` failure's message).
         var refusedRedirect: String?
 
-        init(number: Int, reported: HTTPResponse?, sent: consuming SentAttempt) {
+        init(number: Int, reported: HTTPResponse?, waited: Double = 0, sent: consuming SentAttempt) {
             self.number = number
             self.reported = reported
+            self.waited = waited
             self.sent = sent
         }
     }
@@ -200,10 +224,15 @@ struct CallStateMachine {
         var status: Int
         var message: String
         var response: HTTPResponse?
+        /// For kind `rateLimited`: the seconds until a slot frees.
+        var retryAfter: Double?
     }
 
     /// Why an attempt was not sent.
     enum PrepareFailure {
+        /// The rate limit of `limit` (``RateLimitKey/description``) refused the attempt: a slot
+        /// frees in `retryAfter` seconds, or then its `Retry-After` pause ends (`paused`).
+        case rateLimited(limit: String, retryAfter: Double, paused: Bool)
         /// The host's circuit breaker is open; `retryIn` seconds until its next trial (0:
         /// a trial call is running).
         case circuitOpen(host: String, retryIn: Double)
@@ -214,6 +243,8 @@ struct CallStateMachine {
     /// The waits a call holds outside a transfer, released as it ends.
     struct Waits {
         var retryTimer: Int?
+        /// The timer of a wait for the rate limit.
+        var admissionTimer: Int?
         var closeObserver: Int?
     }
 
@@ -249,7 +280,7 @@ struct CallStateMachine {
             return .prepareAttempt(1)
         case .finished:
             return .none  // stopped before it started
-        case .preparing, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff, .awaitingCredential,
+        case .preparing, .throttled, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff, .awaitingCredential,
              .mapping, .modifying:
             preconditionFailure("start in state \(state)")
         }
@@ -284,7 +315,8 @@ struct CallStateMachine {
     mutating func requestPrepared(_ sent: consuming SentAttempt) -> PreparedAction {
         guard case .preparing(let preparing) = state else { preconditionFailure("requestPrepared in state \(state)") }
         let transfer = sent.transfer
-        state = .sending(AttemptState(number: preparing.attempt, reported: preparing.reported, sent: sent))
+        state = .sending(AttemptState(number: preparing.attempt, reported: preparing.reported, waited: preparing.waited,
+                                      sent: sent))
         return .startTransfer(transfer)
     }
 
@@ -303,6 +335,14 @@ struct CallStateMachine {
         guard case .preparing(let preparing) = state else { preconditionFailure("prepareFailed in state \(state)") }
         state = .finished
         switch failure {
+        case .rateLimited(let limit, let retryAfter, let paused):
+            let seconds = (retryAfter * 1000).rounded() / 1000
+            let why = paused ? "is paused by a Retry-After for another \(seconds.formatted)s"
+                : "is reached (a slot frees in \(seconds.formatted)s)"
+            let what = attempts.isEmpty ? "nothing was sent" : "no retry was sent"
+            if !attempts.isEmpty { attempts[attempts.count - 1].decision += "; the rate limit refused the retry" }
+            return .fail(CallFailure(kind: .rateLimited, status: lastStatus, message: "the rate limit of \(limit) \(why); \(what)",
+                                     response: preparing.reported, retryAfter: retryAfter), record: nil, trial: false)
         case .circuitOpen(let host, let wait):
             let seconds = (wait * 1000).rounded() / 1000
             let when = wait > 0 ? "the next trial in \(seconds.formatted)s" : "a trial call is running"
@@ -315,6 +355,53 @@ struct CallStateMachine {
             return .fail(CallFailure(kind: .plugin, status: 0, message: message, response: nil),
                          record: .uncounted, trial: trial)
         }
+    }
+
+    // MARK: Waiting for the rate limit
+
+    enum RateLimitWaitAction {
+        /// Schedule a timer of `seconds`, then `throttleTimerArmed`; `throttleElapsed` when it fires.
+        case scheduleWait(Double)
+    }
+
+    /// The rate limit made attempt `n` wait `seconds` (from `elapsed` seconds into the call);
+    /// `reserved` when the slot at the wait's end is the attempt's.
+    mutating func rateLimitWait(_ seconds: Double, reserved: Bool, elapsed: Double) -> RateLimitWaitAction {
+        guard case .preparing(let preparing) = state else { preconditionFailure("rateLimitWait in state \(state)") }
+        state = .throttled(ThrottleState(attempt: preparing.attempt, reported: preparing.reported, reserved: reserved,
+                                         since: elapsed, waited: preparing.waited))
+        return .scheduleWait(seconds)
+    }
+
+    /// The wait's timer was scheduled (`id` for cancelling it).
+    mutating func throttleTimerArmed(_ id: Int) {
+        guard case .throttled(var throttle) = state else { preconditionFailure("throttleTimerArmed in state \(state)") }
+        state = .modifying
+        throttle.timer = id
+        state = .throttled(throttle)
+    }
+
+    /// The wait for the rate limit ended, `elapsed` seconds into the call.
+    mutating func throttleElapsed(elapsed: Double) -> PrepareAttemptAction {
+        switch state {
+        case .throttled(let throttle):
+            state = .preparing(PreparingState(attempt: throttle.attempt, reported: throttle.reported,
+                                              slotReserved: throttle.reserved,
+                                              waited: throttle.waited + max(0, elapsed - throttle.since)))
+            return .prepareAttempt(throttle.attempt)
+        case .finished:
+            return .none  // a stop came first (its timer was cancelled; a late firing is harmless)
+        case .idle, .preparing, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff,
+             .awaitingCredential, .mapping, .modifying:
+            preconditionFailure("throttleElapsed in state \(state)")
+        }
+    }
+
+    /// Whether the attempt being prepared already holds its rate limit's slot (the driver
+    /// then does not ask the limit again).
+    var slotReserved: Bool {
+        if case .preparing(let preparing) = state { return preparing.slotReserved }
+        return false
     }
 
     // MARK: Sending
@@ -371,7 +458,7 @@ struct CallStateMachine {
         case .stopping(let inFlight, let kind):
             attempt = inFlight
             cutShort = kind
-        case .idle, .preparing, .reportingAttempt, .decidingRetry, .backingOff, .awaitingCredential, .mapping,
+        case .idle, .preparing, .throttled, .reportingAttempt, .decidingRetry, .backingOff, .awaitingCredential, .mapping,
              .finished, .modifying:
             preconditionFailure("transferFinished in state \(state): no transfer is in flight")
         }
@@ -410,8 +497,11 @@ struct CallStateMachine {
         }
         let status = result.response?.status ?? 0
         let error = result.error
-        let record = Attempt(number: attempt.number, startOffset: attempt.sent.startOffset,
-                             duration: elapsed - attempt.sent.startOffset, status: status, errorKind: error?.kind,
+        // The wait for the rate limit is the attempt's, as time queued before it went out.
+        result.timings.queued += attempt.waited
+        result.timings.total += attempt.waited
+        let startOffset = attempt.sent.startOffset - attempt.waited
+        let record = Attempt(number: attempt.number, startOffset: startOffset, duration: elapsed - startOffset, status: status, errorKind: error?.kind,
                              curlCode: error?.curlCode ?? 0, message: error?.message, timings: result.timings,
                              bytesSent: result.bytesSent, bytesReceived: result.bytesReceived, delayAfter: nil,
                              decision: "", redirects: attempt.hops)
@@ -511,7 +601,7 @@ struct CallStateMachine {
             ended = decided
         case .finished:
             return .none  // stopped meanwhile
-        case .idle, .preparing, .sending, .stopping, .reportingAttempt, .backingOff, .awaitingCredential, .mapping,
+        case .idle, .preparing, .throttled, .sending, .stopping, .reportingAttempt, .backingOff, .awaitingCredential, .mapping,
              .modifying:
             preconditionFailure("retryDecided in state \(state)")
         }
@@ -557,7 +647,7 @@ struct CallStateMachine {
             return .prepareAttempt(backoff.next)
         case .finished:
             return .none  // a stop came first (its timer was cancelled; a late firing is harmless)
-        case .idle, .preparing, .sending, .stopping, .reportingAttempt, .decidingRetry, .awaitingCredential, .mapping,
+        case .idle, .preparing, .throttled, .sending, .stopping, .reportingAttempt, .decidingRetry, .awaitingCredential, .mapping,
              .modifying:
             preconditionFailure("delayElapsed in state \(state)")
         }
@@ -591,7 +681,7 @@ struct CallStateMachine {
             waiting = asked
         case .finished:
             return .none  // stopped meanwhile
-        case .idle, .preparing, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff, .mapping,
+        case .idle, .preparing, .throttled, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff, .mapping,
              .modifying:
             preconditionFailure("credentialAnswered in state \(state)")
         }
@@ -641,7 +731,7 @@ struct CallStateMachine {
             return .complete(input, release: Waits(closeObserver: input.closeObserver))
         case .finished:
             return .none  // stopped meanwhile
-        case .idle, .preparing, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff,
+        case .idle, .preparing, .throttled, .sending, .stopping, .reportingAttempt, .decidingRetry, .backingOff,
              .awaitingCredential, .modifying:
             preconditionFailure("mappingFinished in state \(state)")
         }
@@ -668,6 +758,9 @@ struct CallStateMachine {
         case .preparing(let preparing):
             state = .finished
             return .fail(failure.reporting(preparing.reported), release: Waits())
+        case .throttled(let throttle):
+            state = .finished
+            return .fail(failure.reporting(throttle.reported), release: Waits(admissionTimer: throttle.timer))
         case .sending(let attempt):
             state = .stopping(attempt, kind)
             return .abortTransfer(attempt.sent.transfer, kind)

@@ -27,6 +27,8 @@ struct ResolvedCall {
     let retryBudget: RetryBudget
     /// The host's circuit breaker policy: the call's, else the route's, else the client's.
     let circuitBreaker: CircuitBreakerPolicy
+    /// The rate limit of the call's host or route: the call's, else the route's, else the client's.
+    let rateLimit: RateLimitPolicy
     /// Whether the client's HTTP cache serves and stores this call: the route's `cache`, else
     /// whether the config has one; never a streamed body (docs/http-cache.md).
     let usesCache: Bool
@@ -54,6 +56,7 @@ struct ResolvedCall {
         acceptableStatusCodes = options.acceptableStatusCodes
         retryBudget = options.retryBudget ?? resolved?.route.retryBudget ?? config.retryBudget
         circuitBreaker = options.circuitBreaker ?? resolved?.route.circuitBreaker ?? config.circuitBreaker
+        rateLimit = options.rateLimit ?? resolved?.route.rateLimit ?? config.rateLimit
         usesCache = !streamsBody && (resolved?.route.cache ?? (config.cache != nil))
     }
 }

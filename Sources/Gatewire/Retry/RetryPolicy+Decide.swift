@@ -10,7 +10,7 @@ extension RetryPolicy {
     ///
     /// 1. The kinds `neverRetried(_:)` lists (a cancel, the deadline, a bad argument, a
     ///    plugin's or the credential's failure, an open circuit, a body too large, a refused
-    ///    redirect) end the call at once; the test is not consulted (retrying a cancelled
+    ///    redirect, a rate limit's refusal) end the call at once; the test is not consulted (retrying a cancelled
     ///    request is RACRetry's bug).
     /// 2. The caller's `test`, if any, is consulted exactly once: `.stop` stops, `.retry`
     ///    retries (with its delay, or the policy's delay below), `.usePolicy` falls through.
@@ -159,7 +159,7 @@ extension RetryPolicy {
             return .failDeadline(reason: "delay \(delay.formatted)s exceeds the time left (\(remaining.formatted)s)")
         }
         if let budget, !budget.allowsRetry {
-            let host = ResilienceState.host(of: url)
+            let host = ResilienceKey.host(of: url)
             return .stop(reason: "the retry budget for \(host) is spent (\(budget.tokens.formatted) of "
                 + "\(budget.budget.maxTokens.formatted) tokens; retries need more than half)")
         }
@@ -189,14 +189,15 @@ extension RetryPolicy {
 
     /// Kinds that end the call whatever the policy or the test say.
     static let finalKinds: Set<ErrorKind> = [.cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen,
-                                             .responseTooLarge, .redirect]
+                                             .responseTooLarge, .redirect, .rateLimited]
 
     /// Why a failure of `kind` ends the call whatever the policy or the test say (rule 1),
     /// or nil when the test and the policy decide. The one list of such kinds: the switch
     /// names every kind, so a new one must be placed on a side.
     static func neverRetried(_ kind: ErrorKind) -> String? {
         switch kind {
-        case .cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen, .responseTooLarge, .redirect:
+        case .cancelled, .deadline, .invalidArgument, .plugin, .auth, .circuitOpen, .responseTooLarge, .redirect,
+             .rateLimited:
             "\(kind.name) is never retried"
         case .connect, .dns, .tls, .timeout, .network, .protocolViolation, .httpStatus, .mapping:
             nil

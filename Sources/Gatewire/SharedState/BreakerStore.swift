@@ -3,7 +3,7 @@
 /// prefix (``RedisBreakerStore``, config key `sharedState`). The client holds one, in its
 /// ``ResilienceState``. Event-loop thread only.
 protocol BreakerStore: AnyObject {
-    /// The breaker of `host` (`host[:port]`, lower-cased: ``ResilienceState/host(of:)``)
+    /// The breaker of `host` (`host[:port]`, lower-cased: ``ResilienceKey/host(of:)``)
     /// under `policy` (enabled), created closed on first use and the same object after.
     func breaker(host: String, policy: CircuitBreakerPolicy) -> any HostCircuitBreaker
 }

@@ -5,7 +5,8 @@ import GatewireRedis
 /// each client keeps what it knows of it (``SharedCircuitBreaker``) so that a call never
 /// waits for Redis. Event-loop thread only (made on another: it connects on first use).
 ///
-/// Every operation runs with the settings' `timeout`; its failure turns the breakers to their
+/// Its connection and ``health`` serve the client's shared rate limits too
+/// (``RedisRateLimitStore``: one connection per client). Every operation runs with the settings' `timeout`; its failure turns the breakers to their
 /// in-process state for the decisions that follow, and repeated failures stop the asking for
 /// a while (``StoreHealth``).
 final class RedisBreakerStore: BreakerStore {
@@ -34,16 +35,26 @@ final class RedisBreakerStore: BreakerStore {
     /// and calls `done` once with the reply, or nil when there is none (failed, timed out,
     /// not sent because the client has stopped asking; then perhaps before this returns).
     func run(keys: [[UInt8]], arguments: [[UInt8]], _ done: @escaping (BreakerScript.Reply?) -> Void) {
+        evaluate(BreakerScript.script, keys: keys, arguments: arguments, parse: BreakerScript.Reply.init, done)
+    }
+
+    /// Runs `script` with `keys` and `arguments` on the store's connection (made now if it
+    /// is not yet), bounded by the settings' timeout, and calls `done` once with the reply
+    /// `parse` reads, or nil when there is none (failed, timed out, of another shape, not sent
+    /// because the client has stopped asking; then perhaps before this returns). Each outcome
+    /// feeds ``health``. The one way the shared stores (breakers, rate limits) reach Redis.
+    func evaluate<Reply>(_ script: RedisScript, keys: [[UInt8]], arguments: [[UInt8]],
+                         parse: @escaping (RedisReply) -> Reply?, _ done: @escaping (Reply?) -> Void) {
+        if runner == nil { runner = connect() }
         guard health.allows(now: MonotonicClock.now()), let runner else { return done(nil) }
-        runner.evalsha(BreakerScript.script, keys: keys, arguments: arguments, timeout: settings.timeout) {
-            [health] result in
+        runner.evalsha(script, keys: keys, arguments: arguments, timeout: settings.timeout) { [health] result in
             switch result {
             case let .success(reply):
-                if let parsed = BreakerScript.Reply(reply) {
+                if let parsed = parse(reply) {
                     health.succeeded()
                     done(parsed)
                 } else {
-                    health.failed("the breaker script answered \(reply)", now: MonotonicClock.now())
+                    health.failed("the script answered \(reply)", now: MonotonicClock.now())
                     done(nil)
                 }
             case let .failure(error):

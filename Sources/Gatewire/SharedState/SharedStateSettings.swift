@@ -9,8 +9,9 @@ public struct SharedStateSettings: Sendable, Equatable {
     package enum Server: Sendable, Equatable {
         /// One server (`redis`: `redis://[user:password@]host:port[/db]` or `unix:///path[?db=N]`).
         case single(RedisEndpoint)
-        /// A Redis Cluster, through some of its nodes (`redisCluster`: `["host:port", ...]`,
-        /// no login: a cluster's nodes are reached in database 0 without `AUTH`).
+        /// A Redis Cluster, through some of its nodes (`redisCluster`: `["host:port", ...]`, or
+        /// `redis://[user:password@]host:port` nodes for a cluster that requires a login: the
+        /// first node's login is used on every node; database 0, the only one a cluster has).
         case cluster([RedisEndpoint])
     }
 

@@ -1,9 +1,9 @@
 /// The breaker around the shared store itself (Stoplight's fail-safe layer): whether a
-/// client's breakers trust Redis now, and whether they should ask it at all. Event-loop
+/// client's breakers and rate limits trust Redis now, and whether they should ask it at all. Event-loop
 /// thread only; times are ``MonotonicClock`` seconds.
 ///
 /// - After any failed operation (an error, no reply within the store's `timeout`, a reply
-///   of the wrong shape) the breakers decide in process (``decidesLocally``) until one
+///   of the wrong shape) the breakers and rate limits decide in process (``decidesLocally``) until one
 ///   operation succeeds: what an instance knows from Redis may be stale, and "no breaker"
 ///   is never the fallback.
 /// - After ``failureThreshold`` failures in a row the client stops asking (``allows(now:)``
@@ -28,7 +28,7 @@ final class StoreHealth {
 
     init(server: String) { self.server = server }
 
-    /// Whether the breakers decide in process: since the last failure, until a success.
+    /// Whether the breakers and rate limits decide in process: since the last failure, until a success.
     var decidesLocally: Bool { failures > 0 }
 
     /// Whether an operation may be sent at `now` (false while the client has stopped asking).
@@ -37,7 +37,8 @@ final class StoreHealth {
     /// An operation got its reply.
     func succeeded() {
         if announced {
-            Diagnostics.report("shared state: \(server) answers again; circuit breakers share their state again")
+            Diagnostics.report("shared state: \(server) answers again; circuit breakers and rate limits "
+                + "share their state again")
         }
         announced = false
         failures = 0
@@ -52,6 +53,6 @@ final class StoreHealth {
         guard !announced else { return }
         announced = true
         Diagnostics.report("shared state: \(server) failed \(failures) times in a row (\(why)); circuit breakers "
-            + "decide in process, asking again in \(Self.pause) s")
+            + "and rate limits decide in process, asking again in \(Self.pause) s")
     }
 }

@@ -117,14 +117,18 @@ final class RedisServer {
 
 /// Three `redis-server`s in cluster mode made one cluster of 3 primaries (no replicas) by
 /// `redis-cli --cluster create`, each slot served once the test starts (`cluster_state:ok`
-/// on every node, waited for at most 30 s).
+/// on every node, waited for at most 30 s); with `password`, every node requires it
+/// (`requirepass`), and the tools here log in with it.
 final class RedisClusterServers {
     let nodes: [RedisServer]
+    /// redis-cli's login arguments: none, or `-a <password> --no-auth-warning`.
+    let auth: [String]
 
-    init() throws {
-        nodes = try (0..<3).map { _ in try RedisServer(cluster: true) }
+    init(password: String? = nil) throws {
+        nodes = try (0..<3).map { _ in try RedisServer(password: password, cluster: true) }
+        auth = password.map { ["-a", $0, "--no-auth-warning"] } ?? []
         let addresses = nodes.map { "127.0.0.1:\($0.port)" }
-        let created = try Tool.run(["redis-cli", "--cluster", "create"] + addresses + ["--cluster-yes"], timeout: 60)
+        let created = try Tool.run(["redis-cli"] + auth + ["--cluster", "create"] + addresses + ["--cluster-yes"], timeout: 60)
         guard created.contains("[OK] All 16384 slots covered") else {
             throw TestServerError(description: "redis-cli --cluster create failed:\n\(created)")
         }
@@ -136,7 +140,7 @@ final class RedisClusterServers {
         let deadline = ServerProcess.monotonicNow() + 30
         while ServerProcess.monotonicNow() < deadline {
             let ready = try nodes.allSatisfy { node in
-                let info = try node.cli(["cluster", "info"])
+                let info = try node.cli(["cluster", "info"], auth: auth)
                 return info.contains("cluster_state:ok") && info.contains("cluster_known_nodes:3")
             }
             if ready { return }
@@ -148,7 +152,7 @@ final class RedisClusterServers {
     /// The node that serves `slot` now (from `CLUSTER SLOTS` as redis-cli prints it).
     func node(serving slot: Int) throws -> RedisServer {
         for node in nodes {
-            let output = try node.cli(["cluster", "nodes"])
+            let output = try node.cli(["cluster", "nodes"], auth: auth)
             for line in output.split(separator: "\n") where line.contains("myself") {
                 for range in line.split(separator: " ").dropFirst(8) {
                     let bounds = range.split(separator: "-").compactMap { Int($0) }
@@ -162,7 +166,7 @@ final class RedisClusterServers {
 
     /// The node id (`CLUSTER MYID`) of `node`.
     func id(of node: RedisServer) throws -> String {
-        try node.cli(["cluster", "myid"]).trimmingSpaces()
+        try node.cli(["cluster", "myid"], auth: auth).trimmingSpaces()
     }
 
     func stop() { nodes.forEach { $0.stop() } }

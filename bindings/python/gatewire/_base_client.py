@@ -141,7 +141,7 @@ class CallOptions(TypedDict, total=False):
             :data:`gatewire.RetryTest`); not accepted by :meth:`Client.call_many`.
         policy: this call's resilience policies, with the gateway config's keys:
             ``{"retry": {...}, "retryBudget": {...} or False, "circuitBreaker": {...} or
-            False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else
+            False, "rateLimit": {...} or False, "maxResponseBytes": n}``; absent ``retry`` fields keep the route's (else
             the client's) policy, e.g. ``policy={"retry": {"idempotencyKey": True}}``.
         redirects: which redirects this call follows (the config's ``redirects``): a
             ``follow`` word, ``"none"``, ``"sameOrigin"`` or ``"any"``; ``False`` (none); or
@@ -645,6 +645,28 @@ class BaseClient:
             _exceptions.check(_native.lib.gw_client_cookies_json(handle, ctypes.byref(out)))
             cookies: list[dict[str, Any]] = _json.loads(_native.take_string(out.value) or "[]")
             return cookies
+        finally:
+            self._native.release()
+
+    def shared_state(self) -> list[dict[str, Any]]:
+        """What the config's ``sharedState`` Redis holds under its ``keyPrefix``, whichever
+        process wrote it: its circuit breakers, rate limits and ``Retry-After`` pauses, as dicts
+        sorted by key (``type``: ``"circuit_breaker"``, ``"rate_limit"`` or ``"pause"``; the
+        fields are those of the C ``gw_client_shared_state_json`` and ``gatewire state``;
+        times in seconds from Redis's clock). Blocks until Redis answers, at most the store's
+        ``timeout``.
+
+        Raises:
+            InvalidArgument: the config has no ``sharedState``, or names a Redis Cluster.
+            WouldDeadlock: called on the client's loop thread (from a hook).
+            GatewireError: Redis did not answer in time (``GW_ERROR_CALL_FAILED``).
+        """
+        handle = self._native.acquire()
+        try:
+            out = ctypes.c_void_p()
+            _exceptions.check(_native.lib.gw_client_shared_state_json(handle, ctypes.byref(out)))
+            state: list[dict[str, Any]] = _json.loads(_native.take_string(out.value) or "[]")
+            return state
         finally:
             self._native.release()
 

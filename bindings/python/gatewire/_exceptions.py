@@ -19,6 +19,7 @@
         ├── CircuitOpen            kind circuit_open (the host's circuit breaker is open)
         ├── ResponseTooLarge       kind response_too_large (the body passed max_response_bytes)
         ├── RedirectError          kind redirect (a redirect the redirect policy refused)
+        ├── RateLimited            kind rate_limited (the host's or route's rate limit refused it)
         └── InvalidRequest         kind invalid_argument (also an InvalidArgument)
 """
 
@@ -52,6 +53,7 @@ __all__ = [
     "CircuitOpen",
     "ResponseTooLarge",
     "RedirectError",
+    "RateLimited",
     "AuthError",
     "InvalidRequest",
 ]
@@ -83,6 +85,7 @@ class ErrorKind(enum.IntEnum):
     protocol = _native.GW_KIND_PROTOCOL
     response_too_large = _native.GW_KIND_RESPONSE_TOO_LARGE
     redirect = _native.GW_KIND_REDIRECT
+    rate_limited = _native.GW_KIND_RATE_LIMITED
     # ...then their PEP 8 constant-style aliases, made from them (a second name for a value is
     # an alias, so `.name` stays the snake_case name).
     _ignore_ = ["_members", "_name"]
@@ -164,6 +167,8 @@ class CallError(GatewireError):
         method: the method sent, e.g. ``"GET"`` (str).
         path: the path sent, relative to the base URL, with its query; the values of secret
             query parameters are ``<redacted>`` (the core's one rule: README "Secrets") (str).
+        retry_after: for kind ``rate_limited``, the seconds until the limit frees a slot or
+            its ``Retry-After`` pause ends (float); else None.
 
     The final response's header fields are :attr:`headers` and :meth:`header`. Everything is copied out of the native result when the error is made, so an error stays
     fully usable for as long as it is kept, on any thread: also one given to a failure
@@ -184,6 +189,7 @@ class CallError(GatewireError):
         method: str = "",
         path: str = "",
         headers: Iterable[tuple[str, str]] = (),
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -193,6 +199,7 @@ class CallError(GatewireError):
         self.body = body
         self.method = method
         self.path = path
+        self.retry_after = retry_after
         self._headers = Headers((str(n), str(v)) for n, v in headers)
 
     @property
@@ -288,6 +295,13 @@ class CircuitOpen(CallError):
     attempt's status when the breaker refused a retry."""
 
 
+class RateLimited(CallError):
+    """The host's or route's rate limit (config ``rateLimit``) refused the attempt (kind
+    ``rate_limited``): waiting for its slot, or for the end of a ``Retry-After`` pause, was
+    off (``"wait": false``) or would pass the call's deadline. Nothing, or no further retry,
+    was sent; :attr:`retry_after` (seconds, float) says when a slot frees."""
+
+
 class ResponseTooLarge(CallError):
     """The response body grew past the call's ``max_response_bytes`` (its decoded size; kind
     ``response_too_large``): the transfer was aborted when it crossed the limit."""
@@ -335,6 +349,7 @@ _KIND_ERRORS: dict[int, type[CallError]] = {
     ErrorKind.protocol: ProtocolError,
     ErrorKind.response_too_large: ResponseTooLarge,
     ErrorKind.redirect: RedirectError,
+    ErrorKind.rate_limited: RateLimited,
     ErrorKind.invalid_argument: InvalidRequest,
 }
 

@@ -123,6 +123,7 @@ GW_KIND_CIRCUIT_OPEN = 13
 GW_KIND_PROTOCOL = 14
 GW_KIND_RESPONSE_TOO_LARGE = 15
 GW_KIND_REDIRECT = 16
+GW_KIND_RATE_LIMITED = 17
 
 # ---- What a retry test answers ---------------------------------------------------------
 GW_RETRY_USE_POLICY = 0
@@ -501,6 +502,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_headers_json": (c_char_p, [_P]),
     "gw_result_mapped_json": (c_char_p, [_P]),
     "gw_result_error_objects_json": (c_char_p, [_P]),
+    "gw_result_retry_after": (c_double, [_P]),
     "gw_result_attempts_json": (c_char_p, [_P]),
     "gw_result_attempt_count": (c_int32, [_P]),
     "gw_result_free": (None, [_P]),
@@ -546,6 +548,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_set_log_sink": (c_int32, [LOG_FN, c_void_p]),
     "gw_client_metrics_json": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_client_cookies_json": (c_int32, [_P, POINTER(c_void_p)]),
+    "gw_client_shared_state_json": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_result_cache": (c_int32, [_P]),
     "gw_client_check_blocking": (c_int32, [_P]),
     "gw_credential_options_init": (c_int32, [POINTER(gw_credential_options), c_uint32]),

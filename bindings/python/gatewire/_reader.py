@@ -168,7 +168,8 @@ def _failure(raw: Any, status: int, kind_number: int, body: bytes) -> CallError:
         error_objects = loads(native.gw_result_error_objects_json(raw.pointer))
     except RecursionError:
         return too_deep("error objects", **shared)
-    return call_error_class(kind)(message, kind=kind, error_objects=error_objects, **shared)
+    retry_after = native.gw_result_retry_after(raw.pointer) if kind == ErrorKind.rate_limited else None
+    return call_error_class(kind)(message, kind=kind, error_objects=error_objects, retry_after=retry_after, **shared)
 
 
 _FUNCTIONS = ("gw_call_async_queued", "gw_queue_wait", "gw_result_read", "gw_result_cache", "gw_result_free",

@@ -6,6 +6,6 @@ working. New code imports them from :mod:`gatewire`; the implementation is priva
 
 from __future__ import annotations
 
-from ._exceptions import AuthError, CallError, Cancelled, CircuitOpen, ConfigError, ConnectionFailed, ErrorKind, GatewireError, HTTPStatusError, InvalidArgument, InvalidRequest, MappingError, PluginError, ProtocolError, RedirectError, ResponseTooLarge, TLSError, Timeout, VersionError, WouldDeadlock
+from ._exceptions import AuthError, CallError, Cancelled, CircuitOpen, ConfigError, ConnectionFailed, ErrorKind, GatewireError, HTTPStatusError, InvalidArgument, InvalidRequest, MappingError, PluginError, ProtocolError, RateLimited, RedirectError, ResponseTooLarge, TLSError, Timeout, VersionError, WouldDeadlock
 
-__all__ = ["ErrorKind", "GatewireError", "InvalidArgument", "ConfigError", "WouldDeadlock", "VersionError", "CallError", "ConnectionFailed", "TLSError", "ProtocolError", "Timeout", "HTTPStatusError", "MappingError", "Cancelled", "PluginError", "CircuitOpen", "ResponseTooLarge", "RedirectError", "AuthError", "InvalidRequest"]
+__all__ = ["ErrorKind", "GatewireError", "InvalidArgument", "ConfigError", "WouldDeadlock", "VersionError", "CallError", "ConnectionFailed", "TLSError", "ProtocolError", "Timeout", "HTTPStatusError", "MappingError", "Cancelled", "PluginError", "CircuitOpen", "ResponseTooLarge", "RedirectError", "RateLimited", "AuthError", "InvalidRequest"]

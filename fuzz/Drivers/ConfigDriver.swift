@@ -3,7 +3,6 @@ import Gatewire
 /// The gateway config loader on arbitrary text: every input loads or is refused with a
 /// ConfigError; a crash, a sanitizer report or a hang is a finding. A config that loads is
 /// also matched against a path, so its descriptors and route patterns are exercised.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     guard let config = try? GatewayConfig(json: text) else { return 0 }

@@ -22,10 +22,14 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
     public var response: HTTPResponse?
     /// Every attempt, oldest first (empty when the call failed before sending anything).
     public var attempts: [Attempt]
+    /// For kind ``ErrorKind/rateLimited``: the seconds until the limit frees a slot, or until
+    /// the `Retry-After` pause of its host or route ends; nil for every other failure.
+    public var retryAfter: Double?
 
     /// A failure; `status` 0 means no response arrived.
     public init(kind: ErrorKind, status: Int = 0, message: String, method: HTTPMethod, path: String,
-                errorObjects: JSONValue? = nil, response: HTTPResponse? = nil, attempts: [Attempt] = []) {
+                errorObjects: JSONValue? = nil, response: HTTPResponse? = nil, attempts: [Attempt] = [],
+                retryAfter: Double? = nil) {
         self.kind = kind
         self.status = status
         self.message = message
@@ -34,6 +38,7 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
         self.errorObjects = errorObjects
         self.response = response
         self.attempts = attempts
+        self.retryAfter = retryAfter
     }
 
     /// The first bytes of the failure's body as text (at most 512 bytes), e.g. the title of
@@ -49,7 +54,7 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error as a JSON object: `{"kind", "status", "message", "method", "path",
-    /// "error_objects", "attempts"}`.
+    /// "error_objects", "attempts"}`, and `"retry_after"` (seconds) for kind `rate_limited`.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("kind", .string(kind.name))
@@ -59,6 +64,7 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
         object.set("path", .string(path))
         object.set("error_objects", errorObjects ?? .null())
         object.set("attempts", attempts.json)
+        if let retryAfter { object.set("retry_after", .number(retryAfter)) }
         return object
     }
 }

@@ -1,5 +1,5 @@
 /// The state calls of one client share: retry budgets and circuit breakers, one per host and
-/// policy value. The budgets live here (a ratio, which holds fleet-wide when each client keeps
+/// policy value, and rate limits, one per host or route and policy value. The budgets live here (a ratio, which holds fleet-wide when each client keeps
 /// its own: docs/fleet.md); the breakers in the client's ``BreakerStore``, in process or in
 /// Redis. Used on the client's event-loop thread only, so it needs no lock (made on another).
 final class ResilienceState: @unchecked Sendable {
@@ -11,11 +11,20 @@ final class ResilienceState: @unchecked Sendable {
     private var budgets: [Key<RetryBudget>: RetryBudgetState] = [:]
     /// The circuit breakers' store.
     let breakers: any BreakerStore
+    /// The rate limits' store (in process, or in the same Redis as the breakers).
+    let rateLimits: any RateLimitStore
 
     /// The state of a client whose breakers live in process, or in the Redis of
     /// `sharedState` (nil: in process), reached from `loop` (connected on first use).
     init(sharedState: SharedStateSettings?, loop: EventLoop) {
-        breakers = sharedState.map { RedisBreakerStore(settings: $0, loop: loop) } ?? LocalBreakerStore()
+        if let sharedState {
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop)
+            breakers = shared
+            rateLimits = RedisRateLimitStore(connection: shared)
+        } else {
+            breakers = LocalBreakerStore()
+            rateLimits = LocalRateLimitStore()
+        }
     }
 
     /// The bucket for `host` under `budget`, created full on first use; nil when off.
@@ -34,14 +43,10 @@ final class ResilienceState: @unchecked Sendable {
         return breakers.breaker(host: host, policy: policy)
     }
 
-    /// The `host[:port]` part of an absolute URL, lower-cased: the key budgets and breakers
-    /// are shared under.
-    static func host(of url: String) -> String {
-        var rest = Substring(url)
-        for scheme in ["http://", "https://"] where url.hasPrefix(scheme) { rest = rest.dropFirst(scheme.count) }
-        let end = rest.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? rest.endIndex
-        var authority = rest[..<end]
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        return authority.lowercased()
+    /// The rate limit of a call to `url` of route `route` under `policy`; nil when off.
+    func rateGate(url: String, route: String?, _ policy: RateLimitPolicy) -> RateGate? {
+        guard policy.isEnabled else { return nil }
+        let key = RateLimitKey(url: url, route: route, policy: policy)
+        return RateGate(limiter: rateLimits.limiter(key), key: key)
     }
 }

@@ -19,7 +19,6 @@ import Synchronization
 /// as they are, folded first header lines included: the seed `503-then-folded-first-line` is
 /// the sequence that crashed libcurl 7.88.1 on a reused easy handle (curl issue #11101), which
 /// Gatewire avoids with a new easy handle per transfer.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzNetwork(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size > 0 else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))

@@ -6,7 +6,6 @@ import Glibc
 /// (its config, and the method and path its request is sent with), the status and the
 /// Content-Type (modulo their counts); the rest is the body. Every body maps or fails with a
 /// MappingError; a crash, a sanitizer report or a hang is a finding.
-@_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMapper(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     guard let data, size >= 4 else { return 0 }
     let target = targets[Int(data[0]) % targets.count]
@@ -64,7 +63,7 @@ let targets: [Target] = {
 let casesPath: String = {
     if let path = getenv("GW_MAPPING_CASES") { return String(cString: path) }
     var parts = String(#filePath).split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(4)  // fuzz/Sources/FuzzMapper/FuzzMapper.swift
+    parts.removeLast(3)  // fuzz/Drivers/MapperDriver.swift
     return parts.joined(separator: "/") + "/Tests/cases/mapping_cases.json"
 }()
 
