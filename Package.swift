@@ -11,6 +11,8 @@ let package = Package(
         // scripts/build.sh with the Swift runtime inside and gw_* the only exports
         // (installed as libGatewire.so; docs/deployment.md).
         .library(name: "GatewireDynamic", type: .dynamic, targets: ["Gatewire", "GatewireC"]),
+        // OpenAPI 3.0/3.1 documents to gateway configs, for Swift programs (docs/openapi.md).
+        .library(name: "GatewireOpenAPI", targets: ["GatewireOpenAPI"]),
         .executable(name: "gatewire", targets: ["gatewire-cli"]),
         // What each libFuzzer target does with an input (fuzz/README.md); the fuzz package
         // links it with libFuzzer. Inside this package, the drivers reach the package-only
@@ -28,6 +30,8 @@ let package = Package(
         // No pkgConfig: hiredis.pc's -D_FILE_OFFSET_BITS=64 is a flag SwiftPM refuses (with a
         // warning); its headers are in /usr/include/hiredis, which the shim names.
         .systemLibrary(name: "CHiredis", providers: [.apt(["libhiredis-dev"])]),
+        // libyaml 0.2.5: the OpenAPI importer's YAML documents (events only; it builds Jansson trees).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CGatewireABI"),
         // Arenas for the Jansson trees of large bodies (C: thread-local scopes, atomics; every
         // symbol hidden, so nothing leaks into the .so's exports).
@@ -40,9 +44,11 @@ let package = Package(
         .target(name: "GatewireTransport", dependencies: ["GatewireBase", "CCurl", "CZlib"]),
         .target(name: "GatewireRedis", dependencies: ["GatewireBase", "GatewireTransport", "CHiredis"]),
         .target(name: "Gatewire", dependencies: ["GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CCrypto"]),
-        .target(name: "GatewireC", dependencies: ["Gatewire", "CGatewireABI"]),
+        // OpenAPI 3.0/3.1 documents to gateway configs (and the report of what they cannot express).
+        .target(name: "GatewireOpenAPI", dependencies: ["GatewireJSON", "GatewireDescriptors", "CJansson", "CYAML"]),
+        .target(name: "GatewireC", dependencies: ["Gatewire", "GatewireOpenAPI", "CGatewireABI"]),
         // The CLI has the core linked in; GatewireC's shared-object loader hands plugins its gw_* functions.
-        .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC"]),
+        .executableTarget(name: "gatewire-cli", dependencies: ["Gatewire", "GatewireC", "GatewireOpenAPI"]),
         .target(name: "GatewireFuzzDrivers", dependencies: ["Gatewire"], path: "fuzz/Drivers"),
         // One test target per layer, depending on that layer only, so that each is tested alone;
         // GatewireTests covers the pipeline and everything above it (and, through the
@@ -53,6 +59,8 @@ let package = Package(
         .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
         .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
         .testTarget(name: "GatewireRedisTests", dependencies: ["GatewireRedis", "GatewireTransport", "GatewireBase"]),
-        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "CJansson", "CCurl", "CGatewireArena"]),
+        // The importer alone, and its configs through the core's config validation.
+        .testTarget(name: "GatewireOpenAPITests", dependencies: ["GatewireOpenAPI", "Gatewire"]),
+        .testTarget(name: "GatewireTests", dependencies: ["Gatewire", "GatewireC", "GatewireBase", "GatewireJSON", "GatewireMapping", "GatewireDescriptors", "GatewireTransport", "GatewireRedis", "GatewireOpenAPI", "CJansson", "CCurl", "CGatewireArena"]),
     ]
 )

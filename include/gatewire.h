@@ -543,6 +543,27 @@ int32_t gw_client_options_init(gw_client_options *options, uint32_t version);
 int32_t gw_config_check(const char *config_json, char **out_warnings);
 
 /**
+ * Makes a gateway config from an OpenAPI 3.0 or 3.1 document, JSON or YAML (`gatewire import
+ * openapi`; every rule, approximation and report code in docs/openapi.md). Reads the document
+ * and the files its `$ref`s name (relative to its folder); nothing else, no network.
+ * @param document_path the document's file.
+ * @param server the index of the document's `servers` entry that gives baseURL, or -1 for the
+ *        first.
+ * @param out_config receives on GW_OK the config as JSON text (keys sorted, two spaces of
+ *        indentation, ended by a newline: the same document gives the same bytes), freed with
+ *        gw_string_free(); NULL otherwise.
+ * @param out_report if not NULL, receives on GW_OK what the config cannot express as JSON Lines
+ *        (one {"pointer", "reason", "message"} object per line; "" when nothing), freed with
+ *        gw_string_free().
+ * @return GW_OK; GW_ERROR_CONFIG when the document cannot be imported (unreadable, not OpenAPI
+ *         3.0/3.1, invalid JSON or YAML, a dangling or cyclic $ref, a cyclic allOf, no such
+ *         server), where gw_last_error_message() is "DOCUMENT#/json/pointer: why" or
+ *         "DOCUMENT: line L, column C: why"; GW_ERROR_INVALID_ARGUMENT for a NULL document_path
+ *         or out_config, or a server below -1.
+ */
+int32_t gw_config_from_openapi(const char *document_path, int32_t server, char **out_config, char **out_report);
+
+/**
  * Creates a client and starts its event-loop thread.
  * @param options how to build it (copied).
  * @param out_client on GW_OK, a new client the caller frees with gw_client_free().

@@ -17,6 +17,7 @@ bash "$here/scripts/install-deps.sh" \
     doxygen \
     redis-server \
     libhiredis-dev \
+    libyaml-dev \
     faketime
 
 venv="$here/.venv"

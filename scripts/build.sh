@@ -12,7 +12,7 @@
 # The library is SwiftPM's GatewireDynamic product (libGatewireDynamic.so), installed under
 # the C name libGatewire: the `Gatewire` product is the one Swift programs link into themselves.
 # Both link the Swift runtime statically (-static-stdlib), so at run time they need only
-# Debian's libc, libm, libstdc++, libgcc_s, libcurl, libjansson, libhiredis, zlib and libcrypto: no Swift toolchain
+# Debian's libc, libm, libstdc++, libgcc_s, libcurl, libjansson, libhiredis, libyaml, zlib and libcrypto: no Swift toolchain
 # (docs/deployment.md). The version comes from the VERSION file; SCRATCH is SwiftPM's
 # scratch path (both products share its compiled modules). Extra flags after OUT are passed
 # to both swift builds.

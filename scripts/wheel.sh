@@ -12,7 +12,7 @@
 #                                                           that builds it (the .venv's: CPython 3.11 here)
 #   DIST_DIR/gatewire-VERSION-py3-none-linux_x86_64.whl     ctypes alone, for any Python 3.9+
 # `pip install --no-index --find-links DIST_DIR gatewire` takes the first on that interpreter and
-# the second on any other. The wheels need Debian's libcurl, libjansson and libhiredis at run
+# the second on any other. The wheels need Debian's libcurl, libjansson, libhiredis and libyaml at run
 # time, as the library does (docs/deployment.md, "The Python wheel", says why they are not
 # vendored). Offline: setuptools from the project's .venv (scripts/bootstrap.sh), no build
 # isolation, no index.

@@ -7,6 +7,7 @@ import Gatewire
 enum Help {
     static let callUsage = "usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]"
     static let checkUsage = "usage: gatewire check [--no-load-plugins] CONFIG"
+    static let importUsage = "usage: gatewire import openapi DOCUMENT [--server N] [--out FILE] [--report FILE]"
 
     /// `gatewire state`'s usage line.
     static let stateUsage = "usage: gatewire state --config FILE"
@@ -16,7 +17,8 @@ enum Help {
         usage: gatewire call [--config FILE] [--base-url URL] (ROUTE | METHOD PATH) [options]
                gatewire check [--no-load-plugins] CONFIG
                gatewire state --config FILE
-               gatewire help [call | check | state]
+               gatewire import openapi DOCUMENT [--server N] [--out FILE] [--report FILE]
+               gatewire help [call | check | state | import]
                gatewire --version | --help
         """
 
@@ -28,16 +30,18 @@ enum Help {
           call     sends one call through a gateway config (or to a URL) and prints the result
           check    validates a gateway config
           state    prints the circuit breakers, rate limits and pauses a sharedState store holds
-          help     a command's options: gatewire help call, gatewire help check
-                   (or gatewire call --help, gatewire check --help)
+          import   makes a gateway config from an OpenAPI 3.0 or 3.1 document
+          help     a command's options: gatewire help call, gatewire help check,
+                   gatewire help state, gatewire help import (or gatewire COMMAND --help)
 
         exit status (one per class, the same for every command):
-          0  done: the call succeeded; check: the config is valid
+          0  done: the call succeeded; check: the config is valid; import: the config is made
           1  the call failed (it was made: an attempt failed, the retries ran out, the circuit
              breaker refused it, a plugin failed it): the error as JSON ({"kind", "status",
              "message", "error_objects", "attempts"}) on stdout, or on stderr with
              --output FILE (stdout is the body's there); check: the config is invalid,
-             "CONFIG: error: FIELD: why" on stderr
+             "CONFIG: error: FIELD: why" on stderr; import: the document cannot be imported,
+             "DOCUMENT: why" or "DOCUMENT#/json/pointer: why" on stderr
           2  the command line, or a file it names, is wrong, and nothing was sent: an unknown
              command or option, a missing or bad value, a --config that does not load, a file
              of --file or --data-binary @FILE that cannot be read, a route parameter that is
@@ -191,6 +195,26 @@ enum Help {
         calls their entries, as call does: that runs the objects' code. To check a config you
         do not trust, give --no-load-plugins: everything else is checked, and each shared
         object is listed by its path (it must be a readable file) without being opened.
+        """
+
+    /// `gatewire import --help`, `gatewire help import`.
+    static let importCommand = importUsage + """
+
+
+        Makes a gateway config from an OpenAPI 3.0 or 3.1 document (JSON or YAML; $refs to
+        other local files are read relative to it): baseURL from its servers, a route per
+        operation, mappings from its schemas, response and error descriptors from its
+        responses. The config goes to stdout, its keys sorted: the same document always gives
+        the same bytes. What the config cannot express goes to stderr as JSON Lines, one
+        {"pointer": JSON pointer into the document, "reason": code, "message"} per place; the
+        rules and codes are in docs/openapi.md. Exit 0 when the config is made (whatever the
+        report says), 1 when the document cannot be imported (not OpenAPI, a dangling or
+        cyclic $ref, a cyclic allOf, invalid JSON or YAML: "DOCUMENT#/pointer: why" or
+        "DOCUMENT: line L, column C: why" on stderr), 2 for a usage error or an --out or
+        --report file that cannot be written.
+          --server N              the index of the servers entry that gives baseURL (default 0)
+          --out FILE              write the config to FILE instead of stdout
+          --report FILE           write the report to FILE instead of stderr
         """
 
     /// `lower...upper` as the help writes a range: `0...100`, `0.001...86400`.

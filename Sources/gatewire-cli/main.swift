@@ -1,7 +1,8 @@
 import Gatewire
 import Glibc
 
-/// `gatewire`: runs calls through a gateway config, checks configs and prints the shared state. `gatewire --help`
+/// `gatewire`: runs calls through a gateway config, checks configs, prints the shared state and
+/// imports OpenAPI documents as configs. `gatewire --help`
 /// prints the commands and the exit statuses, `gatewire help COMMAND` a command's options
 /// (Help.swift holds every text).
 
@@ -10,6 +11,7 @@ switch arguments.popFirst() {
 case "call": call(arguments)
 case "check": check(arguments)
 case "state": state(arguments)
+case "import": importCommand(arguments)
 case "help": printHelp(of: arguments)
 case "--version": printLine("gatewire \(Version.string)"); exit(ExitStatus.success)
 case "--help", "-h": printLine(Help.overview); exit(ExitStatus.success)
@@ -25,6 +27,7 @@ func printHelp(of arguments: ArraySlice<String>) -> Never {
     case "call": printLine(Help.call)
     case "check": printLine(Help.check)
     case "state": printLine(Help.state)
+    case "import": printLine(Help.importCommand)
     case let command?: fail("unknown command \"\(command)\"", usage: Help.usage)
     }
     exit(ExitStatus.success)

@@ -22,7 +22,7 @@ def count(cli: str, server: str, key: str) -> int:  # noqa: F811
 def test_each_command_has_its_own_help(cli: str) -> None:  # noqa: F811
     overview = run(cli, "--help")
     assert overview.returncode == 0
-    assert "gatewire help [call | check | state]" in overview.stdout and "--cookie-jar" not in overview.stdout
+    assert "gatewire help [call | check | state | import]" in overview.stdout and "--cookie-jar" not in overview.stdout
     assert run(cli, "help").stdout == overview.stdout
     call = run(cli, "call", "--help")
     assert call.returncode == 0
@@ -34,6 +34,11 @@ def test_each_command_has_its_own_help(cli: str) -> None:  # noqa: F811
     assert check.stdout.startswith("usage: gatewire check [--no-load-plugins] CONFIG\n")
     assert "--base-url" not in check.stdout and "--no-load-plugins" in check.stdout
     assert run(cli, "help", "check").stdout == check.stdout
+    imported = run(cli, "import", "--help")
+    assert imported.returncode == 0
+    assert imported.stdout.startswith("usage: gatewire import openapi DOCUMENT [--server N] [--out FILE] [--report FILE]\n")
+    assert "--server N" in imported.stdout and "--base-url" not in imported.stdout
+    assert run(cli, "help", "import").stdout == imported.stdout
     unknown = run(cli, "help", "frobnicate")
     assert (unknown.returncode, unknown.stdout) == (2, "")
     assert unknown.stderr.startswith('gatewire: unknown command "frobnicate"\nusage: gatewire call')

@@ -66,6 +66,8 @@ class Expect:
 # (README, section heading, language, n-th block of that language in the section) -> expectation.
 EXPECT: dict[tuple[str, str, str, int], Expect] = {
     ("README.md", "First call from C", "sh", 0): Expect(['200 {"":{"authenticated":true,"user":"ann"}}']),
+    ("README.md", "The gateway config", "sh", 0): Expect(["pets.json: OK (3 routes, 2 mappings, 3 response descriptors)"]),
+    ("README.md", "The gateway config", "python", 0): Expect(["['server_variable_default']"]),
     ("README.md", "First call from Python", "python", 0): Expect(
         ["Sample Slide Show", "observer: http_status 404", "404 False", "404 /status/404"]),
     ("README.md", "First call from Swift", "swift", 0): Expect(

@@ -31,6 +31,7 @@ static const named_test tests[] = {
     {"versions", test_versions, 0},
     {"null_handles", test_null_handles, 0},
     {"config_errors", test_config_errors, 0},
+    {"config_from_openapi", test_config_from_openapi, 0},
     {"blocking_get", test_blocking_get, 0},
     {"headers_and_body", test_headers_and_body, 0},
     {"concurrent_async", test_concurrent_async, 0},

@@ -7,6 +7,7 @@ void test_null_arguments(void);
 void test_versions(void);
 void test_null_handles(void);
 void test_config_errors(void);
+void test_config_from_openapi(void);
 void test_blocking_get(void);
 void test_headers_and_body(void);
 void test_concurrent_async(void);

@@ -36,6 +36,7 @@ from ._async_client import AsyncClient
 from ._auth import RefreshingCredential
 from ._base_client import CallOptions
 from ._client import Client, check_config, version
+from ._openapi import OpenAPIConfig, config_from_openapi
 from ._exceptions import (
     CallError,
     Cancelled,
@@ -94,6 +95,8 @@ __all__ = [
     "ProgressCallback",
     "BodyStream",
     "check_config",
+    "config_from_openapi",
+    "OpenAPIConfig",
     "version",
     "FailureObserver",
     "Plugin",

@@ -464,6 +464,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_client_new_from_config": (c_int32, [c_char_p, POINTER(c_void_p)]),
     "gw_client_free": (None, [_P]),
     "gw_config_check": (c_int32, [c_char_p, POINTER(c_void_p)]),
+    "gw_config_from_openapi": (c_int32, [c_char_p, c_int32, POINTER(c_void_p), POINTER(c_void_p)]),
     # Failure observers
     "gw_client_add_failure_observer": (
         c_int32,
