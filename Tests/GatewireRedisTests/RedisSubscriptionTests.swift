@@ -62,6 +62,30 @@ import Testing
         await redis.close()
     }
 
+    @Test("a cluster: subscribed on one node, it hears what is published on every node; that node killed, it subscribes on the next")
+    func cluster() async throws {
+        let cluster = try RedisClusterServers()
+        defer { cluster.stop() }
+        var options = RedisConnectionOptions()
+        options.initialReconnectDelay = 0.02
+        options.maxReconnectDelay = 0.2
+        let urls = cluster.nodes.map { $0.url() }
+        let redis = try await LoopRedis(urls[2])
+        let heard = try await Heard(redis, channel: "news", endpoints: urls, options: options)
+        #expect(await heard.wait { $0 == [.subscribed] })
+        for (index, node) in cluster.nodes.enumerated() { _ = try node.cli(["PUBLISH", "news", "from \(index)"]) }
+        #expect(await heard.wait { $0.count == 4 })
+
+        cluster.nodes[0].signal(SIGKILL)  // the node it subscribed on (the first endpoint)
+        #expect(await heard.wait { $0.count == 5 })
+        _ = try cluster.nodes[2].cli(["PUBLISH", "news", "after"])
+        #expect(await heard.wait { $0.count == 6 })
+        #expect(heard.events == [.subscribed] + (0..<3).map { .message(Array("from \($0)".utf8)) }
+            + [.subscribed, .message(Array("after".utf8))])
+        await heard.close()
+        await redis.close()
+    }
+
     @Test("a wrong password: no subscription, the refusal is the last error, and the attempts go on")
     func refusedLogin() async throws {
         let server = try RedisServer(password: "pw")
