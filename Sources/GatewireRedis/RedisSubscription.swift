@@ -87,12 +87,6 @@ package final class RedisSubscription: RedisContextOwner, @unchecked Sendable {
     /// once the server confirms the subscription.
     package private(set) var lastError: RedisError?
 
-    /// Whether the server has confirmed the subscription on the connection up now.
-    package var isSubscribed: Bool {
-        if case .subscribed = state { return true }
-        return false
-    }
-
     /// Ends the subscription: the connection closes, no reconnection follows, and the handler
     /// gets ``Event/closed`` (once; later calls do nothing). Loop thread only.
     package func close() {

@@ -6,7 +6,7 @@
 ///   ("Pub/Sub has no relation to the key space", Redis's documentation), so the channel
 ///   names the one the keys live in: fleets that use one prefix in two databases of one
 ///   server stay apart. A channel is not a key: nothing is stored, nothing expires.
-/// - Payload, ASCII fields separated by one space:
+/// - Payload, text fields separated by one space (the state key last, as it is):
 ///   - `open <ms> <state key>`: the breaker of that state key opened (closed to open, or half-open
 ///     to open after a failed trial) for `<ms>` more milliseconds, as Redis's clock measured it
 ///     when the script ran. A receiver counts them from receipt on its own monotonic clock:
