@@ -40,15 +40,18 @@ def breaker(break_duration: float) -> dict:
             "breakDuration": break_duration}
 
 
+Worker = tuple["subprocess.Popen[bytes]", IO[bytes]]
+
+
 def start_workers(count: int, config: dict, path: str, stop: str, pause: float = 0.0,
-                  warm: str | None = None) -> list[tuple[subprocess.Popen, IO[bytes]]]:
+                  warm: str | None = None) -> list[Worker]:
     """Starts ``count`` workers and waits until each is ready; each with its stderr in a file
     (so that a worker never waits for the test to read it)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2] / "bindings" / "python"),
                                          env.get("PYTHONPATH", "")])
     argv = [sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause)] + ([warm] if warm else [])
-    workers = []
+    workers: list[Worker] = []
     try:
         for _ in range(count):
             log = tempfile.TemporaryFile()
@@ -61,14 +64,14 @@ def start_workers(count: int, config: dict, path: str, stop: str, pause: float =
         raise
 
 
-def go(workers: list[tuple[subprocess.Popen, IO[bytes]]]) -> None:
+def go(workers: list[Worker]) -> None:
     for worker, _ in workers:
         assert worker.stdin is not None
         worker.stdin.write(b"go\n")
         worker.stdin.flush()
 
 
-def reports_of(workers: list[tuple[subprocess.Popen, IO[bytes]]]) -> list[dict]:
+def reports_of(workers: list[Worker]) -> list[dict]:
     """Each worker's report once it ends, with its stderr as ``log``."""
     reports = []
     for worker, log in workers:
@@ -82,7 +85,7 @@ def reports_of(workers: list[tuple[subprocess.Popen, IO[bytes]]]) -> list[dict]:
     return reports
 
 
-def stop_workers(workers: list[tuple[subprocess.Popen, IO[bytes]]]) -> None:
+def stop_workers(workers: list[Worker]) -> None:
     for worker, log in workers:
         if worker.poll() is None:
             worker.kill()
