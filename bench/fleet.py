@@ -65,9 +65,10 @@ class Redis:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}"
 
-    # What a client sends (the store's scripts, their loading, the connection's set-up); the
+    # What a client sends (the store's scripts, their loading, the connections' set-up, its SUBSCRIBE); the
     # commands a script runs inside Redis are counted by INFO too, and are not round trips.
-    CLIENT_COMMANDS = {"evalsha", "eval", "script", "auth", "select", "hello", "ping", "asking", "cluster", "client"}
+    CLIENT_COMMANDS = {"evalsha", "eval", "script", "auth", "select", "hello", "ping", "asking", "cluster", "client",
+                       "subscribe"}
 
     def operations(self) -> int:
         """The commands clients have sent since the server started (``INFO commandstats``)."""

@@ -29,10 +29,8 @@ import Glibc
 /// - **Completions** run exactly once each, on the loop thread; a failure known at once
 ///   (disconnected, overloaded, closed) runs before ``send(_:timeout:_:)`` returns.
 ///
-/// Host names are resolved on the loop's ``WorkerPool`` (hiredis 0.14 resolves with a
-/// blocking getaddrinfo inside `redisAsyncConnect`); numeric addresses and Unix sockets
-/// connect at once.
-package final class RedisConnection: @unchecked Sendable {
+/// Host names are resolved on the loop's ``WorkerPool`` (``RedisEndpoint/dial(loop:stillWanted:_:)``).
+package final class RedisConnection: RedisContextOwner, @unchecked Sendable {
     package let endpoint: RedisEndpoint
     package let options: RedisConnectionOptions
     private let loop: EventLoop
@@ -143,26 +141,14 @@ package final class RedisConnection: @unchecked Sendable {
             pending -= 1  // timed out while held: nothing waits for a reply
             return
         }
-        let argc = command.arguments.count
-        let lengths = command.arguments.map { $0.count }
-        guard context.isAlive else {
+        guard context.isAlive, context.send(command, request) else {
             pending -= 1
             return request.finish(.failure(RedisError(.disconnected, "the connection to \(endpoint) is closing")))
         }
-        let status: Int32 = withPointers(to: command.arguments) { pointers in
-            redisAsyncCommandArgv(context.ac, replyCallback, Unmanaged.passRetained(request).toOpaque(),
-                                  Int32(argc), pointers, lengths)
-        }
-        if status != REDIS_OK {
-            // hiredis refuses only a context that is already being torn down.
-            Unmanaged.passUnretained(request).release()
-            pending -= 1
-            request.finish(.failure(RedisError(.disconnected, "the connection to \(endpoint) is closing")))
-        }
     }
 
-    /// A reply (or a NULL one) ended a command hiredis had (see ``replyCallback``).
-    fileprivate func ended(_ request: RedisRequest, reply: UnsafeMutableRawPointer?, context: RedisContext) {
+    /// A reply (or a NULL one) ended a command hiredis had (``RedisContext/send(_:_:)``).
+    func ended(_ request: RedisRequest, reply: UnsafeMutableRawPointer?, context: RedisContext) {
         pending -= 1
         if let reply {
             request.finish(.success(RedisReply(reply.assumingMemoryBound(to: redisReply.self))))
@@ -186,36 +172,21 @@ package final class RedisConnection: @unchecked Sendable {
     // MARK: Connecting
 
     private func connect() {
-        switch endpoint.address {
-        case let .unix(path):
-            start(redisAsyncConnectUnix(path))
-        case let .tcp(host, port):
-            if Self.isNumeric(host) { return start(redisAsyncConnect(host, Int32(port))) }
-            state = .resolving
-            loop.offload { [self] _ in
-                let resolved = Self.resolve(host)
-                loop.execute { [self] in
-                    guard case .resolving = state else { return }  // closed meanwhile
-                    switch resolved {
-                    case let .success(address): start(redisAsyncConnect(address, Int32(port)))
-                    case let .failure(error): retry(after: error)
-                    }
-                }
+        state = .resolving
+        endpoint.dial(loop: loop, stillWanted: { [weak self] in
+            guard case .resolving = self?.state else { return false }  // closed meanwhile
+            return true
+        }) { [self] made in
+            switch made {
+            case let .success(ac): start(ac)
+            case let .failure(error): retry(after: error)
             }
         }
     }
 
-    /// Takes over a context hiredis just made (connecting, or failed at once).
-    private func start(_ made: UnsafeMutablePointer<redisAsyncContext>?) {
-        guard let ac = made else {
-            return retry(after: RedisError(.disconnected, "hiredis could not make a context for \(endpoint) (out of memory)"))
-        }
-        if ac.pointee.err != 0 {
-            let message = ac.pointee.errstr.map { String(cString: $0) } ?? "error \(ac.pointee.err)"
-            redisAsyncFree(ac)
-            return retry(after: RedisError(.disconnected, "cannot connect to \(endpoint): \(message)"))
-        }
-        let context = RedisContext(ac, connection: self, loop: loop)
+    /// Takes over a context hiredis just made (connecting).
+    private func start(_ ac: UnsafeMutablePointer<redisAsyncContext>) {
+        let context = RedisContext(ac, owner: self, loop: loop)
         state = .connecting(context)
         connectTimer = loop.schedule(after: options.connectTimeout) { [weak self] fired in
             guard let self, fired, case let .connecting(current) = state, current === context else { return }
@@ -224,13 +195,12 @@ package final class RedisConnection: @unchecked Sendable {
             retry(after: error)  // first: the login's commands, failed by the drop, then find the attempt over
             context.drop(error)
         }
-        redisAsyncSetDisconnectCallback(ac, disconnectCallback)
-        redisAsyncSetConnectCallback(ac, connectCallback)  // after the hooks: it asks for writability
+        context.listen()
     }
 
     /// hiredis's connect callback: the socket connected (log in) or failed (hiredis frees
     /// the context right after; it must not be touched).
-    fileprivate func connected(_ context: RedisContext, ok: Bool) {
+    func connected(_ context: RedisContext, ok: Bool) {
         guard case let .connecting(current) = state, current === context else { return }
         guard ok else {
             return retry(after: RedisError(.disconnected, "cannot connect to \(endpoint): "
@@ -277,7 +247,7 @@ package final class RedisConnection: @unchecked Sendable {
 
     /// hiredis's disconnect callback: the connection broke (hiredis has already failed its
     /// commands and frees the context after this).
-    fileprivate func disconnected(_ context: RedisContext) {
+    func disconnected(_ context: RedisContext) {
         guard context.dropReason == nil else { return }  // dropped by us: already handled
         switch state {
         case let .ready(current) where current === context, let .connecting(current) where current === context:
@@ -308,36 +278,6 @@ package final class RedisConnection: @unchecked Sendable {
         if let connectTimer { loop.cancelTimer(connectTimer) }
         connectTimer = nil
     }
-
-    // MARK: Addresses
-
-    private static func isNumeric(_ host: String) -> Bool {
-        var buffer = in6_addr()
-        return inet_pton(AF_INET, host, &buffer) == 1 || inet_pton(AF_INET6, host, &buffer) == 1
-    }
-
-    /// The first address getaddrinfo gives for `host`, as text (blocking: worker pool only).
-    private static func resolve(_ host: String) -> Result<String, RedisError> {
-        var hints = addrinfo()
-        hints.ai_family = AF_UNSPEC
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        var list: UnsafeMutablePointer<addrinfo>?
-        let rc = getaddrinfo(host, nil, &hints, &list)
-        defer { if let list { freeaddrinfo(list) } }
-        guard rc == 0, let first = list, let address = first.pointee.ai_addr else {
-            return .failure(RedisError(.disconnected, "cannot resolve \(host): " + String(cString: gai_strerror(rc))))
-        }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        let family = first.pointee.ai_family
-        let raw = UnsafeRawPointer(address)
-        let source = family == AF_INET6
-            ? raw.advanced(by: MemoryLayout<sockaddr_in6>.offset(of: \.sin6_addr)!)
-            : raw.advanced(by: MemoryLayout<sockaddr_in>.offset(of: \.sin_addr)!)
-        guard inet_ntop(family, source, &text, socklen_t(text.count)) != nil else {
-            return .failure(RedisError(.disconnected, "cannot resolve \(host): unreadable address"))
-        }
-        return .success(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
-    }
 }
 
 /// One command's completion, and whether it has run: the completion runs once, for the
@@ -362,41 +302,4 @@ final class RedisRequest {
         self.completion = nil
         completion(result)
     }
-}
-
-/// hiredis's reply callback for every command: privdata is the retained ``RedisRequest``.
-private func replyCallback(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
-                           _ privdata: UnsafeMutableRawPointer?) {
-    let request = Unmanaged<RedisRequest>.fromOpaque(privdata!).takeRetainedValue()
-    let context = RedisContext.of(ac!)
-    context.connection.ended(request, reply: reply, context: context)
-}
-
-private func connectCallback(_ ac: UnsafePointer<redisAsyncContext>?, _ status: Int32) {
-    let context = RedisContext.of(ac!)
-    context.connection.connected(context, ok: status == REDIS_OK)
-}
-
-private func disconnectCallback(_ ac: UnsafePointer<redisAsyncContext>?, _ status: Int32) {
-    let context = RedisContext.of(ac!)
-    context.connection.disconnected(context)
-}
-
-/// Calls `body` with a C array of pointers to the bytes of each of `arguments`, all copied
-/// into one buffer (valid only during the call; hiredis copies them into its output buffer).
-private func withPointers<R>(to arguments: [[UInt8]], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
-    let total = arguments.reduce(0) { $0 + $1.count }
-    let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, total))
-    let pointers = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: arguments.count)
-    defer {
-        bytes.deallocate()
-        pointers.deallocate()
-    }
-    var offset = 0
-    for (index, argument) in arguments.enumerated() {
-        argument.withUnsafeBytes { UnsafeMutableRawPointer(bytes + offset).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(bytes), byteCount: $0.count) }
-        pointers[index] = UnsafePointer(bytes + offset)
-        offset += argument.count
-    }
-    return body(pointers)
 }

@@ -12,15 +12,16 @@ import GatewireTransport
 /// `ev.cleanup` runs while hiredis frees the context (after a read or write error, or
 /// `redisAsyncFree`): it ends the watch, and from then on the context pointer is dead.
 ///
-/// `ac->data` and `ac->ev.data` point at this object, unretained: the ``RedisConnection``
-/// holds it while the context lives (until hiredis's cleanup at the earliest), and every
-/// path into hiredis (the watch handler, the connection) holds it across the call.
+/// `ac->data` and `ac->ev.data` point at this object, unretained: its owner (a
+/// ``RedisConnection`` or a ``RedisSubscription``) holds it while the context lives (until
+/// hiredis's cleanup at the earliest), and every path into hiredis (the watch handler, the
+/// owner) holds it across the call.
 final class RedisContext {
     let ac: UnsafeMutablePointer<redisAsyncContext>
-    /// The connection the context belongs to. Strong: a connection with a live context
-    /// (connected, or connecting) lives until it is closed or its loop closes, as a socket
-    /// the loop polls must have an owner to hear its events.
-    let connection: RedisConnection
+    /// The client the context belongs to. Strong: a client with a live context (connected,
+    /// or connecting) lives until it is closed or its loop closes, as a socket the loop polls
+    /// must have an owner to hear its events.
+    let owner: any RedisContextOwner
     private let loop: EventLoop
     private var watchID: Int?
     private var events: DescriptorEvents = []
@@ -32,9 +33,9 @@ final class RedisContext {
     private(set) var dropReason: RedisError?
 
     /// Takes over `ac` (connecting, no error) and watches its socket.
-    init(_ ac: UnsafeMutablePointer<redisAsyncContext>, connection: RedisConnection, loop: EventLoop) {
+    init(_ ac: UnsafeMutablePointer<redisAsyncContext>, owner: any RedisContextOwner, loop: EventLoop) {
         self.ac = ac
-        self.connection = connection
+        self.owner = owner
         self.loop = loop
         let me = Unmanaged.passUnretained(self).toOpaque()
         ac.pointee.data = me
@@ -46,6 +47,43 @@ final class RedisContext {
         watchID = loop.watch(ac.pointee.c.fd, events: []) { [unowned self] ready in
             self.handle(ready)
         }
+    }
+
+    /// Sets hiredis's connect and disconnect callbacks, which report to ``owner``. Call it
+    /// after the owner keeps the context: setting the connect callback asks for writability.
+    func listen() {
+        redisAsyncSetDisconnectCallback(ac, disconnectCallback)
+        redisAsyncSetConnectCallback(ac, connectCallback)
+    }
+
+    /// Hands `command` to hiredis; its reply (or NULL, when hiredis frees the context) goes to
+    /// ``RedisContextOwner/ended(_:reply:context:)`` with `request`, retained until then.
+    /// False when hiredis refused it (it refuses only a context being torn down); `request`
+    /// has not run then.
+    func send(_ command: RedisCommand, _ request: RedisRequest) -> Bool {
+        let argc = command.arguments.count
+        let lengths = command.arguments.map { $0.count }
+        let status: Int32 = withPointers(to: command.arguments) { pointers in
+            redisAsyncCommandArgv(ac, replyCallback, Unmanaged.passRetained(request).toOpaque(), Int32(argc), pointers, lengths)
+        }
+        guard status == REDIS_OK else {
+            Unmanaged.passUnretained(request).release()
+            return false
+        }
+        return true
+    }
+
+    /// Sends `SUBSCRIBE channel`. hiredis 0.14 keeps the callback in its table of channels
+    /// and calls it for every reply naming the channel (the `subscribe` confirmation, each
+    /// `message`), then once with NULL when it frees the context; each goes to the owner, a
+    /// ``RedisSubscription``. False when hiredis refused it (a context being torn down).
+    func subscribe(_ channel: [UInt8]) -> Bool {
+        let arguments = [Array("SUBSCRIBE".utf8), channel]
+        let lengths = arguments.map { $0.count }
+        let status: Int32 = withPointers(to: arguments) { pointers in
+            redisAsyncCommandArgv(ac, subscriptionCallback, nil, 2, pointers, lengths)
+        }
+        return status == REDIS_OK
     }
 
     /// The context of a hiredis callback's `ac` (its `data`).
@@ -95,4 +133,63 @@ final class RedisContext {
             if ready.contains(.writable), isAlive { redisAsyncHandleWrite(ac) }
         }
     }
+}
+
+/// What a ``RedisContext`` reports to the client that owns it (``RedisConnection``,
+/// ``RedisSubscription``). Loop thread only, called from inside hiredis.
+protocol RedisContextOwner: AnyObject {
+    /// hiredis's connect callback: the socket connected (`ok`) or failed (hiredis frees the
+    /// context right after; it must not be touched).
+    func connected(_ context: RedisContext, ok: Bool)
+    /// hiredis's disconnect callback: the connection broke or was dropped (hiredis has
+    /// already failed its commands and frees the context after this).
+    func disconnected(_ context: RedisContext)
+    /// A command sent by ``RedisContext/send(_:_:)`` ended: its reply (hiredis frees it after
+    /// this returns), or NULL when hiredis frees the context with the command in flight.
+    func ended(_ request: RedisRequest, reply: UnsafeMutableRawPointer?, context: RedisContext)
+}
+
+/// hiredis's reply callback for ``RedisContext/send(_:_:)``: privdata is the retained ``RedisRequest``.
+private func replyCallback(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
+                           _ privdata: UnsafeMutableRawPointer?) {
+    let request = Unmanaged<RedisRequest>.fromOpaque(privdata!).takeRetainedValue()
+    let context = RedisContext.of(ac!)
+    context.owner.ended(request, reply: reply, context: context)
+}
+
+/// hiredis's callback for a channel's replies (``RedisContext/subscribe(_:)``): called per
+/// reply, no privdata.
+private func subscriptionCallback(_ ac: UnsafeMutablePointer<redisAsyncContext>?, _ reply: UnsafeMutableRawPointer?,
+                                  _: UnsafeMutableRawPointer?) {
+    let context = RedisContext.of(ac!)
+    (context.owner as? RedisSubscription)?.received(reply, context: context)
+}
+
+private func connectCallback(_ ac: UnsafePointer<redisAsyncContext>?, _ status: Int32) {
+    let context = RedisContext.of(ac!)
+    context.owner.connected(context, ok: status == REDIS_OK)
+}
+
+private func disconnectCallback(_ ac: UnsafePointer<redisAsyncContext>?, _: Int32) {
+    let context = RedisContext.of(ac!)
+    context.owner.disconnected(context)
+}
+
+/// Calls `body` with a C array of pointers to the bytes of each of `arguments`, all copied
+/// into one buffer (valid only during the call; hiredis copies them into its output buffer).
+private func withPointers<R>(to arguments: [[UInt8]], _ body: (UnsafeMutablePointer<UnsafePointer<CChar>?>) -> R) -> R {
+    let total = arguments.reduce(0) { $0 + $1.count }
+    let bytes = UnsafeMutablePointer<CChar>.allocate(capacity: max(1, total))
+    let pointers = UnsafeMutablePointer<UnsafePointer<CChar>?>.allocate(capacity: arguments.count)
+    defer {
+        bytes.deallocate()
+        pointers.deallocate()
+    }
+    var offset = 0
+    for (index, argument) in arguments.enumerated() {
+        argument.withUnsafeBytes { UnsafeMutableRawPointer(bytes + offset).copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(bytes), byteCount: $0.count) }
+        pointers[index] = UnsafePointer(bytes + offset)
+        offset += argument.count
+    }
+    return body(pointers)
 }

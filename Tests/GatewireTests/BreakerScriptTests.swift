@@ -1,17 +1,19 @@
 @testable import Gatewire
+import GatewireBase
 import GatewireRedis
 import Testing
 
 /// The shared breaker's rules, as the script runs them in a real Redis (whose clock alone
 /// decides): the window's threshold, the window sliding, exactly one trial per break,
-/// transitions announced once, and an expiry on every key. The waits pass a duration with a
+/// transitions announced once and published on the fleet's channel, and an expiry on every key. The waits pass a duration with a
 /// margin; the steps between them have a window (30 s) or a break (1.5 s) far longer than they take.
 @Suite(.timeLimit(.minutes(1))) struct BreakerScriptTests {
-    /// ratio 0.5, at least 4 outcomes, a window (ms), a 1500 ms break.
+    /// ratio 0.5, at least 4 outcomes, a window (ms), a 1500 ms break; the channel.
     let policy: [String]
+    static let channel = "t:breakers:0"
 
-    init() { policy = ["0.5", "4", "30000", "1500"] }
-    init(window: Int) { policy = ["0.5", "4", String(window), "1500"] }
+    init() { policy = ["0.5", "4", "30000", "1500", Self.channel] }
+    init(window: Int) { policy = ["0.5", "4", String(window), "1500", Self.channel] }
 
     static func reply(_ result: Result<RedisReply, RedisError>) -> [Int64] {
         guard case let .success(.array(fields)) = result else { return [-99] }
@@ -30,6 +32,15 @@ import Testing
         .script(keys: keys, ["trial"] + policy + [token, outcome])
     }
 
+    /// Polls `condition` every 10 ms for at most 10 s; whether it came true.
+    static func wait(_ condition: () -> Bool) async -> Bool {
+        for _ in 0..<1000 {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
     /// Runs `steps` pipelined (no wait falls between them) and returns the script replies' numbers.
     func replies(_ redis: ScriptRedis, _ steps: ScriptRedis.Step...) async -> [[Int64]] {
         await redis.run(steps).map(Self.reply)
@@ -39,6 +50,15 @@ import Testing
     func thresholdAndOneTrial() async throws {
         let redis = try await ScriptRedis()
         let keys = ["t:{127.0.0.1:80|p}:state", "t:{127.0.0.1:80|p}:trial"]
+        let heard = Lock<[RedisSubscription.Event]>([])
+        let endpoint = redis.endpoint
+        let loop = redis.loop
+        let subscription = await ScriptRedis.onLoop(loop) { done in
+            done(RedisSubscription(endpoints: [endpoint], channel: Array(Self.channel.utf8), loop: loop) { event in
+                heard.withLock { $0.append(event) }
+            })
+        }
+        #expect(await Self.wait { heard.withLock { $0 == [.subscribed] } })
         let opening = await replies(redis,
             record(keys, failures: 0, total: 3),
             record(keys, failures: 1, total: 1),    // 1 of 4: below 0.5
@@ -78,9 +98,35 @@ import Testing
         #expect(raw[4] == .success(.integer(0)))    // closed: neither key is left
         #expect(closing[5] == [0, 0, 0])
 
+        // Published: the opening, the failed trial's new break, the successful trial's close;
+        // nothing for the claims, the counts while open, another's token or the void trial.
+        #expect(await Self.wait { heard.withLock { $0.count >= 4 } })
+        let news = heard.withLock { $0 }.dropFirst().map { event -> BreakerNews? in
+            guard case let .message(payload) = event else { return nil }
+            return BreakerNews(payload)
+        }
+        #expect(news == [.opened(stateKey: keys[0], left: 1.5), .opened(stateKey: keys[0], left: 1.5),
+                         .closed(stateKey: keys[0])])
+        await ScriptRedis.onLoop(loop) { done in
+            subscription.close()
+            done(())
+        }
+
         let expiries = await redis.keysAndExpiries()
         #expect(!expiries.isEmpty && !expiries.values.contains(-1), "\(expiries)")  // -2: expired meanwhile
         await redis.stop()
+    }
+
+    @Test("a channel payload is read as the script writes it; any other is ignored, never a crash")
+    func news() {
+        #expect(BreakerNews(Array("open 4200 gw:{h:80|0123}:state".utf8)) == .opened(stateKey: "gw:{h:80|0123}:state", left: 4.2))
+        #expect(BreakerNews(Array("open 0 a b".utf8)) == .opened(stateKey: "a b", left: 0))
+        #expect(BreakerNews(Array("closed gw:{h|1}:state".utf8)) == .closed(stateKey: "gw:{h|1}:state"))
+        for payload in ["", "open", "open 5", "open 5 ", "open -5 k", "open 1e+15 k", "open x k", "closed", "closed ",
+                        "opened 5 k", "half-open k"] {
+            #expect(BreakerNews(Array(payload.utf8)) == nil, "\(payload)")
+        }
+        #expect(BreakerNews([0xFF, 0x20, 0x00]) == nil)
     }
 
     @Test("the window slides: outcomes older than samplingDuration no longer count, and their buckets are deleted")

@@ -1,13 +1,15 @@
 """One instance of a test fleet (``test_fleet.py``): a process with its own client, calling one
 path of the test server over and over, that reports what each call ended with.
 
-    python fleet_worker.py CONFIG_JSON PATH STOP PAUSE [deadline]
+    python fleet_worker.py CONFIG_JSON PATH STOP PAUSE [deadline] [warm=PATH]
 
 ``CONFIG_JSON`` is the client's gateway config (text); ``STOP`` is ``open:N`` (stop after N
 ``circuit_open`` results in a row) or ``for:SECONDS``; ``PAUSE`` seconds between calls;
 ``deadline`` gives each call of a ``for:`` run the time left as its deadline (so that a call
-waiting for a rate limit's slot never goes out after the run). The
-worker builds its client, prints ``ready`` and waits for a line on stdin, so that the test
+waiting for a rate limit's slot never goes out after the run); ``warm=PATH``, a path on the
+same host that answers 200, called once before ``ready`` (so that the client has the host's
+breaker before the fleet opens it; not counted). The worker builds its client, prints
+``ready`` and waits for a line on stdin, so that the test
 starts the whole fleet at once; then it calls, and prints one JSON object: ``kinds`` (result
 kind -> count: ``503`` or the error kind), ``sent`` (CLOCK_MONOTONIC seconds at which each
 call that reached the server started: comparable across processes on one machine),
@@ -28,7 +30,9 @@ import gatewire
 
 def main() -> int:
     config, path, stop, pause = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3], float(sys.argv[4])
-    with_deadline = sys.argv[5:] == ["deadline"]
+    options = sys.argv[5:]
+    with_deadline = "deadline" in options
+    warm = next((option.removeprefix("warm=") for option in options if option.startswith("warm=")), None)
     rule, _, value = stop.partition(":")
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="%(message)s")
     for handler in logging.getLogger().handlers:  # not the line each failed call logs
@@ -41,6 +45,8 @@ def main() -> int:
     longest_at = 0.0
     calls = 0
     with gatewire.Client(config=config) as client:
+        if warm:
+            client.call("GET", warm)
         print("ready", flush=True)
         sys.stdin.readline()
         end = time.monotonic() + float(value) if rule == "for" else float("inf")

@@ -16,7 +16,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import IO, Callable, Iterator
 
 import pytest
 from redis_process import RedisProcess
@@ -43,45 +43,72 @@ def breaker(break_duration: float) -> dict:
             "breakDuration": break_duration}
 
 
-def run_fleet(config: dict, path: str, stop: str, pause: float = 0.0,
-              during: Callable[[], None] | None = None, size: int = FLEET,
-              extra: tuple[str, ...] = ()) -> list[dict]:
-    """Runs ``size`` workers together (``extra``: their further arguments) and returns each
-    one's report, with its stderr as ``log`` (written to a file, so that a worker never waits
+Worker = tuple["subprocess.Popen[bytes]", IO[bytes]]
+
+
+def start_workers(count: int, config: dict, path: str, stop: str, pause: float = 0.0,
+                  extra: tuple[str, ...] = ()) -> list[Worker]:
+    """Starts ``count`` workers (``extra``: their options, ``deadline`` or ``warm=PATH``) and
+    waits until each is ready; each with its stderr in a file (so that a worker never waits
     for the test to read it)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2] / "bindings" / "python"),
                                          env.get("PYTHONPATH", "")])
-    logs = [tempfile.TemporaryFile() for _ in range(size)]
-    workers = [subprocess.Popen([sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause), *extra],
-                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env)
-               for log in logs]
+    argv = [sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause), *extra]
+    workers: list[Worker] = []
     try:
-        for worker in workers:
+        for _ in range(count):
+            log = tempfile.TemporaryFile()
+            workers.append((subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env), log))
+        for worker, _ in workers:
             assert worker.stdout is not None and worker.stdout.readline().strip() == b"ready"
-        for worker in workers:
-            assert worker.stdin is not None
-            worker.stdin.write(b"go\n")
-            worker.stdin.flush()
+        return workers
+    except BaseException:
+        stop_workers(workers)
+        raise
+
+
+def go(workers: list[Worker]) -> None:
+    for worker, _ in workers:
+        assert worker.stdin is not None
+        worker.stdin.write(b"go\n")
+        worker.stdin.flush()
+
+
+def reports_of(workers: list[Worker]) -> list[dict]:
+    """Each worker's report once it ends, with its stderr as ``log``."""
+    reports = []
+    for worker, log in workers:
+        out, _ = worker.communicate(timeout=60)
+        log.seek(0)
+        text = log.read().decode(errors="replace")
+        assert worker.returncode == 0, text
+        report = json.loads(out.decode().strip().splitlines()[-1])
+        report["log"] = text
+        reports.append(report)
+    return reports
+
+
+def stop_workers(workers: list[Worker]) -> None:
+    for worker, log in workers:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait(timeout=10)
+        log.close()
+
+
+def run_fleet(config: dict, path: str, stop: str, pause: float = 0.0,
+              during: Callable[[], None] | None = None, size: int = FLEET,
+              extra: tuple[str, ...] = ()) -> list[dict]:
+    """Runs ``size`` workers together (``extra``: their options) and returns each one's report."""
+    workers = start_workers(size, config, path, stop, pause, extra)
+    try:
+        go(workers)
         if during:
             during()
-        reports = []
-        for worker, log in zip(workers, logs):
-            out, _ = worker.communicate(timeout=60)
-            log.seek(0)
-            text = log.read().decode(errors="replace")
-            assert worker.returncode == 0, text
-            report = json.loads(out.decode().strip().splitlines()[-1])
-            report["log"] = text
-            reports.append(report)
-        return reports
+        return reports_of(workers)
     finally:
-        for worker in workers:
-            if worker.poll() is None:
-                worker.kill()
-                worker.wait(timeout=10)
-        for log in logs:
-            log.close()
+        stop_workers(workers)
 
 
 def fleet_config(server: str, redis: RedisProcess | None, break_duration: float) -> dict:
@@ -102,14 +129,39 @@ def test_a_shared_breaker_opens_for_the_fleet_after_the_fleets_failures(
     reports = run_fleet(fleet_config(server, redis, 30), f"/sequence/{key}/503", "open:20")
     received = sequence_count(key)
     print(f"shared: the backend received {received} calls; per instance {[r['kinds'] for r in reports]}")
-    # The fleet's failures open it: minimumThroughput, plus at most the call each instance
-    # had in flight (or started before the reply that told it) when it opened.
+    # The fleet's failures open it: minimumThroughput, plus per instance at most a call that
+    # failed before the opening but was counted after it, and the call it had in flight (or
+    # started before the channel's news arrived). The channel saves each instance the call it
+    # would start after its own next reply: 15 to 18 here where replies alone gave 18 to 21,
+    # too close on a loaded machine for a bound; the test after this one shows it exactly.
     assert THRESHOLD <= received <= THRESHOLD + 2 * FLEET
     assert total(reports, "503") == received  # every call the backend saw came back once
     assert all(report["kinds"].get("circuit_open", 0) >= 20 for report in reports)
     # Announced once for the whole fleet: by the one instance whose batch opened it.
     assert sum(report["log"].count("opened for every client") for report in reports) == 1
     assert redis.keys_without_expiry() == []
+
+
+def test_an_instance_hears_the_opening_and_refuses_its_next_call_without_a_failure_of_its_own(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    config = fleet_config(server, redis, 30)
+    # The listener has called the host once (a 200: the breaker is its, closed) and waits;
+    # the others open the fleet's breaker meanwhile.
+    listener = start_workers(1, config, f"/sequence/{key}/503", "open:20", extra=("warm=/echo/warm",))
+    try:
+        openers = run_fleet(config, f"/sequence/{key}/503", "open:20")
+        opened_by_fleet = sequence_count(key)
+        go(listener)
+        [report] = reports_of(listener)
+    finally:
+        stop_workers(listener)
+    print(f"the fleet sent {opened_by_fleet}; then the listener got {report['kinds']}")
+    assert total(openers, "503") == opened_by_fleet
+    # The channel told it: its first call after the opening failed fast, as every one after.
+    assert report["kinds"] == {"circuit_open": 20}
+    assert sequence_count(key) == opened_by_fleet
 
 
 def test_in_process_breakers_each_need_their_own_failures(

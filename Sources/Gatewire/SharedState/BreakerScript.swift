@@ -16,7 +16,7 @@ import GatewireRedis
 ///   holds the fleet back for one break at most, and no second trial starts within one break).
 ///
 /// Arguments: `op`, `failureRatio`, `minimumThroughput`, `samplingDuration` and
-/// `breakDuration` (milliseconds), then the operation's own:
+/// `breakDuration` (milliseconds), the fleet's channel (``BreakerNews``), then the operation's own:
 /// - `record failures total`: adds a batch of outcomes to the current bucket while closed,
 ///   drops buckets older than the window, and opens the breaker when the window's outcomes
 ///   reach `minimumThroughput` and its failures `failureRatio` of them. Counts sent while
@@ -31,6 +31,9 @@ import GatewireRedis
 /// client runs it (`ms` left on its lease); `announce` is 1 for the one caller whose
 /// operation made the transition closed->open or half-open->closed (the script is atomic,
 /// so exactly one caller sees each: the fleet announces it once, as Stoplight's `HSETNX`).
+///
+/// Each opening (closed to open, half-open to open) and each close after a trial is also
+/// `PUBLISH`ed on the channel (``BreakerNews``), so that the fleet learns it at once.
 enum BreakerScript {
     static let source = """
         local time = redis.call('TIME')
@@ -39,6 +42,7 @@ enum BreakerScript {
         local op = ARGV[1]
         local ratio, minimum = tonumber(ARGV[2]), tonumber(ARGV[3])
         local sampling, pause = tonumber(ARGV[4]), tonumber(ARGV[5])
+        local channel = ARGV[6]
         local buckets = 10
         local width = math.max(1, math.ceil(sampling / buckets))
         local keep = sampling + pause + 1000
@@ -47,6 +51,7 @@ enum BreakerScript {
           redis.call('DEL', state)
           redis.call('HSET', state, 'open', now + pause)
           redis.call('PEXPIRE', state, keep)
+          redis.call('PUBLISH', channel, 'open ' .. pause .. ' ' .. state)
         end
 
         local function current()
@@ -62,8 +67,8 @@ enum BreakerScript {
           local s = current()
           if s[1] ~= 0 then return {s[1], s[2], 0} end
           local bucket = math.floor(now / width)
-          redis.call('HINCRBY', state, 'n' .. bucket, ARGV[7])
-          if tonumber(ARGV[6]) > 0 then redis.call('HINCRBY', state, 'f' .. bucket, ARGV[6]) end
+          redis.call('HINCRBY', state, 'n' .. bucket, ARGV[8])
+          if tonumber(ARGV[7]) > 0 then redis.call('HINCRBY', state, 'f' .. bucket, ARGV[7]) end
           local fields = redis.call('HGETALL', state)
           local failures, total = 0, 0
           for i = 1, #fields, 2 do
@@ -87,7 +92,7 @@ enum BreakerScript {
         elseif op == 'claim' then
           local s = current()
           if s[1] == 1 and s[2] == 0 then
-            if redis.call('SET', lease, ARGV[6], 'NX', 'PX', pause) then
+            if redis.call('SET', lease, ARGV[7], 'NX', 'PX', pause) then
               redis.call('PEXPIRE', state, keep)
               return {2, pause, 0}
             end
@@ -95,16 +100,17 @@ enum BreakerScript {
           end
           return {s[1], s[2], 0}
         elseif op == 'trial' then
-          if redis.call('GET', lease) ~= ARGV[6] then
+          if redis.call('GET', lease) ~= ARGV[7] then
             local s = current()
             return {s[1], s[2], 0}
           end
           redis.call('DEL', lease)
-          if ARGV[7] == 'failure' then
+          if ARGV[8] == 'failure' then
             open()
             return {1, pause, 0}
-          elseif ARGV[7] == 'success' then
+          elseif ARGV[8] == 'success' then
             redis.call('DEL', state)
+            redis.call('PUBLISH', channel, 'closed ' .. state)
             return {0, 0, 1}
           end
           return {1, 0, 0}

@@ -9,25 +9,40 @@ import GatewireRedis
 /// (``RedisRateLimitStore``: one connection per client). Every operation runs with the settings' `timeout`; its failure turns the breakers to their
 /// in-process state for the decisions that follow, and repeated failures stop the asking for
 /// a while (``StoreHealth``).
+///
+/// A second connection subscribes to the fleet's channel (``BreakerNews``), on the server
+/// or on one node of a cluster (each node hears every classic `PUBLISH`), and hands each
+/// opening and close to the breaker it names, if this client has it. While that connection
+/// is down nothing else changes: every reply still says the breaker's state.
 final class RedisBreakerStore: BreakerStore {
     let settings: SharedStateSettings
     let loop: EventLoop
     let health: StoreHealth
+    /// The fleet's channel (``BreakerNews/channel(_:)``).
+    let channel: [UInt8]
     private var breakers: [BreakerKey: SharedCircuitBreaker] = [:]
+    /// The same breakers by their state key, as the channel names them.
+    private var byStateKey: [String: SharedCircuitBreaker] = [:]
     private var runner: (any RedisScriptRunner)?
+    private var subscription: RedisSubscription?
 
     init(settings: SharedStateSettings, loop: EventLoop) {
         self.settings = settings
         self.loop = loop
         health = StoreHealth(server: settings.serverDescription)
+        channel = BreakerNews.channel(settings)
     }
 
     func breaker(host: String, policy: CircuitBreakerPolicy) -> any HostCircuitBreaker {
         let key = BreakerKey(host: host, policy: policy)
         if let breaker = breakers[key] { return breaker }
-        if runner == nil { runner = connect() }  // the first breaker: connect now, before its first flush
+        if runner == nil {  // the first breaker: connect now, before its first flush
+            runner = connect()
+            subscription = subscribe()
+        }
         let breaker = SharedCircuitBreaker(host: host, policy: policy, store: self)
         breakers[key] = breaker
+        byStateKey[breaker.stateKey] = breaker
         return breaker
     }
 
@@ -61,6 +76,18 @@ final class RedisBreakerStore: BreakerStore {
                 health.failed(error.description, now: MonotonicClock.now())
                 done(nil)
             }
+        }
+    }
+
+    private func subscribe() -> RedisSubscription {
+        let endpoints: [RedisEndpoint]
+        switch settings.server {
+        case let .single(endpoint): endpoints = [endpoint]
+        case let .cluster(seeds): endpoints = seeds
+        }
+        return RedisSubscription(endpoints: endpoints, channel: channel, loop: loop) { [weak self] event in
+            guard let self, case let .message(payload) = event, let news = BreakerNews(payload) else { return }
+            byStateKey[news.stateKey]?.heard(news, now: MonotonicClock.now())
         }
     }
 

@@ -14,6 +14,10 @@
 /// - **Half-open**: the client that won the lease sends the trial with its next call and
 ///   reports its outcome at once; the others are refused and ask again at most every
 ///   ``pollInterval(_:)`` until the trial's outcome is known.
+/// - **Pushed** (``heard(_:now:)``): an opening or a trial's success that another client's
+///   operation made is taken at once from the fleet's channel (``BreakerNews``), so that this
+///   client refuses its next call without a failing call of its own first. Without the
+///   channel (its connection down) the replies still carry every state, one batch later.
 /// - **Store failing** (``StoreHealth/decidesLocally``): the in-process ``local`` breaker, which
 ///   sees every outcome all along, decides (a break this client knows of still runs out).
 final class SharedCircuitBreaker: HostCircuitBreaker {
@@ -42,7 +46,10 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
     private unowned let store: RedisBreakerStore
     /// The state's key and the trial lease's (``BreakerScript``), in one hash slot.
     private let keys: [[UInt8]]
-    /// The policy's arguments of every operation (ratio, throughput, durations in ms).
+    /// The state's key as ``BreakerNews`` names the breaker.
+    let stateKey: String
+    /// The arguments of every operation: the policy's (ratio, throughput, durations in ms)
+    /// and the fleet's channel.
     private let policyArguments: [[UInt8]]
     private(set) var known = Known.closed
     private var localTrialRunning = false
@@ -54,6 +61,9 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
     private var flushTimer: Int?
     private var claiming = false
     private var claimTimer: Int?
+    /// How many openings the channel has told of, so that a batch's reply that Redis gave
+    /// before one of them is not taken over it.
+    private var openingsHeard = 0
 
     init(host: String, policy: CircuitBreakerPolicy, store: RedisBreakerStore) {
         self.host = host
@@ -61,10 +71,11 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
         self.store = store
         local = CircuitBreaker(policy: policy)
         let tag = store.settings.keyPrefix + "{" + Self.keyName(host: host, policy: policy) + "}"
-        keys = [Array((tag + ":state").utf8), Array((tag + ":trial").utf8)]
+        stateKey = tag + ":state"
+        keys = [Array(stateKey.utf8), Array((tag + ":trial").utf8)]
         policyArguments = ["\(policy.failureRatio)", "\(policy.minimumThroughput)",
                            "\(Self.milliseconds(policy.samplingDuration))", "\(Self.milliseconds(policy.breakDuration))"]
-            .map { Array($0.utf8) }
+            .map { Array($0.utf8) } + [store.channel]
     }
 
     func acquire(now: Double) -> CircuitBreaker.Permission {
@@ -129,7 +140,36 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
         }
     }
 
+    /// What the fleet's channel said of this breaker, heard at `now`: an opening is taken at
+    /// once (the outcomes waiting for a batch change nothing any more), a close ends a break
+    /// or another client's trial this client still waited out. This client's own trial is
+    /// never overridden: the client reports its outcome itself.
+    func heard(_ news: BreakerNews, now: Double) {
+        switch (news, known) {
+        case (_, .trialGranted), (_, .trialRunning):
+            return
+        case let (.opened(_, left), _):
+            known = .open(until: now + left)
+            openingsHeard += 1
+            pendingFailures = 0
+            pendingTotal = 0
+            cancelTimers()
+        case (.closed, .open), (.closed, .trialElsewhere):
+            known = .closed
+            cancelTimers()
+        case (.closed, .closed):
+            return
+        }
+    }
+
     // MARK: Operations
+
+    private func cancelTimers() {
+        if let flushTimer { store.loop.cancelTimer(flushTimer) }
+        if let claimTimer { store.loop.cancelTimer(claimTimer) }
+        flushTimer = nil
+        claimTimer = nil
+    }
 
     private func acquireLocally(now: Double) -> CircuitBreaker.Permission {
         let permission = local.acquire(now: now)
@@ -147,10 +187,13 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
         pendingFailures = 0
         pendingTotal = 0
         flushing = true
+        let openingsBefore = openingsHeard
         store.run(keys: keys, arguments: arguments) { [weak self] reply in
             guard let self else { return }
             flushing = false
-            if let reply, known == .closed || Self.isOpen(known) { learn(reply) }
+            // Redis answered "closed" before an opening the channel has told of since: stale.
+            let stale = reply?.state == .closed && openingsHeard != openingsBefore
+            if let reply, !stale, known == .closed || Self.isOpen(known) { learn(reply) }
             if known == .closed, pendingTotal > 0 {
                 flush()
             } else if known != .closed {

@@ -10,6 +10,8 @@ import Glibc
 final class ScriptRedis: @unchecked Sendable {
     let loop = EventLoop()
     let connection: RedisConnection
+    /// The server's address (127.0.0.1 and its port).
+    let endpoint: RedisEndpoint
     private let server: ServerProcess
     private let directory: String
 
@@ -24,6 +26,7 @@ final class ScriptRedis: @unchecked Sendable {
              "--dir", directory, "--logfile", "", "--daemonize", "no"],
             name: "redis-server", timeout: 20) { line in line.contains("Ready to accept connections") ? port : nil }
         let endpoint = RedisEndpoint(address: .tcp(host: "127.0.0.1", port: port))
+        self.endpoint = endpoint
         let loop = loop
         connection = await Self.onLoop(loop) { done in done(RedisConnection(endpoint: endpoint, loop: loop)) }
     }
@@ -91,7 +94,7 @@ final class ScriptRedis: @unchecked Sendable {
         _ = rmdir(directory)  // empty: nothing persisted
     }
 
-    private static func onLoop<T: Sendable>(_ loop: EventLoop,
+    static func onLoop<T: Sendable>(_ loop: EventLoop,
                                             _ body: @escaping @Sendable (_ done: @escaping @Sendable (T) -> Void) -> Void) async -> T {
         await withCheckedContinuation { continuation in
             let accepted = loop.execute { body { continuation.resume(returning: $0) } }
