@@ -108,8 +108,8 @@ import Testing
                 Upload: {type: object, required: [purpose], properties: {purpose: {type: string}}}
             """)
         #expect(try Support.value(result.config, "requestDescriptors") == """
-            [{"format":"form","mapping":"PostCustomers.request","method":"POST","objectType":"PostCustomers"},\
-            {"mapping":"Upload","method":"POST","objectType":"PostFiles"}]
+            [{"format":"form","mapping":"PostCustomers.request","method":"POST","missingAttributes":"omit","objectType":"PostCustomers"},\
+            {"mapping":"Upload","method":"POST","missingAttributes":"omit","objectType":"PostFiles"}]
             """)
         #expect(try Support.value(result.config, "routes") == """
             {"GetSearch":{"method":"GET","pathPattern":"/v1/search"},\
