@@ -3,7 +3,7 @@ import GatewireOpenAPI
 import Glibc
 import Testing
 
-/// The shared real documents (../shared/fixtures/openapi, SOURCES.md there): each config passes
+/// The shared real documents (Tests/fixtures/openapi, SOURCES.md there): each config passes
 /// the validation `gatewire check` runs, with no warning; every operation is a route or a
 /// report line at the operation; importing twice gives the same bytes.
 @Suite struct RealDocumentTests {
