@@ -25,7 +25,7 @@ GATEWIRE_LIB (BUILD/lib/libGatewire.so):
 - c: a whole program, saved under the name the paragraph before it gives (`login.c`:); a
   later shell block of the same section must compile and run it;
 - swift: each block is the main.swift of an executable target of one throwaway package that
-  depends on ROOT by path (BUILD/readme-swift, a debug build, so one compile of the core
+  depends on ROOT by path, for its Gatewire and GatewireOpenAPI products (BUILD/readme-swift, a debug build, so one compile of the core
   serves every block and a rerun is incremental), then run; a warning in a block fails.
 
 Servers: httpbin (the venv's gunicorn) on 127.0.0.1:8080, Tests/support/testserver.py on
@@ -69,6 +69,9 @@ EXPECT: dict[tuple[str, str, str, int], Expect] = {
     ("README.md", "First call from C", "sh", 0): Expect(['200 {"":{"authenticated":true,"user":"ann"}}']),
     ("README.md", "The gateway config", "sh", 0): Expect(["pets.json: OK (3 routes, 2 mappings, 3 response descriptors)"]),
     ("README.md", "The gateway config", "python", 0): Expect(["['server_variable_default']"]),
+    ("README.md", "The gateway config", "swift", 0): Expect(['3 ["server_variable_default"]',
+                                                            '["createPet", "listPets", "showPet"]']),
+    ("README.md", "The gateway config", "sh", 1): Expect(["server_variable_default", "check: 0"]),
     ("README.md", "First call from Python", "python", 0): Expect(
         ["Sample Slide Show", "observer: http_status 404", "404 False", "404 /status/404"]),
     ("README.md", "First call from Swift", "swift", 0): Expect(
@@ -287,7 +290,8 @@ def swift_package(root: Path, package: Path, blocks: list[Block]) -> list[str]:
         (sources / target / "main.swift").write_text(block.text)
         targets.append(target)
     products = ",\n        ".join(
-        f'.executableTarget(name: "{t}", dependencies: [.product(name: "Gatewire", package: "{root.name}")])'
+        f'.executableTarget(name: "{t}", dependencies: [.product(name: "Gatewire", package: "{root.name}"), '
+        f'.product(name: "GatewireOpenAPI", package: "{root.name}")])'
         for t in targets)
     (package / "Package.swift").write_text(
         "// swift-tools-version:6.0\n"
