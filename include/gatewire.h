@@ -1480,6 +1480,20 @@ const char *gw_result_error_objects_json(const gw_result *result);
 double gw_result_retry_after(const gw_result *result);
 
 /**
+ * Whether a decision of the call's circuit breaker or rate limit shared through the gateway
+ * config's "sharedState" (an attempt's admission, or the recording of its outcome) was made
+ * in process because the store was failing: an error, or no answer within its "timeout"
+ * (docs/fleet.md, "When Redis fails"). The call was still limited and guarded, by this
+ * client's own counts only.
+ *
+ * Any thread.
+ * @param result the result of a successful or failed call (NULL is accepted).
+ * @return 1 when a shared decision was made in process; 0 otherwise, without "sharedState",
+ *         and for NULL.
+ */
+int32_t gw_result_shared_state_local(const gw_result *result);
+
+/**
  * The attempt history.
  *
  * A JSON array of {"attempt", "start", "duration", "status", "error", "curl_code",

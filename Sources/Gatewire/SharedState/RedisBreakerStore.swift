@@ -26,10 +26,14 @@ final class RedisBreakerStore: BreakerStore {
     private var runner: (any RedisScriptRunner)?
     private var subscription: RedisSubscription?
 
-    init(settings: SharedStateSettings, loop: EventLoop) {
+    /// A store of `settings` reached from `loop`; `events` (the client's monitors) hear the
+    /// store's degradation and recovery (``StoreHealth``).
+    init(settings: SharedStateSettings, loop: EventLoop, events: EventMonitors? = nil) {
         self.settings = settings
         self.loop = loop
-        health = StoreHealth(server: settings.serverDescription)
+        health = StoreHealth(server: settings.serverDescription) { [events] degraded, message in
+            events?.emit(CallEvent(storeDegraded: degraded, message: message))
+        }
         channel = BreakerNews.channel(settings)
     }
 

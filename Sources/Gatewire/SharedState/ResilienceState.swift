@@ -15,10 +15,11 @@ final class ResilienceState: @unchecked Sendable {
     let rateLimits: any RateLimitStore
 
     /// The state of a client whose breakers live in process, or in the Redis of
-    /// `sharedState` (nil: in process), reached from `loop` (connected on first use).
-    init(sharedState: SharedStateSettings?, loop: EventLoop) {
+    /// `sharedState` (nil: in process), reached from `loop` (connected on first use);
+    /// `events`, the client's monitors, hear the store's degradation and recovery.
+    init(sharedState: SharedStateSettings?, loop: EventLoop, events: EventMonitors) {
         if let sharedState {
-            let shared = RedisBreakerStore(settings: sharedState, loop: loop)
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop, events: events)
             breakers = shared
             rateLimits = RedisRateLimitStore(connection: shared)
         } else {

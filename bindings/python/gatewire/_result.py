@@ -128,6 +128,22 @@ class Result:
         return self._cache == _native.GW_CACHE_REVALIDATED
 
     @property
+    def shared_state_local(self) -> bool:
+        """Whether a decision of the call's circuit breaker or rate limit shared through the
+        config's ``sharedState`` (an attempt's admission, or the recording of its outcome) was
+        made in process because the store was failing: an error, or no answer within its
+        ``timeout`` (``gw_result_shared_state_local``; docs/fleet.md "When Redis fails"). The
+        call was still guarded, by this client's counts only. False without ``sharedState``."""
+        if self._error is not None:
+            return bool(self._error.shared_state_local)
+        raw = self._raw
+        if raw is None:
+            return False
+        if raw.pointer:
+            return bool(_native.lib.gw_result_shared_state_local(raw.pointer))
+        return bool(raw.shared_state_local)  # a copy (the native result is freed) keeps what it read
+
+    @property
     def method(self) -> str:
         value = self._method
         if value is _UNSET:
