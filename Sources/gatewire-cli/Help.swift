@@ -173,13 +173,13 @@ enum Help {
 
 
         Prints what the config's "sharedState" Redis holds under its keyPrefix, whichever
-        process wrote it: one JSON object a line, sorted by key, times in seconds from Redis's
-        clock. {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes",
+        process wrote it (of a "redisCluster": every primary's keys): one JSON object a line,
+        sorted by key, times in seconds (to the millisecond) from Redis's clock. {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes",
         "failures"} or "state": "open", "for" (until the break ends) or "half_open", "trial";
         {"type": "rate_limit", "scope", "name", "policy", "ahead"} (how far the limit is
         booked ahead: 0 = a whole burst is free); {"type": "pause", "scope", "name", "policy",
-        "for"}. Exit 0; 1 when the config has no sharedState, names a cluster, or Redis does
-        not answer within its timeout ("gatewire: why" on stderr); 2 for a usage error.
+        "for"}. Exit 0; 1 when the config has no sharedState, or Redis (a primary of the
+        cluster) does not answer within its timeout ("gatewire: why" on stderr); 2 for a usage error.
           --config FILE           the gateway config (JSON)
         """
 
