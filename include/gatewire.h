@@ -627,13 +627,16 @@ int32_t gw_client_cookies_json(gw_client *client, char **out_json);
  * {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes", "failures"}
  * (or "state": "open", "for"; "half_open", "trial"), {"type": "rate_limit", "scope", "name",
  * "policy", "ahead"}, {"type": "pause", "scope", "name", "policy", "for"} (docs/fleet.md).
- * The `gatewire state` command prints the same objects one a line.
+ * Durations are rounded to the millisecond. Of a "redisCluster" every primary is read (each
+ * holds its own slots' keys) and the objects merged. The `gatewire state` command prints the
+ * same objects one a line.
  *
- * Blocks until Redis answers (at most the store's "timeout"); not from a callback.
+ * Blocks until Redis answers (at most the store's "timeout"; each primary of a cluster);
+ * not from a callback.
  * @param client the client.
  * @param out_json receives the JSON text, freed with gw_string_free; NULL on an error.
- * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument, a config without
- *         "sharedState" or with "redisCluster"; GW_ERROR_WOULD_DEADLOCK on the client's loop
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument or a config without
+ *         "sharedState"; GW_ERROR_WOULD_DEADLOCK on the client's loop
  *         thread; GW_ERROR_CALL_FAILED when Redis does not answer in time
  *         (gw_last_error_message says why).
  */
@@ -1837,7 +1840,11 @@ int32_t gw_client_remove_failure_observer(gw_client *client, uint64_t id);
  * @brief Every step of every call of a client, with timings.
  *
  * Every call produces: call_started, per attempt attempt_started and attempt_finished (with
- * timings), retry_scheduled before each delay, call_finished once. Monitors run on the
+ * timings), retry_scheduled before each delay, call_finished once. A client with
+ * "sharedState" also tells of its store, once per outage: shared_state_degraded when the
+ * store has failed repeatedly (its breakers and rate limits decide in process), then
+ * shared_state_recovered; their JSON is {"event", "call_id": 0, "message"}, of no call
+ * (docs/fleet.md). Monitors run on the
  * event-loop thread; the gw_event is borrowed (valid during the callback). A NULL event gives
  * 0 or NULL.
  * @{
@@ -1874,8 +1881,8 @@ int32_t gw_client_remove_event_monitor(gw_client *client, uint64_t id);
 /**
  * The event's kind.
  * @param event the borrowed event.
- * @return "call_started", "attempt_started", "attempt_finished", "retry_scheduled" or
- *         "call_finished".
+ * @return "call_started", "attempt_started", "attempt_finished", "retry_scheduled",
+ *         "call_finished", "shared_state_degraded" or "shared_state_recovered".
  */
 const char *gw_event_kind(const gw_event *event);
 

@@ -660,7 +660,8 @@ class BaseClient:
         ``timeout``.
 
         Raises:
-            InvalidArgument: the config has no ``sharedState``, or names a Redis Cluster.
+            InvalidArgument: the config has no ``sharedState`` (of a ``redisCluster`` every
+                primary is read, the lines merged).
             WouldDeadlock: called on the client's loop thread (from a hook).
             GatewireError: Redis did not answer in time (``GW_ERROR_CALL_FAILED``).
         """
