@@ -31,10 +31,10 @@ func describe(_ attempt: Attempt) -> String {
 /// --verbose each attempt line as it happens (one that retries when its retry is scheduled,
 /// the last one when the call ends, with its decision), then what the client's global failure
 /// observer saw of the call (it runs on the loop thread, before the call's result reaches the
-/// main thread, so its lines are held until the last attempt is printed), the `sharedState`
-/// store's degradation and recovery as they are announced, and whether the call's shared
-/// breaker or rate limit decided in process; on a terminal the status line's progress bar and
-/// countdown.
+/// main thread, so its lines are held until the last attempt is printed), and whether the
+/// call's shared breaker or rate limit decided in process (the store's degradation and
+/// recovery are the library's log lines on stderr); on a terminal the status line's progress
+/// bar and countdown.
 struct AttemptReport {
     let verbose: Bool
     let console: LiveConsole
@@ -74,7 +74,7 @@ struct AttemptReport {
             case .callFinished:
                 break
             case .sharedStateDegraded, .sharedStateRecovered:
-                if verbose { console.print(event.reason ?? event.kind.rawValue) }
+                break  // the library's log line says it on stderr already, verbose or not
             }
         }
     }

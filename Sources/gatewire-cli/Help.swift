@@ -136,11 +136,14 @@ enum Help {
                                   (Authorization, Cookie, API keys, the config's "redactHeaders");
                                   then its line (status or error, time, delay, why it retried or
                                   stopped, the redirects it followed), what the global failure
-                                  observer saw, and "cache: hit" or "cache: revalidated" when the
-                                  cache answered. On a terminal, a backoff wait is counted down
-                                  once a second. An https request line has no version: libcurl
-                                  picks HTTP/1.1 or HTTP/2 with the server (the response line says
-                                  which)
+                                  observer saw, "cache: hit" or "cache: revalidated" when the
+                                  cache answered, and "shared state: decided in process" when
+                                  the "sharedState" store failed and the call's circuit breaker
+                                  or rate limit counted this client's calls only (the store's
+                                  loss and return are log lines on stderr, verbose or not). On
+                                  a terminal, a backoff wait is counted down once a second. An
+                                  https request line has no version: libcurl picks HTTP/1.1 or
+                                  HTTP/2 with the server (the response line says which)
           --output FILE, -o FILE  write a 2xx body to FILE (through a temporary file renamed on
                                   success; a retry resumes a partial body with Range when the
                                   server gave a validator); the summary or error goes to stderr.
