@@ -57,6 +57,8 @@ class Result:
             empty) or one a 304 confirmed (:attr:`revalidated`); mapped as when it arrived.
         revalidated: whether the server confirmed the stored response with a 304 (the last
             attempt's status is 304; ``status`` and ``body`` are the stored response's).
+        shared_state_local: whether a shared circuit breaker or rate limit (``sharedState``)
+            decided for the call in process because the store was failing (docs/fleet.md).
     """
 
     __slots__ = ("_status", "_body", "_method", "_path", "_url", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
