@@ -61,7 +61,9 @@ final class ClientCore: Sendable {
         loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies.map {
             CookieEngineSetup(jar: $0, stored: storedCookies, report: Diagnostics.report)
         })
-        resilience = ResilienceState(sharedState: config.sharedState, loop: loop)
+        resilience = ResilienceState(sharedState: config.sharedState, loop: loop) { [events] degraded, message in
+            events.emit(CallEvent(storeDegraded: degraded, message: message))
+        }
         telemetry = Telemetry(settings: TelemetrySettings.resolved(config: config.telemetry), loop: loop)
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
             ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil

@@ -15,10 +15,12 @@ final class ResilienceState: @unchecked Sendable {
     let rateLimits: any RateLimitStore
 
     /// The state of a client whose breakers live in process, or in the Redis of
-    /// `sharedState` (nil: in process), reached from `loop` (connected on first use).
-    init(sharedState: SharedStateSettings?, loop: EventLoop) {
+    /// `sharedState` (nil: in process), reached from `loop` (connected on first use);
+    /// `announce` hears the store's degradation and recovery.
+    init(sharedState: SharedStateSettings?, loop: EventLoop,
+         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void) {
         if let sharedState {
-            let shared = RedisBreakerStore(settings: sharedState, loop: loop)
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop, announce: announce)
             breakers = shared
             rateLimits = RedisRateLimitStore(connection: shared)
         } else {
