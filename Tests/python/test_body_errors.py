@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import gatewire
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def config(server: str) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Callable
 import pytest
 
 import gatewire
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def keyed_client(server: str, folder: Path, api_key: str) -> gatewire.Client:

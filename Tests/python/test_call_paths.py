@@ -10,7 +10,7 @@ from typing import Callable
 
 import gatewire
 import pytest
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def test_an_absolute_url_on_the_base_origin_is_called(client: gatewire.Client, server: str) -> None:

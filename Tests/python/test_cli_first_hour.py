@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def count(cli: str, server: str, key: str) -> int:  # noqa: F811

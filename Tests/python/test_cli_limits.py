@@ -10,7 +10,7 @@ from typing import Callable
 
 import gatewire
 import pytest
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 @pytest.mark.parametrize("value", ["..", ".", "%2e%2E", ".%2e", "../admin"])

@@ -8,7 +8,7 @@ import hashlib
 import json
 from pathlib import Path
 
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def test_form_and_file_parts_reach_httpbin(cli: str, httpbin: str, tmp_path: Path) -> None:  # noqa: F811

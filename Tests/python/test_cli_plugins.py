@@ -11,7 +11,7 @@ from pathlib import Path
 
 import gatewire
 from shared_object_plugins import build_linked_plugin, build_marker_plugin, build_table_plugin
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def write_config(directory: Path, server: str, library: Path) -> Path:

@@ -9,7 +9,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from test_cli_basics import cli, run, run_on_a_pty  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run, run_on_a_pty
 
 
 def run_on_a_terminal(*argv: str) -> tuple[str, str, int]:

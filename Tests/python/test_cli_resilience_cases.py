@@ -26,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_cli_basics import cli  # noqa: F401 (a fixture)
 from test_resilience_cases import CASES, check_echo, closed_port, count_path, substitute, unknown_keys
 
 # Delays are printed to the millisecond ("retrying in 0.400s").

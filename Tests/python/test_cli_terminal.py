@@ -8,7 +8,7 @@ import base64
 import subprocess
 import urllib.request
 
-from test_cli_basics import cli, run, run_on_a_pty  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run, run_on_a_pty
 
 # Sets the window's title, then clears the screen (ECMA-48 OSC and CSI 2 J).
 ESCAPES = b"\x1b]0;owned\x07\x1b[2Jhello"

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import gatewire
-from test_cli_basics import cli, run  # noqa: F401  (the built CLI fixture)
+from test_cli_basics import run
 
 
 def test_a_call_beyond_the_per_host_limit_waits_and_says_how_long(server: str) -> None:

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 import pytest
 
 import gatewire
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def seen(client: gatewire.Client) -> dict[str, str]:

@@ -19,7 +19,7 @@ from typing import Iterator
 import pytest
 
 import gatewire
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 SUPPORT = Path(__file__).resolve().parents[1] / "support"
 SIZE = 3_000_000

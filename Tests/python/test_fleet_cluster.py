@@ -15,7 +15,7 @@ from typing import Callable, Iterator
 
 import pytest
 from redis_process import RedisClusterProcesses
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 from test_fleet import FLEET, THRESHOLD, breaker, run_fleet, total
 
 import gatewire

@@ -16,7 +16,7 @@ from typing import Any, Iterator
 
 import pytest
 from redis_process import RedisProcess
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 import gatewire
 

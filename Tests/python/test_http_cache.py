@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Callable
 
 import gatewire
-from test_cli_basics import cli, run  # noqa: F401 (cli is a fixture)
+from test_cli_basics import run
 
 
 def test_a_fresh_response_is_served_without_a_request(httpbin: str) -> None:

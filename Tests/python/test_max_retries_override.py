@@ -19,7 +19,7 @@ import pytest
 
 import gatewire
 
-from test_cli_basics import cli, run  # noqa: F401  (the CLI fixture and runner)
+from test_cli_basics import run
 
 SEQUENCE = "502,502,503,200"
 ROUTE_DELAY = 0.2

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 import gatewire
-from test_cli_basics import cli  # noqa: F401  (the built CLI fixture)
 
 SECRETS = ["BASEPASS_P1", "BEARER_P2", "APIKEY_P3", "APIQ_P4", "QTOKEN_P5", "QKEY_P6", "QSIG_P7", "CALLKEY_P8",
            "SIGH_P9", "gwuser"]

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import gatewire
-from test_cli_basics import cli  # noqa: F401  (the built CLI fixture)
 
 
 def test_a_call_goes_through_the_proxy_and_its_password_is_never_shown(server: str) -> None:
