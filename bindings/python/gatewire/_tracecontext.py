@@ -40,11 +40,12 @@ def _opentelemetry_trace() -> Any:
     """The ``opentelemetry.trace`` module, or None when ``opentelemetry-api`` is absent."""
     global _otel_trace, _otel_looked_up
     if not _otel_looked_up:
+        module: Any = None
         try:
-            from opentelemetry import trace
+            from opentelemetry import trace as module
         except ImportError:
-            trace = None
-        _otel_trace, _otel_looked_up = trace, True
+            pass
+        _otel_trace, _otel_looked_up = module, True
     return _otel_trace
 
 
@@ -85,7 +86,7 @@ def _call_options_defaults() -> _native.gw_call_options:
     return _defaults[0]
 
 
-def with_parent(flat: _native.gw_call_options_v4, options: Mapping[str, Any]) -> Any:
+def with_parent(flat: _native.gw_call_options_v4, options: Mapping[str, Any]) -> _native.CallOptionsStruct:
     """``flat``, or the same call as a version 6 ``gw_call_options`` with its parent when it
     has one (:func:`parent`).
 
@@ -113,7 +114,7 @@ def with_parent(flat: _native.gw_call_options_v4, options: Mapping[str, Any]) ->
     native.on_progress, native.on_progress_user_data = flat.on_progress, flat.on_progress_user_data
     native.traceparent, native.tracestate = found
     # The flat struct owns the body bytes and parts the new one points to.
-    native._flat = flat  # type: ignore[attr-defined]
+    native._flat = flat
     return native
 
 
