@@ -790,8 +790,9 @@ typedef int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_da
  */
 #define GW_KEEP (-1) /**< in a number or flag of gw_retry_options and gw_redirect_options: keep
                           the value of the policy the call starts from (the route's, else the
-                          client's); in gw_retry_budget_options and gw_circuit_breaker_options,
-                          which replace the whole policy as the config's keys do: the default.
+                          client's); in gw_retry_budget_options, gw_circuit_breaker_options and
+                          gw_rate_limit_options, which replace the whole policy as the config's
+                          keys do: the default.
                           The field is then read as a key absent from the config's object. */
 /** @} */
 
