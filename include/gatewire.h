@@ -793,8 +793,9 @@ typedef int32_t (*gw_chunk_fn)(const uint8_t *data, size_t length, void *user_da
  */
 #define GW_KEEP (-1) /**< in a number or flag of gw_retry_options and gw_redirect_options: keep
                           the value of the policy the call starts from (the route's, else the
-                          client's); in gw_retry_budget_options and gw_circuit_breaker_options,
-                          which replace the whole policy as the config's keys do: the default.
+                          client's); in gw_retry_budget_options, gw_circuit_breaker_options and
+                          gw_rate_limit_options, which replace the whole policy as the config's
+                          keys do: the default.
                           The field is then read as a key absent from the config's object. */
 /** @} */
 
@@ -943,6 +944,55 @@ typedef struct gw_circuit_breaker_options {
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_circuit_breaker_options_init(gw_circuit_breaker_options *options, uint32_t version);
+
+/**
+ * @name Which limit a call's rate limit counts
+ * The value of gw_rate_limit_options.scope: the config's `rateLimit.scope` words.
+ * @{
+ */
+#define GW_RATE_LIMIT_SCOPE_KEEP 0  /**< the default, "host" */
+#define GW_RATE_LIMIT_SCOPE_HOST 1  /**< "host": every call to the host (`host[:port]`) */
+#define GW_RATE_LIMIT_SCOPE_ROUTE 2 /**< "route": every call of the route (a call by path
+                                         counts under its host) */
+/** @} */
+
+/**
+ * This call's rate limit (GCRA: requests every per seconds, with burst more at once after a
+ * quiet time; docs/config.md `rateLimit`): the config's `rateLimit` as C fields. With
+ * GW_POLICY_ON the fields replace the whole limit, as the config's object does: a field left
+ * GW_KEEP takes the default. A call over the limit waits for its slot (wait) or fails at once
+ * with GW_KIND_RATE_LIMITED, nothing sent, gw_result_retry_after() saying when a slot frees.
+ * Read by the config's reader (ranges and messages as the config's, naming the C field:
+ * `rate_limit.requests: 0 is out of range 1...1000000`). Fill it with
+ * GW_RATE_LIMIT_OPTIONS_INIT or gw_rate_limit_options_init().
+ */
+typedef struct gw_rate_limit_options {
+    uint32_t version;  /**< GW_RATE_LIMIT_OPTIONS_VERSION; another value is GW_ERROR_VERSION */
+    int32_t mode;      /**< a GW_POLICY_* value; another is GW_ERROR_INVALID_ARGUMENT */
+    int32_t requests;  /**< attempts allowed every per seconds, 1...1000000; GW_KEEP = no rate
+                            (only the Retry-After pauses; `requests` absent) */
+    double per;        /**< the span requests are counted over, seconds, 0.001...86400; GW_KEEP = 1 */
+    int32_t burst;     /**< attempts allowed at once beyond the even spacing, 0...1000000;
+                            GW_KEEP = 0 */
+    int32_t scope;     /**< a GW_RATE_LIMIT_SCOPE_* value; another is GW_ERROR_INVALID_ARGUMENT */
+    int32_t wait;      /**< 1: a call over the limit waits for its slot (within its deadline);
+                            0: it fails at once; GW_KEEP = 1 */
+    int32_t pause_on_retry_after; /**< 1: a 429 or 503 with Retry-After (RFC 9110 section
+                                       10.2.3) pauses the host or route; 0: not; GW_KEEP = 1 */
+    double max_pause;  /**< the longest such pause, seconds, 0...86400; GW_KEEP = 60 */
+} gw_rate_limit_options;
+#define GW_RATE_LIMIT_OPTIONS_VERSION 1u /**< the version of gw_rate_limit_options this header declares */
+/** gw_rate_limit_options keeping the route's or client's limit, for an initialiser. */
+#define GW_RATE_LIMIT_OPTIONS_INIT {GW_RATE_LIMIT_OPTIONS_VERSION, GW_POLICY_KEEP, GW_KEEP, GW_KEEP, GW_KEEP, \
+                                    GW_RATE_LIMIT_SCOPE_KEEP, GW_KEEP, GW_KEEP, GW_KEEP}
+
+/**
+ * Fills *options as GW_RATE_LIMIT_OPTIONS_INIT.
+ * @param options the struct to fill.
+ * @param version GW_RATE_LIMIT_OPTIONS_VERSION.
+ * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
+ */
+int32_t gw_rate_limit_options_init(gw_rate_limit_options *options, uint32_t version);
 
 /**
  * @name Which redirects a call follows
@@ -1129,7 +1179,7 @@ int32_t gw_download_options_init(gw_download_options *options, uint32_t version)
 /**
  * The version 1-4 layout of gw_call_options. Deprecated: the 0.x flat layout, read when
  * version <= 4, kept for programs written against it (and the Python binding). New code uses
- * gw_call_options (version 5), whose nested structs type what policy_json carried as text.
+ * gw_call_options (version 5 and later), whose nested structs type what policy_json carried as text.
  *
  * A program that uses these fields through the name gw_call_options keeps compiling by
  * defining GW_USE_CALL_OPTIONS_V4 before including this header: gw_call_options,
@@ -1164,10 +1214,10 @@ typedef struct gw_call_options_v4 {
     const char *policy_json;
     /**< version >= 2: this call's policies, as the gateway config's keys, or NULL:
          `{"retry": {...}, "retryBudget": {...} | false, "circuitBreaker": {...} | false,
-         "redirects": {"follow": "none" | "sameOrigin" | "any", "max": 0...50,
+         "rateLimit": {...} | false, "redirects": {"follow": "none" | "sameOrigin" | "any", "max": 0...50,
          "allowDowngrade": bool, "allowCrossOriginBody": bool} | false, "maxResponseBytes": n}`:
          what gw_retry_options, gw_retry_budget_options, gw_circuit_breaker_options,
-         gw_redirect_options and gw_call_options.max_response_bytes set, read by the same
+         gw_rate_limit_options, gw_redirect_options and gw_call_options.max_response_bytes set, read by the same
          readers. A bad value is GW_ERROR_INVALID_ARGUMENT naming the field
          ("policy_json.redirects.max: ..."). Copied during the call. */
     const void *body;          /**< version >= 3: as gw_body.bytes of GW_BODY_BYTES. At most one of
@@ -1203,9 +1253,9 @@ typedef gw_call_options_v4 gw_call_options; /**< the 0.x flat layout, by request
 #else
 /**
  * One call: what it sends (target, parameters, headers, body), and how it is carried out
- * (the retry, retry budget, circuit breaker, redirect and time policies laid over the
- * route's and client's, the response size limit, where a body goes, progress). Either route
- * (+ params_json) or path (+ method).
+ * (the retry, retry budget, circuit breaker, rate limit, redirect and time policies laid
+ * over the route's and client's, the response size limit, where a body goes, progress, the
+ * trace parent). Either route (+ params_json) or path (+ method).
  *
  * Each nested struct has its version and its own initialiser; GW_CALL_OPTIONS_INIT and
  * gw_call_options_init() fill them all. JSON stays JSON only where it is a payload
@@ -1214,7 +1264,8 @@ typedef gw_call_options_v4 gw_call_options; /**< the 0.x flat layout, by request
  * (`retry.max_retries: ...`, `timeouts.deadline: ...`).
  */
 typedef struct gw_call_options {
-    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (5); 1...4 are gw_call_options_v4 */
+    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (6; 5 ends at on_progress_user_data);
+                                    1...4 are gw_call_options_v4 */
     const char *method;        /**< "GET", "POST", ... (case-insensitive; RFC 9110 section 9);
                                     NULL = "GET"; ignored with a route */
     const char *path;          /**< relative to the base URL, e.g. "/users/:id"; ignored with a
@@ -1249,21 +1300,38 @@ typedef struct gw_call_options {
     gw_progress_fn on_progress;   /**< sees each attempt's upload and download progress
                                        (gw_progress_fn), or NULL (the default) for none */
     void *on_progress_user_data;  /**< passed to on_progress */
+    gw_rate_limit_options rate_limit; /**< version >= 6: the rate limit, kept by default */
+    const char *traceparent;
+    /**< version >= 6: the parent of the call's spans, a W3C Trace Context Level 1
+         `traceparent` value (`00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`, lower
+         case, section 3.2), or NULL: the call's span is its child and each attempt sends a
+         `traceparent` of its own span under it (the sampled flag honoured), or the value as
+         given when telemetry is off (docs/telemetry.md). One the specification calls
+         invalid (upper case, all-zero ids, version ff) is GW_ERROR_INVALID_ARGUMENT naming
+         the field. Copied during the call. */
+    const char *tracestate;
+    /**< version >= 6: the parent's `tracestate` (W3C Trace Context section 3.3), sent as
+         given with every attempt, or NULL; printable ASCII only (else
+         GW_ERROR_INVALID_ARGUMENT), and only with traceparent. Copied during the call. */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 5u /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION 6u /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION_5 5u /**< still accepted: a gw_call_options that ends at
+                                          on_progress_user_data */
 /** gw_call_options with its defaults (every policy kept, no body), for an initialiser. */
 #define GW_CALL_OPTIONS_INIT {GW_CALL_OPTIONS_VERSION, NULL, NULL, NULL, NULL, NULL, NULL, GW_BODY_INIT, \
                               GW_RETRY_OPTIONS_INIT, GW_RETRY_BUDGET_OPTIONS_INIT, \
                               GW_CIRCUIT_BREAKER_OPTIONS_INIT, GW_REDIRECT_OPTIONS_INIT, \
-                              GW_TIMEOUT_OPTIONS_INIT, 0, GW_DOWNLOAD_OPTIONS_INIT, NULL, NULL}
+                              GW_TIMEOUT_OPTIONS_INIT, 0, GW_DOWNLOAD_OPTIONS_INIT, NULL, NULL, \
+                              GW_RATE_LIMIT_OPTIONS_INIT, NULL, NULL}
 #endif
 
 /**
  * Fills *options with defaults: for GW_CALL_OPTIONS_VERSION as GW_CALL_OPTIONS_INIT (every
- * nested struct filled by its own initialiser); for 1...4 the gw_call_options_v4 layout
- * (max_retries -1, everything else empty), written only up to that version's last field.
+ * nested struct filled by its own initialiser), for 5 the same up to on_progress_user_data;
+ * for 1...4 the gw_call_options_v4 layout (max_retries -1, everything else empty), written
+ * only up to that version's last field.
  * @param options the struct to fill (a gw_call_options_v4 for versions 1...4).
- * @param version 1...5.
+ * @param version 1...6.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);
@@ -1916,6 +1984,58 @@ int32_t gw_event_status(const gw_event *event);
  * @return the JSON text. Valid during the callback.
  */
 const char *gw_event_json(const gw_event *event);
+
+/** @} */
+
+/**
+ * @defgroup gw_spans Span exporters
+ * @brief Each finished call's trace spans as values, for a tracing SDK of the caller's.
+ *
+ * A call gives one span for the call and one client span per attempt, by the OpenTelemetry
+ * HTTP client semantic conventions (docs/telemetry.md lists every name, attribute and event).
+ * Registering an exporter turns the client's telemetry on, as the config's `telemetry` key
+ * does: every attempt then sends a W3C `traceparent` of its own span. Only sampled calls are
+ * exported.
+ * @{
+ */
+
+/**
+ * Receives the spans of one finished call, on the client's event-loop thread, once per call
+ * when it ends (cancelled and deadline-exceeded calls included); it must not block.
+ * @param spans_json a JSON array: the call's span first, then each attempt's in order, each
+ *        an OTLP `Span` in the OTLP specification's JSON encoding: `traceId` (32 lower-case
+ *        hex), `spanId` (16), `parentSpanId` (absent for a root), `traceState` (when the
+ *        parent had one), `flags`, `name`, `kind` (1 internal, 3 client), `startTimeUnixNano`
+ *        and `endTimeUnixNano` (decimal strings, nanoseconds since the Unix epoch),
+ *        `attributes` (`[{"key", "value": {"stringValue" | "intValue" (a decimal string) |
+ *        "doubleValue" | "boolValue"}}]`), `events` (`[{"timeUnixNano", "name",
+ *        "attributes"}]`), `status` (`{"code": 0 unset | 2 error, "message"?}`). UTF-8,
+ *        NUL-terminated, borrowed: valid during the callback only.
+ * @param length the text's bytes, without the NUL.
+ * @param user_data as given to gw_client_add_span_exporter.
+ */
+typedef void (*gw_span_export_fn)(const char *spans_json, size_t length, void *user_data);
+
+/**
+ * Registers a span exporter. `destroy` is called as for gw_client_add_failure_observer.
+ * @param client the client.
+ * @param exporter the exporter (required).
+ * @param user_data passed to exporter and destroy.
+ * @param destroy called once with user_data (on removal, or when the client is freed), or
+ *        NULL.
+ * @param out_id if not NULL, receives an id for removal.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL client or exporter.
+ */
+int32_t gw_client_add_span_exporter(gw_client *client, gw_span_export_fn exporter, void *user_data,
+                                    void (*destroy)(void *user_data), uint64_t *out_id);
+
+/**
+ * Removes a span exporter; calls that end afterwards are not given to it.
+ * @param client the client.
+ * @param id the id from gw_client_add_span_exporter.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT when the id is not registered (or client is NULL).
+ */
+int32_t gw_client_remove_span_exporter(gw_client *client, uint64_t id);
 
 /** @} */
 

@@ -14,7 +14,7 @@ struct CallFields {
     enum Layout {
         /// `gw_call_options_v4`, versions 1 to 4 (`body_json`, `download_path`).
         case v4
-        /// `gw_call_options` version 5 (`body.json`, `download.path`).
+        /// `gw_call_options` versions 5 and 6 (`body.json`, `download.path`).
         case v5
     }
 
@@ -36,6 +36,9 @@ struct CallFields {
     var onProgress: gw_progress_fn?
     var onProgressUserData: UnsafeMutableRawPointer?
     var download: DownloadFields
+    /// Version 6's trace parent (`traceparent`, `tracestate`); nil in older layouts.
+    var traceparent: UnsafePointer<CChar>?
+    var tracestate: UnsafePointer<CChar>?
 
     /// The body fields of either layout; at most one body is set once ``CallFields`` is made
     /// from version 5 (its `gw_body.kind`), while version 4's are checked by the reader.
@@ -135,7 +138,8 @@ extension CallFields {
                                   layout: .v4)
     }
 
-    /// A version 5 struct: each nested struct's version checked, the body's kind applied (a
+    /// A version 6 struct (or a version 5 one completed with the defaults of the fields it
+    /// lacks): each nested struct's version checked, the body's kind applied (a
     /// field of another kind is refused, naming it), the policy structs turned into the
     /// config tree they stand for. Read in place through `pointer` (the struct is some 400
     /// bytes: no copy of it per call).
@@ -160,6 +164,8 @@ extension CallFields {
         download = DownloadFields(path: pointer.pointee.download.path, onChunk: pointer.pointee.download.on_chunk,
                                   onChunkUserData: pointer.pointee.download.on_chunk_user_data,
                                   maxBytes: pointer.pointee.download.max_bytes, layout: .v5)
+        traceparent = pointer.pointee.traceparent
+        tracestate = pointer.pointee.tracestate
     }
 
     /// Each nested struct must carry its version: one left zeroed (a designated initialiser
@@ -171,7 +177,8 @@ extension CallFields {
             || pointer.pointee.circuit_breaker.version != GW_CIRCUIT_BREAKER_OPTIONS_VERSION
             || pointer.pointee.redirects.version != GW_REDIRECT_OPTIONS_VERSION
             || pointer.pointee.timeouts.version != GW_TIMEOUT_OPTIONS_VERSION
-            || pointer.pointee.download.version != GW_DOWNLOAD_OPTIONS_VERSION else { return }
+            || pointer.pointee.download.version != GW_DOWNLOAD_OPTIONS_VERSION
+            || pointer.pointee.rate_limit.version != GW_RATE_LIMIT_OPTIONS_VERSION else { return }
         func check(_ field: String, _ version: UInt32, _ expected: UInt32, _ initialiser: String) throws(Failure) {
             guard version != expected else { return }
             throw Failure(status: GW_ERROR_VERSION,
@@ -189,6 +196,8 @@ extension CallFields {
                   "GW_TIMEOUT_OPTIONS_INIT or gw_timeout_options_init()")
         try check("download", pointer.pointee.download.version, GW_DOWNLOAD_OPTIONS_VERSION,
                   "GW_DOWNLOAD_OPTIONS_INIT or gw_download_options_init()")
+        try check("rate_limit", pointer.pointee.rate_limit.version, GW_RATE_LIMIT_OPTIONS_VERSION,
+                  "GW_RATE_LIMIT_OPTIONS_INIT or gw_rate_limit_options_init()")
     }
 }
 

@@ -2,9 +2,10 @@ import CGatewireABI
 import Gatewire
 
 /// The defaults of `gw_call_options` and its nested structs: the header's `_INIT` macros as
-/// Swift values, which each `_init` function and `gw_call_options_init` copy (computed: C
+/// Swift values, which each `_init` function, `gw_call_options_init` and the reader of a
+/// version 5 struct (``CallOptionsReader``, for the fields version 5 lacks) copy (computed: C
 /// structs holding pointers are not `Sendable`, so they cannot be stored statics).
-private enum Defaults {
+enum CallOptionsDefaults {
     static let keep = Double(GW_KEEP)
     static var body: gw_body {
         gw_body(version: GW_BODY_VERSION, kind: GW_BODY_NONE, json: nil, bytes: nil, length: 0, content_type: nil,
@@ -32,6 +33,11 @@ private enum Defaults {
     static var timeouts: gw_timeout_options {
         gw_timeout_options(version: GW_TIMEOUT_OPTIONS_VERSION, connect: 0, attempt: 0, deadline: 0)
     }
+    static var rateLimit: gw_rate_limit_options {
+        gw_rate_limit_options(version: GW_RATE_LIMIT_OPTIONS_VERSION, mode: GW_POLICY_KEEP, requests: GW_KEEP, per: keep,
+                              burst: GW_KEEP, scope: GW_RATE_LIMIT_SCOPE_KEEP, wait: GW_KEEP,
+                              pause_on_retry_after: GW_KEEP, max_pause: keep)
+    }
     static var download: gw_download_options {
         gw_download_options(version: GW_DOWNLOAD_OPTIONS_VERSION, path: nil, on_chunk: nil, on_chunk_user_data: nil,
                             max_bytes: 0)
@@ -40,7 +46,8 @@ private enum Defaults {
         gw_call_options(version: GW_CALL_OPTIONS_VERSION, method: nil, path: nil, route: nil, object_type: nil,
                         params_json: nil, headers_json: nil, body: body, retry: retry, retry_budget: retryBudget,
                         circuit_breaker: circuitBreaker, redirects: redirects, timeouts: timeouts,
-                        max_response_bytes: 0, download: download, on_progress: nil, on_progress_user_data: nil)
+                        max_response_bytes: 0, download: download, on_progress: nil, on_progress_user_data: nil,
+                        rate_limit: rateLimit, traceparent: nil, tracestate: nil)
     }
     static var callVersion4: gw_call_options_v4 {
         gw_call_options_v4(version: GW_CALL_OPTIONS_VERSION_4, method: nil, path: nil, route: nil, params_json: nil,
@@ -72,11 +79,20 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
                               "gw_call_options_init: unsupported version \(version) (this library reads 1...\(GW_CALL_OPTIONS_VERSION))")
     }
     if version == GW_CALL_OPTIONS_VERSION {
-        options.pointee = Defaults.call
+        options.pointee = CallOptionsDefaults.call
+        return GW_OK
+    }
+    if version == GW_CALL_OPTIONS_VERSION_5 {
+        // A version 5 caller's struct ends before rate_limit: write only its fields.
+        var defaults = CallOptionsDefaults.call
+        defaults.version = version
+        withUnsafeBytes(of: &defaults) { source in
+            UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: CallOptionsReader.version5Size)
+        }
         return GW_OK
     }
     // Versions 1 to 4 are the gw_call_options_v4 layout, an older one shorter: write only its fields.
-    var defaults = Defaults.callVersion4
+    var defaults = CallOptionsDefaults.callVersion4
     defaults.version = version
     withUnsafeBytes(of: &defaults) { source in
         UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!,
@@ -87,42 +103,48 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
 
 @_cdecl("gw_body_init")
 public func gw_body_init(_ body: UnsafeMutablePointer<gw_body>?, _ version: UInt32) -> Int32 {
-    initialise("gw_body_init", body, named: "body", version: version, current: GW_BODY_VERSION, with: Defaults.body)
+    initialise("gw_body_init", body, named: "body", version: version, current: GW_BODY_VERSION, with: CallOptionsDefaults.body)
 }
 
 @_cdecl("gw_retry_options_init")
 public func gw_retry_options_init(_ options: UnsafeMutablePointer<gw_retry_options>?, _ version: UInt32) -> Int32 {
-    initialise("gw_retry_options_init", options, version: version, current: GW_RETRY_OPTIONS_VERSION, with: Defaults.retry)
+    initialise("gw_retry_options_init", options, version: version, current: GW_RETRY_OPTIONS_VERSION, with: CallOptionsDefaults.retry)
 }
 
 @_cdecl("gw_retry_budget_options_init")
 public func gw_retry_budget_options_init(_ options: UnsafeMutablePointer<gw_retry_budget_options>?,
                                          _ version: UInt32) -> Int32 {
     initialise("gw_retry_budget_options_init", options, version: version, current: GW_RETRY_BUDGET_OPTIONS_VERSION,
-               with: Defaults.retryBudget)
+               with: CallOptionsDefaults.retryBudget)
 }
 
 @_cdecl("gw_circuit_breaker_options_init")
 public func gw_circuit_breaker_options_init(_ options: UnsafeMutablePointer<gw_circuit_breaker_options>?,
                                             _ version: UInt32) -> Int32 {
     initialise("gw_circuit_breaker_options_init", options, version: version,
-               current: GW_CIRCUIT_BREAKER_OPTIONS_VERSION, with: Defaults.circuitBreaker)
+               current: GW_CIRCUIT_BREAKER_OPTIONS_VERSION, with: CallOptionsDefaults.circuitBreaker)
 }
 
 @_cdecl("gw_redirect_options_init")
 public func gw_redirect_options_init(_ options: UnsafeMutablePointer<gw_redirect_options>?, _ version: UInt32) -> Int32 {
     initialise("gw_redirect_options_init", options, version: version, current: GW_REDIRECT_OPTIONS_VERSION,
-               with: Defaults.redirects)
+               with: CallOptionsDefaults.redirects)
 }
 
 @_cdecl("gw_timeout_options_init")
 public func gw_timeout_options_init(_ options: UnsafeMutablePointer<gw_timeout_options>?, _ version: UInt32) -> Int32 {
     initialise("gw_timeout_options_init", options, version: version, current: GW_TIMEOUT_OPTIONS_VERSION,
-               with: Defaults.timeouts)
+               with: CallOptionsDefaults.timeouts)
 }
 
 @_cdecl("gw_download_options_init")
 public func gw_download_options_init(_ options: UnsafeMutablePointer<gw_download_options>?, _ version: UInt32) -> Int32 {
     initialise("gw_download_options_init", options, version: version, current: GW_DOWNLOAD_OPTIONS_VERSION,
-               with: Defaults.download)
+               with: CallOptionsDefaults.download)
+}
+
+@_cdecl("gw_rate_limit_options_init")
+public func gw_rate_limit_options_init(_ options: UnsafeMutablePointer<gw_rate_limit_options>?, _ version: UInt32) -> Int32 {
+    initialise("gw_rate_limit_options_init", options, version: version, current: GW_RATE_LIMIT_OPTIONS_VERSION,
+               with: CallOptionsDefaults.rateLimit)
 }

@@ -2,7 +2,7 @@ import CGatewireABI
 import Gatewire
 
 /// Turns a `gw_call_options` of any version into a ``Request``: reads the layout its version
-/// has (5: the nested structs, ``CallFields/init(v5:)``; 1 to 4: `gw_call_options_v4`), then
+/// has (5 and 6: the nested structs, ``CallFields/init(v5:)``; 1 to 4: `gw_call_options_v4`), then
 /// checks the numbers' ranges and the header fields, parses the JSON fields and wraps the C
 /// callbacks, the same for both layouts (``CallFields``). Errors are messages for
 /// `gw_last_error_message()` that name the field (`retry.max_retries: ...`), never a
@@ -24,7 +24,10 @@ enum CallOptionsReader {
     /// The size of a version 3 `gw_call_options_v4` (it ends before `parts`).
     static let version3Size = MemoryLayout<gw_call_options_v4>.offset(of: \gw_call_options_v4.parts)!
 
-    /// Whether this library reads `version` (1 to 5).
+    /// The size of a version 5 `gw_call_options` (it ends before `rate_limit`).
+    static let version5Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.rate_limit)!
+
+    /// Whether this library reads `version` (1 to 6).
     static func supports(_ version: UInt32) -> Bool {
         (GW_CALL_OPTIONS_VERSION_1...GW_CALL_OPTIONS_VERSION).contains(version)
     }
@@ -54,6 +57,14 @@ enum CallOptionsReader {
                           message: "unsupported gw_call_options version \(version) (this library reads 1...\(GW_CALL_OPTIONS_VERSION))")
         }
         if version == GW_CALL_OPTIONS_VERSION { return try CallFields(v5: pointer) }
+        if version == GW_CALL_OPTIONS_VERSION_5 {
+            // Its memory ends before rate_limit: those fields take their defaults.
+            var copy = CallOptionsDefaults.call
+            withUnsafeMutableBytes(of: &copy) { target in
+                target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: version5Size))
+            }
+            return try withUnsafePointer(to: copy) { pointer throws(Failure) in try CallFields(v5: pointer) }
+        }
         var copy = gw_call_options_v4()
         withUnsafeMutableBytes(of: &copy) { target in
             target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size(ofVersion4Layout: version)))
@@ -100,6 +111,9 @@ enum CallOptionsReader {
             request.options.onProgress = progressHandler(report, userData: options.onProgressUserData)
         }
         request.options.bodySink = try BodySinkReader.sink(options.download)
+        if let parent = try TraceParentReader.parent(options.traceparent, state: options.tracestate) {
+            request.options.traceParent = parent
+        }
         return request
     }
 

@@ -1,12 +1,14 @@
 import Gatewire
 
-/// The object behind a `gw_client *`: the Swift client, its C plugins and C observers (whose
-/// `destroy` functions run when the client is freed or the observer removed).
+/// The object behind a `gw_client *`: the Swift client, its C plugins and C observers, event
+/// monitors and span exporters (whose `destroy` functions run when the client is freed or
+/// the observer removed).
 final class ClientBox: @unchecked Sendable {
     let client: Client
     let plugins: [CPlugin]
     private let observers = ObserverTable()
     private let monitors = ObserverTable()
+    private let exporters = ObserverTable()
 
     init(client: Client, plugins: [CPlugin]) {
         self.client = client
@@ -35,15 +37,28 @@ final class ClientBox: @unchecked Sendable {
         return true
     }
 
+    func addExporter(_ token: ObserverToken, destroy: (() -> Void)?) -> UInt64 {
+        exporters.add(token, destroy: destroy)
+    }
+
+    func removeExporter(_ id: UInt64) -> Bool {
+        guard let entry = exporters.remove(id) else { return false }
+        client.removeSpanExporter(entry.token)
+        entry.destroy?()
+        return true
+    }
+
     /// Closes the client; once its loop has completed every call, destroys the observers'
     /// and plugins' user data (on the loop thread when freed from a callback).
     func close() {
         let observers = observers
         let monitors = monitors
+        let exporters = exporters
         let plugins = plugins
         client.close {
             for entry in observers.removeAll() { entry.destroy?() }
             for entry in monitors.removeAll() { entry.destroy?() }
+            for entry in exporters.removeAll() { entry.destroy?() }
             for plugin in plugins { plugin.destroy() }
         }
     }

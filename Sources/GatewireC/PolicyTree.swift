@@ -1,8 +1,8 @@
 import CGatewireABI
 import Gatewire
 
-/// `gw_call_options`' typed policy structs (version 5: `retry`, `retry_budget`,
-/// `circuit_breaker`, `redirects`, `max_response_bytes`) as the config tree they stand for:
+/// `gw_call_options`' typed policy structs (`retry`, `retry_budget`, `circuit_breaker`,
+/// `rate_limit`, `redirects`, `max_response_bytes`) as the config tree they stand for:
 /// `{"retry": {"maxRetries": 3, ...}, "redirects": {...}, ...}`, holding only the fields that
 /// are not kept. ``PolicyOverrides`` reads it with the config's own readers, as it reads
 /// version 4's `policy_json`: one translation, so the ranges and messages cannot differ. A
@@ -23,13 +23,14 @@ struct PolicyTree {
     ///   other than GW_KEEP, 0 and 1, an array pointer NULL with a count.
     static func of(_ pointer: UnsafePointer<gw_call_options>) throws(Failure) -> PolicyTree? {
         let retry = pointer.pointee.retry, budget = pointer.pointee.retry_budget, breaker = pointer.pointee.circuit_breaker
-        let redirects = pointer.pointee.redirects
+        let redirects = pointer.pointee.redirects, rateLimit = pointer.pointee.rate_limit
         var keepsAll = retry.max_retries == GW_KEEP && retry.initial_delay == Double(GW_KEEP)
             && retry.multiplier == Double(GW_KEEP) && retry.max_delay == Double(GW_KEEP)
             && retry.jitter == GW_JITTER_KEEP && retry.status_codes == nil && retry.status_code_count == 0
             && retry.methods == nil && retry.method_count == 0 && retry.max_retry_after == Double(GW_KEEP)
             && retry.idempotency_key == GW_KEEP && retry.retry_non_idempotent == GW_KEEP
         keepsAll = keepsAll && budget.mode == GW_POLICY_KEEP && breaker.mode == GW_POLICY_KEEP
+            && rateLimit.mode == GW_POLICY_KEEP
             && redirects.follow == GW_FOLLOW_KEEP && redirects.max == GW_KEEP && redirects.allow_downgrade == GW_KEEP
             && redirects.allow_cross_origin_body == GW_KEEP && pointer.pointee.max_response_bytes == 0
         if keepsAll { return nil }
@@ -37,6 +38,7 @@ struct PolicyTree {
         try tree.addRetry(retry)
         try tree.addRetryBudget(budget)
         try tree.addCircuitBreaker(breaker)
+        try tree.addRateLimit(rateLimit)
         try tree.addRedirects(redirects)
         if pointer.pointee.max_response_bytes != 0 {
             tree.set(.integer(pointer.pointee.max_response_bytes), at: "maxResponseBytes", field: "max_response_bytes", in: nil)
@@ -103,6 +105,23 @@ struct PolicyTree {
         try setNumber(breaker.sampling_duration, at: "samplingDuration", field: "sampling_duration", in: section)
         try setNumber(breaker.break_duration, at: "breakDuration", field: "break_duration", in: section)
         try setStatusCodes(breaker.status_codes, count: breaker.status_code_count, at: "statusCodes", in: section)
+    }
+
+    private mutating func addRateLimit(_ limit: gw_rate_limit_options) throws(Failure) {
+        guard let section = try policySection(limit.mode, key: "rateLimit", field: "rate_limit") else { return }
+        if limit.requests != GW_KEEP {
+            set(.integer(Int64(limit.requests)), at: "requests", field: "requests", in: section)
+        }
+        try setNumber(limit.per, at: "per", field: "per", in: section)
+        if limit.burst != GW_KEEP { set(.integer(Int64(limit.burst)), at: "burst", field: "burst", in: section) }
+        try setWord(limit.scope, at: "scope", field: "scope", in: section, words: [
+            (GW_RATE_LIMIT_SCOPE_KEEP, "GW_RATE_LIMIT_SCOPE_KEEP", nil),
+            (GW_RATE_LIMIT_SCOPE_HOST, "GW_RATE_LIMIT_SCOPE_HOST", "host"),
+            (GW_RATE_LIMIT_SCOPE_ROUTE, "GW_RATE_LIMIT_SCOPE_ROUTE", "route"),
+        ])
+        try setFlag(limit.wait, at: "wait", field: "wait", in: section)
+        try setFlag(limit.pause_on_retry_after, at: "pauseOnRetryAfter", field: "pause_on_retry_after", in: section)
+        try setNumber(limit.max_pause, at: "maxPause", field: "max_pause", in: section)
     }
 
     private mutating func addRedirects(_ redirects: gw_redirect_options) throws(Failure) {

@@ -21,6 +21,7 @@ int gatewire_header_only(void)
     gw_redirect_options redirects = GW_REDIRECT_OPTIONS_INIT;
     gw_timeout_options timeouts = GW_TIMEOUT_OPTIONS_INIT;
     gw_download_options download = GW_DOWNLOAD_OPTIONS_INIT;
+    gw_rate_limit_options rate_limit = GW_RATE_LIMIT_OPTIONS_INIT;
     call_options.body = body;
     call_options.retry = retry;
     call_options.retry_budget = retry_budget;
@@ -28,6 +29,7 @@ int gatewire_header_only(void)
     call_options.redirects = redirects;
     call_options.timeouts = timeouts;
     call_options.download = download;
+    call_options.rate_limit = rate_limit;
 #define GW_HEADER_ONLY_RETRIES call_options.retry.max_retries
 #else
 #define GW_HEADER_ONLY_RETRIES call_options.max_retries

@@ -1,11 +1,12 @@
 /*
- * gw_call_options version 5 against the scripted test server (run_with_server.py gives its
+ * gw_call_options version 6 against the scripted test server (run_with_server.py gives its
  * URL in GW_TEST_BASE_URL): the nested structs override the route's and client's policies
  * (retry counted by the server, redirects, timeouts, the response size limit, downloads),
  * each body kind reaches the wire, a body of one kind refuses the fields of another, and
  * out-of-range values are refused with the messages policy_json gives for the same values
- * (the text after the field's name equal). A version 4 caller (gw_call_options_v4 with
- * policy_json) still works beside them. Strict C99, no helper library.
+ * (the text after the field's name equal). The trace parent reaches the wire under a span
+ * of the call's, which a span exporter receives; a per-call rate limit refuses. Version 5 and version 4 callers
+ * (gw_call_options_v4 with policy_json) still work beside them. Strict C99, no helper library.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -463,6 +464,151 @@ static void test_ranges(gw_client *client)
     CHECK_STR(message, "retry.version: 0 is not 1 (fill it with GW_RETRY_OPTIONS_INIT or gw_retry_options_init())");
 }
 
+/* The traces the server recorded for a /sequence key: its JSON text (copied). */
+static const char *server_traces(gw_client *client, const char *key)
+{
+    static char text[4096];
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char path[160];
+    snprintf(path, sizeof path, "/sequence/%s/traces", key);
+    options.path = path;
+    text[0] = '\0';
+    if (call(client, &options, &result) == GW_OK)
+        snprintf(text, sizeof text, "%s", body_text(result));
+    gw_result_free(result);
+    return text;
+}
+
+/* What a span exporter was given: the last call's spans (JSON), and how many calls. */
+static char exported[8192];
+static int export_count;
+
+static void take_spans(const char *spans_json, size_t length, void *user_data)
+{
+    (void)user_data;
+    export_count++;
+    snprintf(exported, sizeof exported, "%.*s", (int)length, spans_json);
+}
+
+/* traceparent and tracestate (version 6): with telemetry on, the attempt sends the caller's
+ * trace id under a span id of its own, and the caller's tracestate; an invalid value is
+ * refused naming the field, by the core's parser. */
+static void test_trace_parent(void)
+{
+    static const char *parent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    gw_client *traced = NULL;
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char text[512], path[160], message[512];
+    const char *key = unique_key("trace"), *traces, *sent;
+    char span_id[17] = "", spans[sizeof exported];
+    uint64_t exporter = 0;
+    /* "telemetry" turns telemetry on (no export: no endpoint). */
+    snprintf(text, sizeof text, "{\"baseURL\": \"%s\", \"retry\": {\"maxRetries\": 0}, \"telemetry\": {}}", base_url);
+    CHECK_INT(gw_client_new_from_config(text, &traced), GW_OK);
+    if (traced == NULL)
+        return;
+    CHECK_INT(gw_client_add_span_exporter(traced, take_spans, NULL, NULL, &exporter), GW_OK);
+    CHECK(exporter != 0);
+    snprintf(path, sizeof path, "/sequence/%s/200", key);
+    options.path = path;
+    options.traceparent = parent;
+    options.tracestate = "congo=t61rcWkgMzE";
+    CHECK_INT(call(traced, &options, &result), GW_OK);
+    gw_result_free(result);
+    /* The call's spans are exported before gw_call returns. */
+    CHECK_INT(export_count, 1);
+    snprintf(spans, sizeof spans, "%s", exported);
+    traces = server_traces(traced, key);
+    /* {"traceparent": ["00-<trace id>-<span id>-01"], "tracestate": ["congo=t61rcWkgMzE"]} */
+    sent = strstr(traces, "\"00-");
+    CHECK(sent != NULL);
+    if (sent != NULL) {
+        CHECK(strncmp(sent + 1, "00-4bf92f3577b34da6a3ce929d0e0e4736-", 36) == 0);
+        CHECK(strncmp(sent + 37, "00f067aa0ba902b7", 16) != 0); /* a span id of its own */
+        CHECK(strncmp(sent + 53, "-01\"", 4) == 0);              /* sampled, as the parent */
+        memcpy(span_id, sent + 37, 16);
+    }
+    /* The exporter had the call's span (the parent's child) and the attempt's, whose id the
+     * server saw, in OTLP JSON. */
+    CHECK_INT(occurrences(spans, "\"traceId\""), 2);
+    CHECK_INT(occurrences(spans, "4bf92f3577b34da6a3ce929d0e0e4736"), 2);
+    CHECK_INT(occurrences(spans, "00f067aa0ba902b7"), 1);
+    CHECK(span_id[0] != '\0' && strstr(spans, span_id) != NULL);
+    CHECK_INT(gw_client_remove_span_exporter(traced, exporter), GW_OK);
+    CHECK_INT(gw_client_remove_span_exporter(traced, exporter), GW_ERROR_INVALID_ARGUMENT);
+    CHECK_INT(gw_client_add_span_exporter(traced, NULL, NULL, NULL, NULL), GW_ERROR_INVALID_ARGUMENT);
+    CHECK_CONTAINS(traces, "\"tracestate\": [\"congo=t61rcWkgMzE\"]");
+
+    options.traceparent = "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01";
+    refused(traced, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+    CHECK_CONTAINS(message, "traceparent: \"00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01\" is not a W3C traceparent");
+    options.traceparent = "00-00000000000000000000000000000000-00f067aa0ba902b7-01";
+    refused(traced, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+    CHECK_CONTAINS(message, "traceparent: ");
+    options.traceparent = NULL;
+    refused(traced, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+    CHECK_STR(message, "tracestate: set without traceparent (it travels with its parent)");
+    options.traceparent = parent;
+    options.tracestate = "a=1\r\nx-injected: 1";
+    refused(traced, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+    CHECK_STR(message, "tracestate: byte 0xd is not printable ASCII");
+    gw_client_free(traced);
+}
+
+/* rate_limit (version 6): one request a minute, no waiting: the second call is refused
+ * before anything is sent, with the time until a slot frees; its fields are read by the
+ * config's reader (policy_json's message for the same value). */
+static void test_rate_limit(gw_client *client)
+{
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char path[160];
+    const char *key = unique_key("ratelimit");
+    snprintf(path, sizeof path, "/sequence/%s/200", key);
+    options.path = path;
+    options.rate_limit.mode = GW_POLICY_ON;
+    options.rate_limit.requests = 1;
+    options.rate_limit.per = 60;
+    options.rate_limit.wait = 0;
+    options.rate_limit.scope = GW_RATE_LIMIT_SCOPE_ROUTE;
+    CHECK_INT(call(client, &options, &result), GW_OK);
+    gw_result_free(result);
+    CHECK_INT(call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_error_kind(result), GW_KIND_RATE_LIMITED);
+    CHECK(gw_result_retry_after(result) > 0);
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 1);
+
+    options.rate_limit.requests = 0;
+    same_message(client, &options, "rate_limit.requests: 0 is out of range 1...1000000",
+                 "{\"rateLimit\": {\"requests\": 0}}");
+    options.rate_limit.requests = 1;
+    options.rate_limit.scope = 9;
+    {
+        char message[512];
+        refused(client, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+        CHECK_CONTAINS(message, "rate_limit.scope: unknown value 9");
+    }
+}
+
+/* A version 5 caller's struct ends before rate_limit: what lies after it is never read. */
+static void test_version_5(gw_client *client)
+{
+    gw_call_options options;
+    gw_result *result = NULL;
+    memset(&options, 0xff, sizeof options);
+    CHECK_INT(gw_call_options_init(&options, GW_CALL_OPTIONS_VERSION_5), GW_OK);
+    CHECK_INT(options.version, 5);
+    CHECK_INT(options.download.version, GW_DOWNLOAD_OPTIONS_VERSION);
+    CHECK_INT(options.rate_limit.version, 0xffffffffu); /* not written */
+    options.path = "/echo";
+    CHECK_INT(call(client, &options, &result), GW_OK);
+    CHECK_INT(gw_result_status(result), 200);
+    gw_result_free(result);
+}
+
 /* The initialisers agree with the macros, and a version 4 caller still works. */
 static void test_initialisers_and_version_4(gw_client *client)
 {
@@ -474,8 +620,11 @@ static void test_initialisers_and_version_4(gw_client *client)
     char path[160];
     const char *key = unique_key("v4");
     CHECK_INT(gw_call_options_init(&options, GW_CALL_OPTIONS_VERSION), GW_OK);
-    CHECK_INT(options.version, 5);
+    CHECK_INT(options.version, 6);
     CHECK_INT(options.retry.version, GW_RETRY_OPTIONS_VERSION);
+    CHECK_INT(options.rate_limit.version, GW_RATE_LIMIT_OPTIONS_VERSION);
+    CHECK_INT(options.rate_limit.mode, GW_POLICY_KEEP);
+    CHECK(options.traceparent == NULL && options.tracestate == NULL);
     CHECK_INT(options.retry.max_retries, GW_KEEP);
     CHECK(options.retry.initial_delay == GW_KEEP);
     CHECK_INT(options.body.kind, GW_BODY_NONE);
@@ -525,6 +674,9 @@ int main(void)
     test_bodies(client);
     test_ranges(client);
     test_initialisers_and_version_4(client);
+    test_trace_parent();
+    test_rate_limit(client);
+    test_version_5(client);
     gw_client_free(client);
     if (failures > 0) {
         fprintf(stderr, "%d check(s) failed\n", failures);

@@ -3,7 +3,7 @@
 /// 64-bit integers (times in nanoseconds since the Unix epoch, `intValue`) as decimal strings,
 /// field names in lowerCamelCase. One resource (``TelemetrySettings``'s `service.name` and
 /// `resource`) and one instrumentation scope, `gatewire` at the library's version.
-enum OTLPTraceJSON {
+package enum OTLPTraceJSON {
     /// The request body for `spans` under the resource of `settings`.
     static func request(_ spans: [Span], settings: TelemetrySettings) -> JSONValue {
         let resource = JSONValue.object()
@@ -34,7 +34,7 @@ enum OTLPTraceJSON {
     }
 
     /// One `Span` message.
-    static func json(_ span: Span) -> JSONValue {
+    package static func json(_ span: Span) -> JSONValue {
         let object = JSONValue.object()
         object.set("traceId", .string(span.context.traceID.hex))
         object.set("spanId", .string(span.context.spanID.hex))

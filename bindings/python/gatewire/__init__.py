@@ -64,6 +64,7 @@ from ._futures import CallFuture
 from ._types import JSON
 from ._models import Headers, Response
 from ._config import Timeouts
+from ._instrumentation import GatewireInstrumentor
 from ._hooks import (
     AttemptInfo,
     FailureObserver,
@@ -94,6 +95,7 @@ __all__ = [
     "Progress",
     "ProgressCallback",
     "BodyStream",
+    "GatewireInstrumentor",
     "check_config",
     "config_from_openapi",
     "OpenAPIConfig",

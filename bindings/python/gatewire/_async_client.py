@@ -34,6 +34,7 @@ from ._pagination import Pages
 from ._progress import Progress, ProgressCallback
 from ._result import Result, accepted
 from ._config import CacheArgument, Config, CookiesArgument, TimeoutArgument
+from ._tracecontext import ambient_parent
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -266,7 +267,7 @@ class AsyncClient(BaseClient):
         # (method, path, route, options, their types, (gw_call_options, address)) of the last
         # call with scalar options and no hooks; the options of option-less calls by (method, path, route)
         self._last_options: tuple[Any, ...] | None = None
-        self._bare: dict[tuple[str | None, str | None, str | None], tuple[_native.gw_call_options_v4, int]] = {}
+        self._bare: dict[tuple[str | None, str | None, str | None], tuple[_native.CallOptionsStruct, int]] = {}
 
     # -- lifecycle -----------------------------------------------------------------------
     async def aclose(self) -> None:
@@ -314,12 +315,16 @@ class AsyncClient(BaseClient):
             return loop_queue
 
     def _native_options(self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any],
-                        retry_key: int, progress_key: int) -> tuple[_native.gw_call_options_v4, int]:
+                        retry_key: int, progress_key: int) -> tuple[_native.CallOptionsStruct, int]:
         """The call's ``gw_call_options`` and its address. The library copies the options, and
         building them is most of the binding's cost of a call, so they are reused: a call
         without options takes those of the last call to the same (method, path, route) from
         ``_bare``; one with scalar-only options (values and their types) and no hooks, those
-        of the last such call, as ``call_many`` does."""
+        of the last such call, as ``call_many`` does. Not while an OpenTelemetry span is
+        current: its context, the call's parent, differs from call to call."""
+        if ambient_parent() is not None:
+            built = self._options(method, path, route, options, retry_key, progress_key)
+            return built, ctypes.addressof(built)
         if not options:
             key = (method, path, route)
             bare = self._bare.get(key)
@@ -335,7 +340,7 @@ class AsyncClient(BaseClient):
         last = self._last_options  # one tuple: safe to read while another thread replaces it
         if (not hooked and last is not None and last[0] == method and last[1] == path and last[2] == route
                 and last[3] == options and last[4] == types):
-            return cast(tuple[_native.gw_call_options_v4, int], last[5])
+            return cast(tuple[_native.CallOptionsStruct, int], last[5])
         built = self._options(method, path, route, options, retry_key, progress_key)
         made = (built, ctypes.addressof(built))
         if not hooked and all(kind in _SCALARS for kind in types):

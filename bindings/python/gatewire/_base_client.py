@@ -18,7 +18,7 @@ import os
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, TypedDict, TypeVar
 
-from . import _exceptions, _native
+from . import _exceptions, _instrumentation, _native
 from ._auth import RefreshingCredential
 from ._callbacks import (
     _COMPLETION,
@@ -30,6 +30,7 @@ from ._callbacks import (
     _PROCESS,
     _PROGRESS,
     _RETRY_TEST,
+    _SPANS,
     _WILL_SEND,
     _install_log_sink,
     _overrides,
@@ -56,6 +57,7 @@ from ._multipart import FileValue, parts_array
 from ._native_client import _NativeClient
 from ._pagination import Pages
 from ._progress import ProgressCallback
+from ._tracecontext import with_parent
 from ._streaming import _CHUNK, BodyStream
 
 if TYPE_CHECKING:
@@ -187,6 +189,18 @@ class CallOptions(TypedDict, total=False):
         download_max_bytes: the largest streamed body accepted (``download`` or
             :meth:`Client.stream`), in bytes; past it :class:`ResponseTooLarge`. None or 0:
             no limit.
+        traceparent: the parent of the call's spans, a W3C Trace Context Level 1
+            ``traceparent`` (``"00-<32 hex trace id>-<16 hex span id>-<2 hex flags>"``,
+            lower case): each attempt sends a ``traceparent`` of its own span under it (when
+            the client's telemetry is on; else this one as given). None (the default): the
+            current OpenTelemetry span when ``opentelemetry-api`` is installed and a valid
+            span is current, else none. An invalid value raises InvalidArgument naming
+            ``traceparent``. Not with ``policy``, ``redirects`` or ``max_response_bytes``
+            (InvalidArgument; the current OpenTelemetry span is then not sent either):
+            ``docs/telemetry.md``.
+        tracestate: the parent's ``tracestate`` (W3C Trace Context section 3.3), sent as
+            given with every attempt; printable ASCII; only with ``traceparent``. Default: the
+            current OpenTelemetry span's, with its ``traceparent``.
     """
 
     params: Mapping[str, Any] | None
@@ -209,6 +223,8 @@ class CallOptions(TypedDict, total=False):
     progress: ProgressCallback | None
     download: str | os.PathLike[str] | None
     download_max_bytes: int | None
+    traceparent: str | None
+    tracestate: str | None
 
 
 _CALL_OPTION_NAMES = frozenset(CallOptions.__annotations__)
@@ -219,6 +235,7 @@ CALL_OPTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("time limits and retries", ("timeout", "attempt_timeout", "deadline", "max_retries", "retry_test", "policy")),
     ("the response", ("accept_any_status", "redirects", "max_response_bytes", "download", "download_max_bytes",
                       "progress")),
+    ("tracing", ("traceparent", "tracestate")),
 )
 _OPTIONS_PLACEHOLDER = "{call_options}"
 
@@ -341,6 +358,7 @@ class BaseClient:
         # Last resort: closes the client when it is garbage-collected or at interpreter exit
         # (weakref.finalize runs pending finalisers from an atexit hook).
         self._finalizer = weakref.finalize(self, self._native.free)
+        _instrumentation.register(self)
 
     @property
     def closed(self) -> bool:
@@ -362,8 +380,10 @@ class BaseClient:
         retry_key: int = 0,
         progress_key: int = 0,
         chunk_key: int = 0,
-    ) -> _native.gw_call_options_v4:
-        """The one converter of :class:`CallOptions` to the library's ``gw_call_options``.
+    ) -> _native.CallOptionsStruct:
+        """The one converter of :class:`CallOptions` to the library's ``gw_call_options``:
+        the flat version 4 layout, moved to version 6 for a call with a trace parent
+        (:func:`gatewire._tracecontext.with_parent`).
 
         Values go through as they are: their ranges are the library's, whose
         :class:`InvalidArgument` names the field (``"max_retries: 101 is out of range ..."``).
@@ -429,7 +449,7 @@ class BaseClient:
         if chunk_key:
             native.on_chunk = _CHUNK
             native.on_chunk_user_data = chunk_key
-        return native
+        return with_parent(native, options)
 
     def _start(
         self, method: str | None, path: str | None, route: str | None, options: Mapping[str, Any], *, blocking: bool,
@@ -626,6 +646,58 @@ class BaseClient:
             _exceptions.check(_native.lib.gw_client_remove_event_monitor(handle, monitor_id))
             with self._native.lock:
                 key = self._native.monitor_keys.pop(monitor_id, None)
+            _registry.pop(key)
+        finally:
+            self._native.release()
+
+    # -- spans -------------------------------------------------------------------------------
+    def add_span_exporter(self, exporter: Callable[[list[dict[str, Any]]], None]) -> int:
+        """Register ``exporter(spans)`` for the trace spans of every finished call, and turn
+        the client's telemetry on (each attempt then sends a W3C ``traceparent`` of its own
+        span). ``spans`` is a list of dicts, the call's span first and then each attempt's,
+        each an OTLP ``Span`` in the OTLP JSON encoding (``traceId``, ``spanId``,
+        ``parentSpanId``, ``name``, ``kind`` 1 internal or 3 client, ``startTimeUnixNano``
+        and ``endTimeUnixNano`` as decimal strings, ``attributes``, ``events``, ``status``:
+        the C ``gw_span_export_fn``; every name and attribute in ``docs/telemetry.md``).
+        Runs on the loop thread once per sampled call as it ends; must not block;
+        exceptions are logged and ignored. :class:`gatewire.GatewireInstrumentor` uses it
+        to hand the spans to OpenTelemetry.
+
+        Returns:
+            An id for :meth:`remove_span_exporter`.
+
+        Raises:
+            TypeError: ``exporter`` is a coroutine function (hooks are plain callables).
+            GatewireError: the client is closed.
+        """
+        check_plain_callable(exporter, "a span exporter")
+        handle = self._native.acquire()
+        try:
+            key = _registry.add(exporter)
+            out = ctypes.c_uint64()
+            status = _native.lib.gw_client_add_span_exporter(handle, _SPANS, key, _DESTROY, ctypes.byref(out))
+            if status != _native.GW_OK:
+                _registry.pop(key)
+                _exceptions.raise_status(status)
+            with self._native.lock:
+                self._native.exporter_keys[out.value] = key
+            return int(out.value)
+        finally:
+            self._native.release()
+
+    def remove_span_exporter(self, exporter_id: int) -> None:
+        """Unregister a span exporter; calls that end afterwards are not given to it.
+
+        Raises:
+            InvalidArgument: ``exporter_id`` is not registered (or not an unsigned 64-bit int).
+            GatewireError: the client is closed.
+        """
+        exporter_id = c_integer(exporter_id, "exporter_id", "uint64_t")
+        handle = self._native.acquire()
+        try:
+            _exceptions.check(_native.lib.gw_client_remove_span_exporter(handle, exporter_id))
+            with self._native.lock:
+                key = self._native.exporter_keys.pop(exporter_id, None)
             _registry.pop(key)
         finally:
             self._native.release()

@@ -15,6 +15,7 @@ way round.
 
 from __future__ import annotations
 
+import ctypes
 import inspect
 import itertools
 import json as _json
@@ -209,6 +210,16 @@ def _on_event(event: int | None, user_data: int | None) -> None:
         _log_hook_error("event monitor")
 
 
+def _on_spans(spans: int | None, length: int, user_data: int | None) -> None:
+    exporter = _registry.get(user_data)
+    if exporter is None or not spans:
+        return
+    try:
+        exporter(_json.loads(ctypes.string_at(spans, length)))
+    except BaseException:  # noqa: BLE001
+        _log_hook_error("span exporter")
+
+
 def _on_log(line: bytes | None, user_data: int | None) -> None:
     try:
         logger.info("%s", (line or b"").decode("utf-8", "replace"))
@@ -219,6 +230,7 @@ def _on_log(line: bytes | None, user_data: int | None) -> None:
 _WILL_SEND = _native.WILL_SEND_FN(_on_will_send)
 _PROCESS = _native.PROCESS_FN(_on_process)
 _EVENT = _native.EVENT_FN(_on_event)
+_SPANS = _native.SPAN_EXPORT_FN(_on_spans)
 _LOG = _native.LOG_FN(_on_log)
 _log_sink_installed = False
 

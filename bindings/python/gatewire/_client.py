@@ -323,7 +323,7 @@ class Client(BaseClient):
             raise InvalidArgument(f"in_flight must be an int >= 1, got {in_flight!r}")
         return self._call_many(iter(calls), in_flight)
 
-    def _many_options(self, spec: Mapping[str, Any]) -> _native.gw_call_options_v4:
+    def _many_options(self, spec: Mapping[str, Any]) -> _native.CallOptionsStruct:
         options = dict(spec)
         method, path, route = options.pop("method", None), options.pop("path", None), options.pop("route", None)
         if options.pop("retry_test", None) is not None:

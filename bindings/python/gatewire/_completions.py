@@ -52,7 +52,7 @@ class Completions:
             self._count = ctypes.c_size_t()
             self._fields = _native.gw_result_fields(version=_native.GW_RESULT_FIELDS_VERSION)
 
-    def start(self, client: int, options: _native.gw_call_options_v4, queue: int, tag: int,
+    def start(self, client: int, options: _native.CallOptionsStruct, queue: int, tag: int,
               want_handle: bool = False) -> tuple[int, int]:
         """``gw_call_async_queued`` (pointers as ints; the library copies ``options``).
         Returns the status and, when ``want_handle``, the ``gw_call_handle *`` (else 0) the

@@ -54,7 +54,7 @@ from ctypes import (
     c_uint64,
     c_void_p,
 )
-from typing import Any
+from typing import Any, Union
 
 from ._repository import repository_root
 from ._version import MAJOR
@@ -77,6 +77,7 @@ __all__ = [
     "gw_retry_budget_options",
     "gw_circuit_breaker_options",
     "gw_redirect_options",
+    "gw_rate_limit_options",
     "gw_timeout_options",
     "gw_download_options",
     "gw_result_fields",
@@ -140,6 +141,14 @@ GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
 GW_CALL_OPTIONS_VERSION_4 = 4
+GW_CALL_OPTIONS_VERSION = 6
+
+# ---- gw_body.kind -------------------------------------------------------------------------
+GW_BODY_NONE = 0
+GW_BODY_JSON = 1
+GW_BODY_BYTES = 2
+GW_BODY_FORM = 3
+GW_BODY_MULTIPART = 4
 
 # ---- Callback types (every pointer argument arrives as an int or None) ------------------
 #: int32_t (*prepare)(gw_request *request, void *user_data)
@@ -160,6 +169,8 @@ WILL_SEND_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 PROCESS_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*gw_event_fn)(const gw_event *event, void *user_data)
 EVENT_FN = CFUNCTYPE(None, c_void_p, c_void_p)
+#: void (*exporter)(const char *spans_json, size_t length, void *user_data)
+SPAN_EXPORT_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_void_p)
 #: void (*gw_log_fn)(const char *line, void *user_data)
 LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
 #: void (*gw_queue_notify_fn)(gw_queue *queue, void *user_data)
@@ -377,6 +388,22 @@ class gw_timeout_options(Structure):  # noqa: N801 - the C name
     _fields_ = [("version", c_uint32), ("connect", c_double), ("attempt", c_double), ("deadline", c_double)]
 
 
+class gw_rate_limit_options(Structure):  # noqa: N801 - the C name
+    """``struct gw_rate_limit_options``: a call's rate limit override (version 6)."""
+
+    _fields_ = [
+        ("version", c_uint32),
+        ("mode", c_int32),
+        ("requests", c_int32),
+        ("per", c_double),
+        ("burst", c_int32),
+        ("scope", c_int32),
+        ("wait", c_int32),
+        ("pause_on_retry_after", c_int32),
+        ("max_pause", c_double),
+    ]
+
+
 class gw_download_options(Structure):  # noqa: N801 - the C name
     """``struct gw_download_options``: where a call's 2xx body streams (version 5)."""
 
@@ -385,8 +412,9 @@ class gw_download_options(Structure):  # noqa: N801 - the C name
 
 
 class gw_call_options(Structure):  # noqa: N801 - the C name
-    """``struct gw_call_options``, version 5 (typed nested options). The binding still fills
-    :class:`gw_call_options_v4`; this mirror keeps every header layout checked
+    """``struct gw_call_options``, version 6 (typed nested options, the trace parent). The
+    binding fills :class:`gw_call_options_v4` and moves a call with a trace parent to this
+    layout (``gatewire._tracecontext``); every header layout is checked
     (``Tests/python/test_struct_layouts.py``)."""
 
     _fields_ = [
@@ -407,7 +435,14 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("download", gw_download_options),
         ("on_progress", PROGRESS_FN),
         ("on_progress_user_data", c_void_p),
+        ("rate_limit", gw_rate_limit_options),
+        ("traceparent", c_char_p),
+        ("tracestate", c_char_p),
     ]
+
+
+#: A call's options in either layout the binding fills.
+CallOptionsStruct = Union[gw_call_options_v4, gw_call_options]
 
 
 class gw_result_fields(Structure):  # noqa: N801 - the C name
@@ -451,6 +486,10 @@ VALUE_VISITOR_FN = CFUNCTYPE(c_int32, c_void_p, c_void_p, c_size_t, POINTER(gw_v
 
 _P = c_void_p  # every opaque handle: gw_client *, gw_result *, gw_call_handle *, gw_attempt *, gw_request *
 
+# A gw_call_options of either layout (gw_call_options_v4 or gw_call_options, by byref()):
+# the library reads its version first.
+_CALL_OPTIONS = c_void_p
+
 # name -> (restype, argtypes); the complete function list of include/gatewire.h.
 _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     # Library
@@ -472,18 +511,19 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     ),
     "gw_client_remove_failure_observer": (c_int32, [_P, c_uint64]),
     # Calls
-    "gw_call_options_init": (c_int32, [POINTER(gw_call_options_v4), c_uint32]),
+    "gw_call_options_init": (c_int32, [_CALL_OPTIONS, c_uint32]),
     "gw_body_init": (c_int32, [POINTER(gw_body), c_uint32]),
     "gw_retry_options_init": (c_int32, [POINTER(gw_retry_options), c_uint32]),
     "gw_retry_budget_options_init": (c_int32, [POINTER(gw_retry_budget_options), c_uint32]),
     "gw_circuit_breaker_options_init": (c_int32, [POINTER(gw_circuit_breaker_options), c_uint32]),
     "gw_redirect_options_init": (c_int32, [POINTER(gw_redirect_options), c_uint32]),
+    "gw_rate_limit_options_init": (c_int32, [POINTER(gw_rate_limit_options), c_uint32]),
     "gw_timeout_options_init": (c_int32, [POINTER(gw_timeout_options), c_uint32]),
     "gw_download_options_init": (c_int32, [POINTER(gw_download_options), c_uint32]),
-    "gw_call": (c_int32, [_P, POINTER(gw_call_options_v4), POINTER(c_void_p)]),
+    "gw_call": (c_int32, [_P, _CALL_OPTIONS, POINTER(c_void_p)]),
     "gw_call_async": (
         c_int32,
-        [_P, POINTER(gw_call_options_v4), COMPLETION_FN, c_void_p, POINTER(c_void_p)],
+        [_P, _CALL_OPTIONS, COMPLETION_FN, c_void_p, POINTER(c_void_p)],
     ),
     "gw_call_cancel": (c_int32, [_P]),
     "gw_call_resume_body": (c_int32, [_P]),
@@ -514,7 +554,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_mapped_value": (c_int32, [_P, c_char_p, ctypes.c_int64, c_char_p, POINTER(gw_value)]),
     "gw_result_mapped_walk": (c_int32, [_P, VALUE_VISITOR_FN, _P]),
     "gw_result_metadata_json": (c_char_p, [_P]),
-    "gw_paginator_new": (c_int32, [_P, POINTER(gw_call_options_v4), POINTER(c_void_p)]),
+    "gw_paginator_new": (c_int32, [_P, _CALL_OPTIONS, POINTER(c_void_p)]),
     "gw_paginator_next": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_paginator_page_count": (c_int32, [_P]),
     "gw_paginator_free": (None, [_P]),
@@ -540,6 +580,8 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
         [_P, c_char_p, FAILURE_OBSERVER_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)],
     ),
     "gw_client_add_event_monitor": (c_int32, [_P, EVENT_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)]),
+    "gw_client_add_span_exporter": (c_int32, [_P, SPAN_EXPORT_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)]),
+    "gw_client_remove_span_exporter": (c_int32, [_P, c_uint64]),
     "gw_client_remove_event_monitor": (c_int32, [_P, c_uint64]),
     "gw_event_kind": (c_char_p, [_P]),
     "gw_event_call_id": (c_uint64, [_P]),
@@ -560,7 +602,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     # Completion queues and one-call result reads
     "gw_queue_new": (c_int32, [POINTER(c_void_p)]),
     "gw_queue_free": (None, [_P]),
-    "gw_call_async_queued": (c_int32, [_P, POINTER(gw_call_options_v4), _P, c_uint64, POINTER(c_void_p)]),
+    "gw_call_async_queued": (c_int32, [_P, _CALL_OPTIONS, _P, c_uint64, POINTER(c_void_p)]),
     "gw_queue_wait": (
         c_int32,
         [_P, c_double, POINTER(c_void_p), POINTER(c_uint64), c_size_t, POINTER(c_size_t)],

@@ -31,6 +31,7 @@ class _NativeClient:
         self.plugin_keys: list[int] = []
         self.observer_keys: dict[int, int] = {}  # library observer id -> registry key
         self.monitor_keys: dict[int, int] = {}  # library event monitor id -> registry key
+        self.exporter_keys: dict[int, int] = {}  # library span exporter id -> registry key
 
     def acquire(self) -> int:
         with self._mutex:
@@ -60,6 +61,9 @@ class _NativeClient:
             _registry.pop(key)
         for key in self.monitor_keys.values():
             _registry.pop(key)
+        for key in self.exporter_keys.values():
+            _registry.pop(key)
         self.monitor_keys.clear()
+        self.exporter_keys.clear()
         self.plugin_keys.clear()
         self.observer_keys.clear()

@@ -30,7 +30,7 @@ class Pages(Iterator[Result]):
     native paginator early; it is freed at the end of the walk anyway.
     """
 
-    def __init__(self, native: _NativeClient, options: _native.gw_call_options_v4) -> None:
+    def __init__(self, native: _NativeClient, options: _native.CallOptionsStruct) -> None:
         self._native = native  # kept: the paginator uses the client it was made on
         self._handle: int | None = None
         self._pages_at_close = 0  # the count once the native paginator is freed

@@ -164,7 +164,7 @@ static int timeout_in_range(double seconds) { return seconds == 0 || (seconds >=
 static void call_options(input *in)
 {
     static const uint32_t versions[] = {GW_CALL_OPTIONS_VERSION, GW_CALL_OPTIONS_VERSION_3, GW_CALL_OPTIONS_VERSION_2,
-                                        GW_CALL_OPTIONS_VERSION_1, 0, 5, UINT32_MAX};
+                                        GW_CALL_OPTIONS_VERSION_1, 0, 7, UINT32_MAX};
     static const uint8_t body[64] = {1, 2, 3};
     char method[TEXT_MAX + 1], path[TEXT_MAX + 2], type[TEXT_MAX + 1], download[sizeof FUZZ_FOLDER + TEXT_MAX + 2];
     gw_call_options options = GW_CALL_OPTIONS_INIT;
