@@ -28,7 +28,7 @@ import Testing
         let settings = configured
         let loop = redis.loop
         let client: Client = await ScriptRedis.onLoop(loop) { done in
-            let store = RedisBreakerStore(settings: settings, loop: loop)
+            let store = RedisBreakerStore(settings: settings, loop: loop) { _, _ in }
             done(Client(store, store.breaker(host: "127.0.0.1:9", policy: policy) as! SharedCircuitBreaker))
         }
         let channel = "push:breakers:0"

@@ -26,8 +26,13 @@ final class RedisBreakerStore: BreakerStore {
     private var runner: (any RedisScriptRunner)?
     private var subscription: RedisSubscription?
 
-    init(settings: SharedStateSettings, loop: EventLoop) {
+    /// Told of each transition the fleet's script announces (once for the fleet, by the
+    /// client whose reply made it).
+    let onTransition: BreakerTransition
+
+    init(settings: SharedStateSettings, loop: EventLoop, onTransition: @escaping BreakerTransition) {
         self.settings = settings
+        self.onTransition = onTransition
         self.loop = loop
         health = StoreHealth(server: settings.serverDescription)
         channel = BreakerNews.channel(settings)

@@ -15,14 +15,15 @@ final class ResilienceState: @unchecked Sendable {
     let rateLimits: any RateLimitStore
 
     /// The state of a client whose breakers live in process, or in the Redis of
-    /// `sharedState` (nil: in process), reached from `loop` (connected on first use).
-    init(sharedState: SharedStateSettings?, loop: EventLoop) {
+    /// `sharedState` (nil: in process), reached from `loop` (connected on first use);
+    /// `onTransition` hears each breaker's change of state (``BreakerTransition``).
+    init(sharedState: SharedStateSettings?, loop: EventLoop, onTransition: @escaping BreakerTransition = { _, _ in }) {
         if let sharedState {
-            let shared = RedisBreakerStore(settings: sharedState, loop: loop)
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop, onTransition: onTransition)
             breakers = shared
             rateLimits = RedisRateLimitStore(connection: shared)
         } else {
-            breakers = LocalBreakerStore()
+            breakers = LocalBreakerStore(onTransition: onTransition)
             rateLimits = LocalRateLimitStore()
         }
     }

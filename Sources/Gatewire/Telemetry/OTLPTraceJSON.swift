@@ -6,6 +6,26 @@
 enum OTLPTraceJSON {
     /// The request body for `spans` under the resource of `settings`.
     static func request(_ spans: [Span], settings: TelemetrySettings) -> JSONValue {
+        let list = JSONValue.array()
+        for span in spans { list.append(json(span)) }
+        let scopeSpans = JSONValue.object()
+        scopeSpans.set("scope", scope())
+        scopeSpans.set("spans", list)
+        let scopes = JSONValue.array()
+        scopes.append(scopeSpans)
+        let resourceSpans = JSONValue.object()
+        resourceSpans.set("resource", resource(settings))
+        resourceSpans.set("scopeSpans", scopes)
+        let all = JSONValue.array()
+        all.append(resourceSpans)
+        let root = JSONValue.object()
+        root.set("resourceSpans", all)
+        return root
+    }
+
+    /// The `Resource` of every export: `service.name`, the `telemetry.sdk.*` attributes and
+    /// the settings' `resource`.
+    static func resource(_ settings: TelemetrySettings) -> JSONValue {
         let resource = JSONValue.object()
         let resourceAttributes = [SpanAttribute("service.name", .string(settings.serviceName ?? "unknown_service")),
                                   SpanAttribute("telemetry.sdk.name", .string("gatewire")),
@@ -13,24 +33,15 @@ enum OTLPTraceJSON {
                                   SpanAttribute("telemetry.sdk.version", .string(Version.string))]
             + settings.resource.filter { $0.key != "service.name" }
         resource.set("attributes", attributes(resourceAttributes))
+        return resource
+    }
+
+    /// The `InstrumentationScope` of every export: `gatewire` at the library's version.
+    static func scope() -> JSONValue {
         let scope = JSONValue.object()
         scope.set("name", .string("gatewire"))
         scope.set("version", .string(Version.string))
-        let list = JSONValue.array()
-        for span in spans { list.append(json(span)) }
-        let scopeSpans = JSONValue.object()
-        scopeSpans.set("scope", scope)
-        scopeSpans.set("spans", list)
-        let scopes = JSONValue.array()
-        scopes.append(scopeSpans)
-        let resourceSpans = JSONValue.object()
-        resourceSpans.set("resource", resource)
-        resourceSpans.set("scopeSpans", scopes)
-        let all = JSONValue.array()
-        all.append(resourceSpans)
-        let root = JSONValue.object()
-        root.set("resourceSpans", all)
-        return root
+        return scope
     }
 
     /// One `Span` message.
