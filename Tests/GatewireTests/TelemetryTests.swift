@@ -333,19 +333,28 @@ import Testing
     @Test func otlpMetricsExportIsDecodedByTheProto() async throws {
         let receiver = try OTLPReceiver()
         defer { receiver.stop() }
-        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)", "serviceName": "checkout"}"#)
+        // A name that JSON must escape (quotes, a backslash, a tab) and one that it must not (é).
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)", "serviceName": "ch\"é\"ck\\out\t"}"#)
         for statuses in ["503,200", "200"] {
             _ = try await client.send(Request(route: "seq", parameters: ["key": key("otlpm"), "statuses": statuses]))
         }
         client.close()  // exports the metrics as they are
-        let requests = try await receiver.received().node["requests"]!.elements.filter { $0["path"]!.string == "/v1/metrics" }
+        let all = try await receiver.received().node["requests"]!.elements
+        let requests = all.filter { $0["path"]!.string == "/v1/metrics" }
         try #require(requests.count == 1)
         #expect(requests[0]["error"]!.isNull)
         #expect(requests[0]["content_type"]!.string == "application/json")
         let metrics = requests[0]["metrics"]!.elements
+        // Both signals' text decodes, the escaped name read back as it was given.
+        let spans = all.filter { $0["path"]!.string == "/v1/traces" }.flatMap { $0["spans"]!.elements }
+        #expect(all.allSatisfy { $0["error"]!.isNull } && spans.count == 5)
+        for resource in [metrics[0]["resource"]!, spans[0]["resource"]!] {
+            let name = resource.elements.first { $0["key"]!.string == "service.name" }?["value"]?["stringValue"]?.string
+            #expect(name == "ch\"é\"ck\\out\t")
+        }
         #expect(metrics.compactMap { $0["name"]!.string } == ["http.client.request.duration", "http.client.active_requests",
                                                                  "gatewire.client.retries", "gatewire.client.queue.wait"])
-        #expect(metrics.allSatisfy { $0["resource"]!.serialized().contains("\"checkout\"") && $0["scope"]!.string == "gatewire" })
+        #expect(metrics.allSatisfy { $0["scope"]!.string == "gatewire" })
         let duration = try #require(metrics.first)
         #expect(duration["unit"]!.string == "s")
         let histogram = try #require(duration["histogram"])
@@ -361,6 +370,28 @@ import Testing
         #expect(active["dataPoints"]!.elements.map { $0["asInt"]!.string } == ["0"])
         #expect(metrics[2]["sum"]!["isMonotonic"]!.bool == true)
         #expect(metrics[2]["unit"]!.string == "{retry}")
+    }
+
+    @Test func metricsAreExportedEveryIntervalWhileTheClientRuns() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        // Read when the client is made (milliseconds, as the SDK's variable is).
+        setenv("OTEL_METRIC_EXPORT_INTERVAL", "100", 1)
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)"}"#)
+        unsetenv("OTEL_METRIC_EXPORT_INTERVAL")
+        defer { client.close() }
+        _ = try await client.send(Request(route: "seq", parameters: ["key": key("tick"), "statuses": "200"]))
+        // Two exports without a close, each with the cumulative count; bounded by 200 polls.
+        var exports: [JSONNode] = []
+        for _ in 0..<200 where exports.count < 2 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            exports = try await receiver.received().node["requests"]!.elements.filter { $0["path"]!.string == "/v1/metrics" }
+        }
+        try #require(exports.count >= 2)
+        for export in exports.prefix(2) {
+            let duration = try #require(export["metrics"]!.elements.first)
+            #expect(duration["histogram"]!["dataPoints"]!.elements.map { $0["count"]!.string } == ["1"])
+        }
     }
 
     @Test(arguments: ["refuse", "hang", "absent"])

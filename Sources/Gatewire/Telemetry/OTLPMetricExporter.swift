@@ -79,7 +79,7 @@ final class OTLPMetricExporter: @unchecked Sendable {
         busy = true
         let loop = loop, settings = settings, counts = counts
         loop.offload { [self] _ in
-            let body = Array(OTLPMetricJSON.request(snapshot, settings: settings).serialized().utf8)
+            let body = OTLPMetricJSON.request(snapshot, settings: settings)
             if !loop.execute({ [self] in post(body) }) {
                 counts.withLock { $0.failed += 1 }  // the loop is closing
             }

@@ -1,65 +1,73 @@
 /// Metrics as an OTLP/HTTP JSON `ExportMetricsServiceRequest` (the OTLP specification's JSON
 /// Protobuf Encoding: enums as integers, 64-bit integers as decimal strings, field names in
-/// lowerCamelCase), under the same resource and scope as the spans (``OTLPTraceJSON``).
-/// Every sum and histogram has cumulative temporality (`AGGREGATION_TEMPORALITY_CUMULATIVE`,
-/// 2): each point counts from the client's creation.
+/// lowerCamelCase), under the same resource and scope as the spans (``OTLPTraceJSON``),
+/// written as text as it goes (``OTLPJSONWriter``). Every sum and histogram has cumulative
+/// temporality (`AGGREGATION_TEMPORALITY_CUMULATIVE`, 2): each point counts from the
+/// client's creation.
 enum OTLPMetricJSON {
-    /// `AggregationTemporality.AGGREGATION_TEMPORALITY_CUMULATIVE`.
-    static let cumulative: Int64 = 2
-
     /// The request body for `snapshot` under the resource of `settings`.
-    static func request(_ snapshot: MetricsSnapshot, settings: TelemetrySettings) -> JSONValue {
-        let list = JSONValue.array()
-        for metric in snapshot.metrics { list.append(json(metric, snapshot: snapshot)) }
-        let scopeMetrics = JSONValue.object()
-        scopeMetrics.set("scope", OTLPTraceJSON.scope())
-        scopeMetrics.set("metrics", list)
-        let scopes = JSONValue.array()
-        scopes.append(scopeMetrics)
-        let resourceMetrics = JSONValue.object()
-        resourceMetrics.set("resource", OTLPTraceJSON.resource(settings))
-        resourceMetrics.set("scopeMetrics", scopes)
-        let all = JSONValue.array()
-        all.append(resourceMetrics)
-        let root = JSONValue.object()
-        root.set("resourceMetrics", all)
-        return root
+    static func request(_ snapshot: MetricsSnapshot, settings: TelemetrySettings) -> [UInt8] {
+        var writer = OTLPJSONWriter(capacity: 4096)
+        writer.raw("{\"resourceMetrics\":[{\"resource\":")
+        OTLPTraceJSON.resource(settings, into: &writer)
+        writer.raw(",\"scopeMetrics\":[{\"scope\":")
+        OTLPTraceJSON.scope(into: &writer)
+        writer.raw(",\"metrics\":[")
+        for (index, metric) in snapshot.metrics.enumerated() {
+            if index > 0 { writer.raw(",") }
+            write(metric, snapshot: snapshot, into: &writer)
+        }
+        writer.raw("]}]}]}")
+        return writer.bytes
     }
 
     /// One `Metric` message: a `sum` (monotonic for a counter) or a `histogram`.
-    static func json(_ metric: Metric, snapshot: MetricsSnapshot) -> JSONValue {
+    static func write(_ metric: Metric, snapshot: MetricsSnapshot, into writer: inout OTLPJSONWriter) {
         let start = OTLPTraceJSON.nanoseconds(snapshot.startTime), time = OTLPTraceJSON.nanoseconds(snapshot.time)
-        let points = JSONValue.array()
-        for point in metric.points {
-            let item = JSONValue.object()
-            item.set("attributes", OTLPTraceJSON.attributes(point.attributes))
-            item.set("startTimeUnixNano", .string(start))
-            item.set("timeUnixNano", .string(time))
+        writer.raw("{\"name\":")
+        writer.string(metric.name)
+        writer.raw(",\"unit\":")
+        writer.string(metric.unit)
+        writer.raw(",\"description\":")
+        writer.string(metric.description)
+        writer.raw(metric.kind == .histogram ? ",\"histogram\":{\"dataPoints\":[" : ",\"sum\":{\"dataPoints\":[")
+        for (index, point) in metric.points.enumerated() {
+            if index > 0 { writer.raw(",") }
+            writer.raw("{\"attributes\":")
+            writer.attributes(point.attributes)
+            writer.raw(",\"startTimeUnixNano\":")
+            writer.quoted(start)
+            writer.raw(",\"timeUnixNano\":")
+            writer.quoted(time)
             if let histogram = point.histogram {
-                item.set("count", .string(String(histogram.count)))
-                item.set("sum", .number(histogram.sum))
-                item.set("min", .number(histogram.min))
-                item.set("max", .number(histogram.max))
-                let counts = JSONValue.array()
-                for count in histogram.bucketCounts { counts.append(.string(String(count))) }
-                item.set("bucketCounts", counts)
-                let bounds = JSONValue.array()
-                for bound in histogram.explicitBounds { bounds.append(.number(bound)) }
-                item.set("explicitBounds", bounds)
+                writer.raw(",\"count\":")
+                writer.quoted(histogram.count)
+                writer.raw(",\"sum\":")
+                writer.number(histogram.sum)
+                writer.raw(",\"min\":")
+                writer.number(histogram.min)
+                writer.raw(",\"max\":")
+                writer.number(histogram.max)
+                writer.raw(",\"bucketCounts\":[")
+                for (index, count) in histogram.bucketCounts.enumerated() {
+                    if index > 0 { writer.raw(",") }
+                    writer.quoted(count)
+                }
+                writer.raw("],\"explicitBounds\":[")
+                for (index, bound) in histogram.explicitBounds.enumerated() {
+                    if index > 0 { writer.raw(",") }
+                    writer.number(bound)
+                }
+                writer.raw("]}")
             } else {
-                item.set("asInt", .string(String(point.value)))
+                writer.raw(",\"asInt\":")
+                writer.quoted(point.value)
+                writer.raw("}")
             }
-            points.append(item)
         }
-        let data = JSONValue.object()
-        data.set("dataPoints", points)
-        data.set("aggregationTemporality", .integer(cumulative))
-        if metric.kind != .histogram { data.set("isMonotonic", .bool(metric.kind == .counter)) }
-        let object = JSONValue.object()
-        object.set("name", .string(metric.name))
-        object.set("unit", .string(metric.unit))
-        object.set("description", .string(metric.description))
-        object.set(metric.kind == .histogram ? "histogram" : "sum", data)
-        return object
+        // AGGREGATION_TEMPORALITY_CUMULATIVE.
+        writer.raw("],\"aggregationTemporality\":2")
+        if metric.kind != .histogram { writer.raw(metric.kind == .counter ? ",\"isMonotonic\":true" : ",\"isMonotonic\":false") }
+        writer.raw("}}")
     }
 }
