@@ -157,6 +157,14 @@ import Testing
         #expect(spans[1][attribute: "error.type"] == .string("deadline"))
         #expect(spans[1].kind == .client)
         #expect(spans[0].endTime - spans[0].startTime >= 0.2)
+        // The attempt stopped on the wire is measured and leaves the active requests.
+        let snapshot = try #require(client.metricsSnapshot())
+        let duration = try #require(snapshot["http.client.request.duration"]?.points.first)
+        #expect(duration.attributes.contains(SpanAttribute("error.type", .string("deadline"))))
+        #expect(duration.histogram?.count == 1)
+        #expect((duration.histogram?.sum ?? 0) >= spans[1].endTime - spans[1].startTime - 1e-3)
+        #expect(snapshot["http.client.active_requests"]?.points.map(\.value) == [0])
+        #expect(snapshot["gatewire.client.queue.wait"]?.points.first?.histogram?.count == 1)
     }
 
     @Test func callSpanHoldsRedirectsCacheHitsAndBreakerRefusals() async throws {

@@ -29,6 +29,9 @@ final class CallTrace {
     private let serverAttributes: [SpanAttribute]
     /// The request's attributes of `http.client.*` metrics: method, server, `url.template`.
     private let requestAttributes: [SpanAttribute]
+    /// The call's points of `http.client.active_requests` and `gatewire.client.queue.wait`,
+    /// looked up at its first attempt.
+    private var slots: (active: Int, queueWait: Int)?
     /// The caller's context (nil: this call starts a trace).
     private let parent: TraceContext?
     /// The call's own span context; nil when telemetry is off and the call only forwards
@@ -84,7 +87,11 @@ final class CallTrace {
         if let callContext {
             let spanID = telemetry.ids.spanID()
             pending = (spanID, number, offset)
-            metrics?.add(.activeRequests, 1, requestAttributes)
+            if let metrics {
+                let slots = slots ?? (metrics.slot(.activeRequests, requestAttributes), metrics.slot(.queueWait, serverAttributes))
+                self.slots = slots
+                metrics.add(1, at: slots.active)
+            }
             context = TraceContext(traceID: callContext.traceID, spanID: spanID, sampled: callContext.isSampled,
                                    traceState: callContext.traceState)
         } else if let parent {
@@ -236,14 +243,14 @@ final class CallTrace {
     /// measurement with its outcome, the connection wait (`queued` seconds, nil when libcurl
     /// did not report the attempt), and one request fewer in `http.client.active_requests`.
     private func recordAttempt(duration: Double, status: Int, errorType: String?, httpVersion: String?, queued: Double?) {
-        guard let metrics else { return }
-        metrics.add(.activeRequests, -1, requestAttributes)
+        guard let metrics, let slots else { return }
+        metrics.add(-1, at: slots.active)
         var attributes = requestAttributes
         if status > 0 { attributes.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
         if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
         if let httpVersion { attributes.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
         metrics.record(.requestDuration, duration, attributes)
-        if let queued { metrics.record(.queueWait, queued, serverAttributes) }
+        if let queued { metrics.record(queued, at: slots.queueWait) }
     }
 
     // MARK: Building spans

@@ -79,10 +79,7 @@ final class Telemetry: @unchecked Sendable {
             let next = url.utf8.dropFirst(core.urlPrefix.utf8.count).first
             underBase = next == nil || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
         }
-        let basePath = core.basePath
-        // The pattern starts with "/": the base path's own trailing "/" (a bare origin's "/") goes.
-        let prefix = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        let template = plan.prepared.resolved.map { prefix + Self.template($0.route.pathPattern) }
+        let template = plan.prepared.resolved?.urlTemplate
         let target = CallTrace.Target(method: plan.prepared.method, url: core.redactor.url(url),
                                       origin: underBase ? core.baseOrigin : URLOrigin(url), template: template)
         return CallTrace(telemetry: self, target: target, parent: parent, recording: recording)

@@ -77,41 +77,53 @@ final class ClientMetrics: @unchecked Sendable {
         var buckets: [UInt64] = []
     }
 
-    /// A series: the attribute sets in first-seen order and their accumulators.
+    /// A series: its attribute sets in first-seen order, each with its slot in ``accumulators``.
     private struct Series {
-        var order: [[SpanAttribute]] = []
-        var values: [[SpanAttribute]: Accumulator] = [:]
+        var order: [(attributes: [SpanAttribute], slot: Int)] = []
+        var slots: [[SpanAttribute]: Int] = [:]
     }
 
     /// When the cumulative values start, in seconds since the Unix epoch.
     let startTime = WallClock.now()
     private var series = [Series](repeating: Series(), count: MetricInstrument.allCases.count)
+    private var accumulators: [Accumulator] = []
+
+    /// The slot of `instrument`'s point for `attributes`, made on first use: a call that
+    /// records one point several times (active requests, its attempts' waits) looks it up once.
+    func slot(_ instrument: MetricInstrument, _ attributes: [SpanAttribute]) -> Int {
+        let index = instrument.rawValue
+        if let slot = series[index].slots[attributes] { return slot }
+        var accumulator = Accumulator()
+        if instrument.kind == .histogram { accumulator.buckets = Array(repeating: 0, count: MetricInstrument.durationBounds.count + 1) }
+        accumulators.append(accumulator)
+        series[index].slots[attributes] = accumulators.count - 1
+        series[index].order.append((attributes, accumulators.count - 1))
+        return accumulators.count - 1
+    }
 
     /// Adds `delta` to the sum `instrument` (a counter or an up-down counter) for `attributes`.
     func add(_ instrument: MetricInstrument, _ delta: Int64, _ attributes: [SpanAttribute]) {
-        update(instrument, attributes) { $0.value += delta }
+        add(delta, at: slot(instrument, attributes))
     }
+
+    /// Adds `delta` to the sum at `slot`.
+    func add(_ delta: Int64, at slot: Int) { accumulators[slot].value += delta }
 
     /// Records `value` (seconds) in the histogram `instrument` for `attributes`.
     func record(_ instrument: MetricInstrument, _ value: Double, _ attributes: [SpanAttribute]) {
+        record(value, at: slot(instrument, attributes))
+    }
+
+    /// Records `value` (seconds) in the histogram at `slot`.
+    func record(_ value: Double, at slot: Int) {
         let bounds = MetricInstrument.durationBounds
         // Bucket i holds (bounds[i-1], bounds[i]]: the first bound not below the value.
         let bucket = bounds.firstIndex { value <= $0 } ?? bounds.count
-        update(instrument, attributes) { accumulator in
-            if accumulator.buckets.isEmpty { accumulator.buckets = Array(repeating: 0, count: bounds.count + 1) }
-            accumulator.buckets[bucket] += 1
-            accumulator.count += 1
-            accumulator.sum += value
-            accumulator.min = Swift.min(accumulator.min, value)
-            accumulator.max = Swift.max(accumulator.max, value)
-        }
-    }
-
-    private func update(_ instrument: MetricInstrument, _ attributes: [SpanAttribute],
-                        _ change: (inout Accumulator) -> Void) {
-        let index = instrument.rawValue
-        if series[index].values[attributes] == nil { series[index].order.append(attributes) }
-        change(&series[index].values[attributes, default: Accumulator()])
+        accumulators[slot].buckets[bucket] += 1
+        accumulators[slot].count += 1
+        accumulators[slot].sum += value
+        accumulators[slot].min = Swift.min(accumulators[slot].min, value)
+        accumulators[slot].max = Swift.max(accumulators[slot].max, value)
     }
 
     /// Every instrument with a data point, read now.
@@ -119,15 +131,20 @@ final class ClientMetrics: @unchecked Sendable {
         var metrics: [Metric] = []
         for instrument in MetricInstrument.allCases {
             let recorded = series[instrument.rawValue]
-            guard !recorded.order.isEmpty else { continue }
-            let points = recorded.order.map { attributes in
-                let accumulator = recorded.values[attributes]!
-                let histogram = instrument.kind != .histogram ? nil
-                    : HistogramValue(count: accumulator.count, sum: accumulator.sum, min: accumulator.min,
-                                     max: accumulator.max, explicitBounds: MetricInstrument.durationBounds,
-                                     bucketCounts: accumulator.buckets)
-                return MetricPoint(attributes: attributes, value: accumulator.value, histogram: histogram)
+            // A histogram's slot made for a call that recorded nothing in it has no point yet.
+            let points: [MetricPoint] = recorded.order.compactMap { attributes, slot in
+                let accumulator = accumulators[slot]
+                guard instrument.kind == .histogram else {
+                    return MetricPoint(attributes: attributes, value: accumulator.value, histogram: nil)
+                }
+                guard accumulator.count > 0 else { return nil }
+                return MetricPoint(attributes: attributes, value: 0,
+                                   histogram: HistogramValue(count: accumulator.count, sum: accumulator.sum,
+                                                             min: accumulator.min, max: accumulator.max,
+                                                             explicitBounds: MetricInstrument.durationBounds,
+                                                             bucketCounts: accumulator.buckets))
             }
+            guard !points.isEmpty else { continue }
             metrics.append(Metric(name: instrument.name, unit: instrument.unit, description: instrument.description,
                                   kind: instrument.kind, points: points))
         }
