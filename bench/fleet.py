@@ -89,10 +89,10 @@ class Redis:
         shutil.rmtree(self.directory, ignore_errors=True)
 
 
-class SickBackend:
-    """A loopback HTTP server that answers every request with 503 and counts them."""
+class Backend:
+    """A loopback HTTP server that answers every request with ``status`` and counts them."""
 
-    def __init__(self) -> None:
+    def __init__(self, status: int) -> None:
         self.received = 0
         lock = threading.Lock()
         backend = self
@@ -103,7 +103,7 @@ class SickBackend:
             def do_GET(self) -> None:  # noqa: N802 - http.server's name
                 with lock:
                     backend.received += 1
-                self.send_response(503)
+                self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -127,7 +127,7 @@ class SickBackend:
 def fleet_received(python: str, env: dict[str, str], redis: Redis | None) -> tuple[int, int]:
     """One fleet against a fresh sick backend: (calls the backend received, calls refused by
     the breakers), once every instance has had 20 calls in a row refused."""
-    backend = SickBackend()
+    backend = Backend(503)
     config: dict[str, Any] = {"baseURL": backend.url, "retry": {"maxRetries": 0}, "circuitBreaker": BREAKER}
     if redis is not None:
         config["sharedState"] = {"redis": redis.url, "keyPrefix": f"bench-{uuid.uuid4().hex[:8]}:"}
@@ -150,6 +150,40 @@ def fleet_received(python: str, env: dict[str, str], redis: Redis | None) -> tup
                 raise SystemExit("bench: a fleet worker failed")
             refused += json.loads(out.decode().strip().splitlines()[-1])["kinds"].get("circuit_open", 0)
         return backend.received, refused
+    finally:
+        for worker in workers:
+            if worker.poll() is None:
+                worker.kill()
+                worker.wait(timeout=10)
+        backend.stop()
+
+
+def rate_limited_fleet(python: str, env: dict[str, str], redis: Redis) -> dict:
+    """4 workers for 5 s under a shared 20/s limit (burst 5) against a backend that answers 200."""
+    backend = Backend(200)
+    limit = {"requests": 20, "per": 1, "burst": 5}
+    config = {"baseURL": backend.url, "retry": {"maxRetries": 0}, "rateLimit": limit,
+              "sharedState": {"redis": redis.url, "keyPrefix": f"bench-{uuid.uuid4().hex[:8]}:"}}
+    before = redis.operations()
+    workers = [subprocess.Popen([python, str(WORKER), json.dumps(config), "/", "for:5", "0", "deadline"],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+               for _ in range(4)]
+    try:
+        for worker in workers:
+            assert worker.stdout is not None
+            if worker.stdout.readline().strip() != b"ready":
+                raise SystemExit("bench: a fleet worker did not start")
+        for worker in workers:
+            assert worker.stdin is not None
+            worker.stdin.write(b"go\n")
+            worker.stdin.flush()
+        shares = []
+        for worker in workers:
+            out, _ = worker.communicate(timeout=120)
+            shares.append(json.loads(out.decode().strip().splitlines()[-1])["kinds"].get("200", 0))
+        bound = limit["requests"] * 5 + limit["burst"] + 1
+        return {"received": backend.received, "bound": bound, "overshoot": max(0, backend.received - bound),
+                "shares": shares, "redis_per_call": (redis.operations() - before) / max(1, backend.received)}
     finally:
         for worker in workers:
             if worker.poll() is None:
@@ -200,9 +234,36 @@ def fleet_rows(paths: dict[str, Path], url: str, size: int, runs: int, requests:
                 cost.append(row)
                 log(f"breaker {name:10} x{inflight:<3} {row['rate']:10,.0f} req/s  {row['cpu_ms']:.3f} CPU ms/call  "
                     f"p50 {row['p50_ms']:.3f} ms  {row['redis_per_call']:.3f} Redis operations/call")
+        limited = [rate_limited_fleet(python, env, redis) for _ in range(runs)]
+        for run in limited:
+            log(f"shared rate limit, 4 processes, 5 s: the backend received {run['received']} (bound {run['bound']}), "
+                f"shares {run['shares']}, {run['redis_per_call']:.3f} Redis operations/call")
+
+        far_config = workdir / "fleet-far-limit.json"
+        far_config.write_text(json.dumps({
+            "baseURL": url, "routes": {"small": {"method": "GET", "pathPattern": "/small.json"}},
+            "rateLimit": {"requests": 1_000_000, "per": 1, "burst": 1000},
+            "sharedState": {"redis": redis.url, "keyPrefix": f"bench-{uuid.uuid4().hex[:8]}:"}}))
+        plain_config = workdir / "fleet-no-limit.json"
+        plain_config.write_text(json.dumps({"baseURL": url, "routes": {"small": {"method": "GET", "pathPattern": "/small.json"}}}))
+        far: dict[str, list[dict]] = {"no limit": [], "shared limit": []}
+        for _ in range(runs):
+            for name, path in (("no limit", plain_config), ("shared limit", far_config)):
+                before = redis.operations()
+                report = run_once([str(paths["gatewire_c"]), str(path), "small", str(requests), "64", str(size), "timed"],
+                                  {}, timeout=600)
+                report["redis_operations"] = redis.operations() - before
+                far[name].append(report)
+        far_rows = [{"limit": name, "inflight": 64, "requests": requests,
+                     "rate": median(r["requests"] / r["elapsed"] for r in reports),
+                     "cpu_ms": median(r["cpu"] / r["requests"] * 1000 for r in reports),
+                     "redis_per_call": median(r["redis_operations"] / r["requests"] for r in reports)}
+                    for name, reports in far.items()]
+        for row in far_rows:
+            log(f"rate limit {row['limit']:12} x64 {row['rate']:10,.0f} req/s  {row['redis_per_call']:.4f} Redis operations/call")
         return {"fleet": FLEET, "threshold": THRESHOLD,
                 "received": {name: median(values) for name, values in headline.items()},
-                "received_runs": headline, "cost": cost}
+                "received_runs": headline, "cost": cost, "rate_limit": limited, "far_limit": far_rows}
     finally:
         redis.stop()
 
@@ -219,18 +280,36 @@ def table(result: dict) -> str:
     for row in result["cost"]:
         lines.append(f"| {row['store']} | {row['inflight']} | {row['rate']:,.0f} | {row['cpu_ms']:.4f} | "
                      f"{row['p50_ms']:.3f} | {row['redis_per_call']:.3f} |")
+    lines += ["", "Shared rate limit `{\"requests\": 20, \"per\": 1, \"burst\": 5}`, 4 processes for 5 s: "
+              + "; ".join(f"received {run['received']} (bound {run['bound']}, overshoot {run['overshoot']}), "
+                          f"shares {run['shares']}, {run['redis_per_call']:.3f} Redis ops/call" for run in result["rate_limit"])
+              + ".", "",
+              "| rate limit (C ABI, (a)) | in flight | req/s | CPU ms/call | Redis ops/call |", "|---|---:|---:|---:|---:|"]
+    for row in result["far_limit"]:
+        lines.append(f"| {row['limit']} | {row['inflight']} | {row['rate']:,.0f} | {row['cpu_ms']:.4f} | "
+                     f"{row['redis_per_call']:.4f} |")
     return "\n".join(lines)
 
 
 def targets(result: dict) -> list[dict]:
     """The fleet goals: shared at most 1.5x minimumThroughput; the Redis store at least 0.9x
-    the in-process req/s at 1 and at 64 in flight."""
+    the in-process req/s at 1 and at 64 in flight; a shared limit's fleet within the limit plus
+    one burst and 1%; under 0.1 Redis operations per call far under a shared limit."""
     goals = [{"target": f"failing calls before a fleet of {result['fleet']} stops, shared (x minimumThroughput)",
-              "measured": result["received"]["shared"] / result["threshold"], "goal": 1.5, "unit": "x",
+              "measured": result["received"]["shared"] / result["threshold"], "goal": 1.5, "unit": "x", "at_most": True,
               "met": result["received"]["shared"] <= 1.5 * result["threshold"]}]
     rates = {(row["store"], row["inflight"]): row["rate"] for row in result["cost"]}
     for inflight in (1, 64):
         ratio = rates[("shared", inflight)] / rates[("in process", inflight)]
         goals.append({"target": f"req/s with the breaker in Redis / in process, (a), {inflight} in flight",
                       "measured": ratio, "goal": 0.9, "unit": "x", "met": ratio >= 0.9})
+    worst = max(result["rate_limit"], key=lambda run: run["received"])
+    allowed = worst["bound"] * 1.01
+    goals.append({"target": "a shared limit's fleet over 5 s: received / (limit + one burst + 1%)",
+                  "measured": worst["received"] / allowed, "goal": 1.0, "unit": "x", "at_most": True,
+                  "met": worst["received"] <= allowed})
+    far = {row["limit"]: row for row in result["far_limit"]}
+    goals.append({"target": "Redis operations per call, shared limit far above the rate, 64 in flight",
+                  "measured": far["shared limit"]["redis_per_call"], "goal": 0.1, "unit": "ops",
+                  "met": far["shared limit"]["redis_per_call"] < 0.1})
     return goals

@@ -490,7 +490,9 @@ def targets(rows: list[Row], memory: dict | None) -> list[dict]:
 def targets_table(items: list[dict]) -> str:
     lines = ["| target | goal | measured | met |", "|---|---:|---:|---|"]
     for t in items:
-        goal = f"{'>=' if t['unit'] == 'x' else '<='} {t['goal']:g}{' ' + t['unit'] if t['unit'] != 'x' else 'x'}"
+        # A ratio is a floor and a quantity a ceiling, unless the goal says "at_most".
+        at_most = t.get("at_most", t["unit"] != "x")
+        goal = f"{'<=' if at_most else '>='} {t['goal']:g}{' ' + t['unit'] if t['unit'] != 'x' else 'x'}"
         measured = "not run" if t["measured"] is None else f"{t['measured']:.2f}{' ' + t['unit'] if t['unit'] != 'x' else 'x'}"
         met = "" if t["met"] is None else ("yes" if t["met"] else "**no**")
         lines.append(f"| {t['target']} | {goal} | {measured} | {met} |")

@@ -627,13 +627,16 @@ int32_t gw_client_cookies_json(gw_client *client, char **out_json);
  * {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes", "failures"}
  * (or "state": "open", "for"; "half_open", "trial"), {"type": "rate_limit", "scope", "name",
  * "policy", "ahead"}, {"type": "pause", "scope", "name", "policy", "for"} (docs/fleet.md).
- * The `gatewire state` command prints the same objects one a line.
+ * Durations are rounded to the millisecond. Of a "redisCluster" every primary is read (each
+ * holds its own slots' keys) and the objects merged. The `gatewire state` command prints the
+ * same objects one a line.
  *
- * Blocks until Redis answers (at most the store's "timeout"); not from a callback.
+ * Blocks until Redis answers (at most the store's "timeout"; each primary of a cluster);
+ * not from a callback.
  * @param client the client.
  * @param out_json receives the JSON text, freed with gw_string_free; NULL on an error.
- * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument, a config without
- *         "sharedState" or with "redisCluster"; GW_ERROR_WOULD_DEADLOCK on the client's loop
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL argument or a config without
+ *         "sharedState"; GW_ERROR_WOULD_DEADLOCK on the client's loop
  *         thread; GW_ERROR_CALL_FAILED when Redis does not answer in time
  *         (gw_last_error_message says why).
  */
@@ -1480,6 +1483,20 @@ const char *gw_result_error_objects_json(const gw_result *result);
 double gw_result_retry_after(const gw_result *result);
 
 /**
+ * Whether a decision of the call's circuit breaker or rate limit shared through the gateway
+ * config's "sharedState" (an attempt's admission, or the recording of its outcome) was made
+ * in process because the store was failing: an error, or no answer within its "timeout"
+ * (docs/fleet.md, "When Redis fails"). The call was still limited and guarded, by this
+ * client's own counts only.
+ *
+ * Any thread.
+ * @param result the result of a successful or failed call (NULL is accepted).
+ * @return 1 when a shared decision was made in process; 0 otherwise, without "sharedState",
+ *         and for NULL.
+ */
+int32_t gw_result_shared_state_local(const gw_result *result);
+
+/**
  * The attempt history.
  *
  * A JSON array of {"attempt", "start", "duration", "status", "error", "curl_code",
@@ -1823,7 +1840,11 @@ int32_t gw_client_remove_failure_observer(gw_client *client, uint64_t id);
  * @brief Every step of every call of a client, with timings.
  *
  * Every call produces: call_started, per attempt attempt_started and attempt_finished (with
- * timings), retry_scheduled before each delay, call_finished once. Monitors run on the
+ * timings), retry_scheduled before each delay, call_finished once. A client with
+ * "sharedState" also tells of its store, once per outage: shared_state_degraded when the
+ * store has failed repeatedly (its breakers and rate limits decide in process), then
+ * shared_state_recovered; their JSON is {"event", "call_id": 0, "message"}, of no call
+ * (docs/fleet.md). Monitors run on the
  * event-loop thread; the gw_event is borrowed (valid during the callback). A NULL event gives
  * 0 or NULL.
  * @{
@@ -1860,8 +1881,8 @@ int32_t gw_client_remove_event_monitor(gw_client *client, uint64_t id);
 /**
  * The event's kind.
  * @param event the borrowed event.
- * @return "call_started", "attempt_started", "attempt_finished", "retry_scheduled" or
- *         "call_finished".
+ * @return "call_started", "attempt_started", "attempt_finished", "retry_scheduled",
+ *         "call_finished", "shared_state_degraded" or "shared_state_recovered".
  */
 const char *gw_event_kind(const gw_event *event);
 

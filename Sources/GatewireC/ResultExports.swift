@@ -95,6 +95,15 @@ public func gw_result_retry_after(_ pointer: OpaquePointer?) -> Double {
     result(pointer)?.error?.retryAfter ?? 0
 }
 
+/// `gw_result_shared_state_local`: 1 when a shared breaker's or rate limit's decision for the
+/// call was made in process while the store failed (``Response/sharedStateLocal``,
+/// ``GatewireError/sharedStateLocal``); 0 otherwise or for NULL.
+@_cdecl("gw_result_shared_state_local")
+public func gw_result_shared_state_local(_ pointer: OpaquePointer?) -> Int32 {
+    guard let box = result(pointer) else { return 0 }
+    return box.response?.sharedStateLocal == true || box.error?.sharedStateLocal == true ? 1 : 0
+}
+
 @_cdecl("gw_result_attempts_json")
 public func gw_result_attempts_json(_ pointer: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let box = result(pointer) else { return nil }

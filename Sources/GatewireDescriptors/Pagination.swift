@@ -17,6 +17,15 @@ import GatewireMapping
 ///   `cursorKeyPath`; strings as they are, integers exactly) as the query parameter
 ///   `parameter`; ends when the cursor is missing, `null`, `""`, `0` or `"0"` (Slack ends
 ///   with `""`, Twitter with `0`).
+/// - `nextURL`: `{"style": "nextURL", "urlKeyPath": "next_page_uri", "maxPages": 10}`: follows
+///   the next page's URL read at `urlKeyPath` in each body (Twilio's `next_page_uri`, an
+///   absolute path; Spotify's `next` and Azure's `nextLink`, absolute URLs); ends when it is
+///   missing, `null` or `""`. The URL must lie under the base URL, as for `link`.
+/// - `keyset`: `{"style": "keyset", "itemsKeyPath": "data", "idKeyPath": "id", "parameter":
+///   "starting_after", "hasMoreKeyPath": "has_more", "maxPages": 10}` (Stripe's): sends the id
+///   of the page's last item (read at `idKeyPath` in the last element of the array at
+///   `itemsKeyPath`) as the query parameter `parameter`; ends when the body's `hasMoreKeyPath`
+///   is not `true`, or the page has no item.
 ///
 /// Every style also ends after `maxPages` pages (default 100) and at the first failed page.
 public struct Pagination: Sendable, Hashable {
@@ -28,6 +37,10 @@ public struct Pagination: Sendable, Hashable {
         case link
         /// A next-cursor in the body, sent back as a parameter.
         case cursor
+        /// The next page's URL in the body.
+        case nextURL
+        /// The last item's id sent back as a parameter while the body says there is more.
+        case keyset
     }
 
     /// The style.
@@ -46,8 +59,17 @@ public struct Pagination: Sendable, Hashable {
     package var totalKeyPath: JSONKeyPath = .root
     /// `cursor`: where the next cursor is in each body (required for `cursor`).
     package var cursorKeyPath: JSONKeyPath = .root
-    /// `cursor`: the query parameter the cursor is sent as (default `cursor`).
+    /// `cursor` and `keyset`: the query parameter the cursor or the last id is sent as
+    /// (default `cursor`; required for `keyset`).
     public var parameter = "cursor"
+    /// `nextURL`: where the next page's URL is in each body (required for `nextURL`).
+    package var urlKeyPath: JSONKeyPath = .root
+    /// `keyset`: where the page's items are in each body (an array; required for `keyset`).
+    package var itemsKeyPath: JSONKeyPath = .root
+    /// `keyset`: where an item's id is, inside the item (default `id`).
+    package var idKeyPath: JSONKeyPath = "id"
+    /// `keyset`: where the body says whether more pages follow (`true`; required for `keyset`).
+    package var hasMoreKeyPath: JSONKeyPath = .root
 
     /// Link-header pagination.
     public static func link(maxPages: Int = 100) -> Pagination { Pagination(style: .link, maxPages: maxPages) }
@@ -57,6 +79,26 @@ public struct Pagination: Sendable, Hashable {
         var result = Pagination(style: .cursor, maxPages: maxPages)
         result.cursorKeyPath = JSONKeyPath(keyPath)
         result.parameter = parameter
+        return result
+    }
+
+    /// Pagination by the next page's URL in each body, at `keyPath`.
+    public static func nextURL(at keyPath: String, maxPages: Int = 100) -> Pagination {
+        var result = Pagination(style: .nextURL, maxPages: maxPages)
+        result.urlKeyPath = JSONKeyPath(keyPath)
+        return result
+    }
+
+    /// Keyset pagination: the last item's id (at `id` in the last element of the array at
+    /// `items`) sent as `parameter` while the body's `hasMore` is `true` (Stripe's
+    /// `starting_after` and `has_more`).
+    public static func keyset(items: String, id: String = "id", parameter: String, hasMore: String,
+                              maxPages: Int = 100) -> Pagination {
+        var result = Pagination(style: .keyset, maxPages: maxPages)
+        result.itemsKeyPath = JSONKeyPath(items)
+        result.idKeyPath = JSONKeyPath(id)
+        result.parameter = parameter
+        result.hasMoreKeyPath = JSONKeyPath(hasMore)
         return result
     }
 
@@ -84,7 +126,7 @@ public struct Pagination: Sendable, Hashable {
         let styleNode = try node.required("style")
         let name = try styleNode.string()
         guard let style = Style(rawValue: name) else {
-            throw styleNode.error("unknown pagination style \"\(name)\" (expected page, link or cursor)")
+            throw styleNode.error("unknown pagination style \"\(name)\" (expected page, link, cursor, nextURL or keyset)")
         }
         self.init(style: style, maxPages: 100)
         switch style {
@@ -102,6 +144,15 @@ public struct Pagination: Sendable, Hashable {
             try node.rejectUnknownKeys(["style", "maxPages", "cursorKeyPath", "parameter"])
             cursorKeyPath = JSONKeyPath(try node.required("cursorKeyPath").string())
             if let value = try node.optional("parameter") { parameter = try value.string() }
+        case .nextURL:
+            try node.rejectUnknownKeys(["style", "maxPages", "urlKeyPath"])
+            urlKeyPath = JSONKeyPath(try node.required("urlKeyPath").string())
+        case .keyset:
+            try node.rejectUnknownKeys(["style", "maxPages", "itemsKeyPath", "idKeyPath", "parameter", "hasMoreKeyPath"])
+            itemsKeyPath = JSONKeyPath(try node.required("itemsKeyPath").string())
+            if let value = try node.optional("idKeyPath") { idKeyPath = JSONKeyPath(try value.string()) }
+            parameter = try node.required("parameter").string()
+            hasMoreKeyPath = JSONKeyPath(try node.required("hasMoreKeyPath").string())
         }
         if let value = try node.optional("maxPages") { maxPages = Int(try value.integer(in: 1...1_000_000)) }
     }

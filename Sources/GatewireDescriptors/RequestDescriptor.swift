@@ -8,8 +8,11 @@ import GatewireMapping
 ///
 /// For each attribute, the value at the *destination* key of the caller's object is written
 /// at the *source* key path of the body; dotted source paths create nested objects
-/// (`"address.city"` -> `{"address": {"city": ...}}`). A missing or `null` value is written
-/// as `null` (RestKit 0.22+, `assignsDefaultValueForMissingAttributes`). Values are copied
+/// (`"address.city"` -> `{"address": {"city": ...}}`). A `null` value is written as `null`;
+/// a missing one too by default (RestKit 0.22+, `assignsDefaultValueForMissingAttributes =
+/// YES`), or left out with ``missingAttributes`` ``MissingAttributes/omit`` (RestKit's flag
+/// set to NO; what an API that reads an absent form field as "unchanged" and an empty one as
+/// "unset", such as Stripe's, needs). Values are copied
 /// as they are, without coercion: a date given as ISO 8601 text stays that text.
 /// Relationships recurse with their mapping; an array of objects gives an array.
 ///
@@ -29,6 +32,16 @@ package struct RequestDescriptor: Sendable, Hashable {
     /// For GET, HEAD and DELETE there is no body: the mapped attributes become path and
     /// query parameters (flattened as ``FormEncoding/pairs(_:includeNulls:)``), whatever the format.
     package var format: BodyFormat = .json
+    /// What a key the caller's object lacks becomes in the body (config `"missingAttributes"`).
+    package var missingAttributes: MissingAttributes = .null
+
+    /// How a request descriptor writes an attribute or relationship the caller's object lacks.
+    package enum MissingAttributes: String, Sendable, Hashable, CaseIterable {
+        /// As `null` (RestKit 0.22+'s default; an empty field in a form), the default.
+        case null
+        /// Not at all: only the keys the object has (and its explicit `null`s) are written.
+        case omit
+    }
 
     /// The body encodings of a request descriptor (config `"format"`).
     package enum BodyFormat: String, Sendable, Hashable, CaseIterable {
@@ -62,11 +75,12 @@ package struct RequestDescriptor: Sendable, Hashable {
     }
 
     /// The config form: `{"objectType": "User", "mapping": "User", "rootKeyPath": "user", "method": "POST",
-    /// "format": "form"}` (only `mapping` is required; `method` as in ``ResponseDescriptor``;
-    /// `format` is `json` (default), `form` or `multipart`).
+    /// "format": "form", "missingAttributes": "omit"}` (only `mapping` is required; `method` as
+    /// in ``ResponseDescriptor``; `format` is `json` (default), `form` or `multipart`;
+    /// `missingAttributes` is `null` (default) or `omit`).
     /// - Throws: ``ConfigError`` naming the field; unknown fields are rejected.
     package init(config node: ConfigNode) throws(ConfigError) {
-        try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType", "format"])
+        try node.rejectUnknownKeys(["mapping", "rootKeyPath", "method", "objectType", "format", "missingAttributes"])
         var format = BodyFormat.json
         if let formatNode = try node.optional("format") {
             let name = try formatNode.string()
@@ -80,6 +94,13 @@ package struct RequestDescriptor: Sendable, Hashable {
                   methods: try ResponseDescriptor.methods(config: node.optional("method")),
                   objectType: try node.optional("objectType")?.string())
         self.format = format
+        if let missingNode = try node.optional("missingAttributes") {
+            let name = try missingNode.string()
+            guard let parsed = MissingAttributes(rawValue: name) else {
+                throw missingNode.error("unknown value \"\(name)\" (expected null or omit)")
+            }
+            missingAttributes = parsed
+        }
     }
 
     /// The request body for `object` (a JSON object, or an array of them).
@@ -92,15 +113,16 @@ package struct RequestDescriptor: Sendable, Hashable {
         guard mapping.dynamic == nil else {
             throw MappingError("the dynamic mapping \"\(self.mapping)\" cannot build a request body (name a concrete mapping)")
         }
-        let inner = try RequestDescriptor.inverse(object, mapping, mapper, path: "", depth: 0)
+        let inner = try RequestDescriptor.inverse(object, mapping, mapper, omitMissing: missingAttributes == .omit,
+                                                  path: "", depth: 0)
         guard let rootKeyPath else { return inner }
         let wrapped = JSONValue.object()
         try RequestDescriptor.set(inner, at: rootKeyPath.components, in: wrapped, path: "")
         return wrapped
     }
 
-    private static func inverse(_ node: JSONNode, _ mapping: ObjectMapping, _ mapper: ObjectMapper, path: String,
-                                depth: Int) throws(MappingError) -> JSONValue {
+    private static func inverse(_ node: JSONNode, _ mapping: ObjectMapping, _ mapper: ObjectMapper, omitMissing: Bool,
+                                path: String, depth: Int) throws(MappingError) -> JSONValue {
         guard depth < mapper.maxDepth else { throw MappingError("objects nested deeper than \(mapper.maxDepth) levels", keyPath: path) }
         switch node.kind {
         case .null:
@@ -108,7 +130,8 @@ package struct RequestDescriptor: Sendable, Hashable {
         case .array:
             let result = JSONValue.array()
             for (index, element) in node.elements.enumerated() where !element.isNull {
-                result.append(try inverse(element, mapping, mapper, path: "\(path)[\(index)]", depth: depth))
+                result.append(try inverse(element, mapping, mapper, omitMissing: omitMissing, path: "\(path)[\(index)]",
+                                          depth: depth))
             }
             return result
         case .object:
@@ -123,17 +146,22 @@ package struct RequestDescriptor: Sendable, Hashable {
         }
         let result = JSONValue.object()
         for attribute in mapping.attributes where !attribute.source.isRoot {
-            let value = node[attribute.destination]?.retained() ?? .null()
-            try set(value, at: attribute.source.components, in: result, path: path)
+            guard let given = node[attribute.destination] else {
+                if !omitMissing { try set(.null(), at: attribute.source.components, in: result, path: path) }
+                continue
+            }
+            try set(given.retained(), at: attribute.source.components, in: result, path: path)
         }
         for relationship in mapping.relationships where !relationship.source.isRoot {
             let where_ = JSONKeyPath.join(path, relationship.destination)
             guard let nested = mapper.mappings[relationship.mapping] else {
                 throw MappingError("unknown mapping \"\(relationship.mapping)\"", keyPath: where_)
             }
-            let value = try node[relationship.destination].map { child throws(MappingError) in
-                try inverse(child, nested, mapper, path: where_, depth: depth + 1)
-            } ?? .null()
+            guard let child = node[relationship.destination] else {
+                if !omitMissing { try set(.null(), at: relationship.source.components, in: result, path: path) }
+                continue
+            }
+            let value = try inverse(child, nested, mapper, omitMissing: omitMissing, path: where_, depth: depth + 1)
             try set(value, at: relationship.source.components, in: result, path: path)
         }
         return result

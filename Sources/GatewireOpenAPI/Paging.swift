@@ -1,7 +1,7 @@
 import GatewireJSON
 
 /// A route's `pagination` where the document says how its GET pages, in one of the config's
-/// three styles:
+/// styles:
 /// - `link`: a 2xx response declares a `Link` header (RFC 8288's `rel="next"`, GitHub's);
 /// - `cursor`: a query parameter that takes a cursor (`cursor`, `page_token`, `pagetoken`,
 ///   `next_token`, `continuation_token`, `after`, `marker`) paired with the response field that
@@ -9,11 +9,14 @@ import GatewireJSON
 ///   Google's), at the top or under a `cursors`/`response_metadata`-like object (Slack's
 ///   `response_metadata.next_cursor`, Spotify's `cursors.after`);
 /// - `page`: a `page` parameter, a page-size parameter (`per_page`, `page_size`, `limit`)
-///   with an integer `default`, and a total (`total_count`, `total`) in the response.
+///   with an integer `default`, and a total (`total_count`, `total`) in the response;
+/// - `keyset`: Stripe's `starting_after` parameter with `has_more` and the items in `data`
+///   (each with an `id`) in the response;
+/// - `nextURL`: the next page's URL in the response (Twilio's `next_page_uri`, Spotify's
+///   `next`, Azure's `nextLink` or the `nextLinkName` its `x-ms-pageable` names).
 ///
-/// A GET that takes such parameters but matches none of these (Stripe's `starting_after`
-/// with `has_more`, a next page's URL in the body as Twilio's `next_page_uri`, Azure's
-/// `x-ms-pageable`) has a report line: the config cannot follow it.
+/// A GET that takes paging parameters but matches none of these has a report line: the config
+/// cannot follow it.
 struct Paging {
     let references: References
     let mappings: MappingBuilder
@@ -24,6 +27,8 @@ struct Paging {
     static let pageParameters: Set<String> = ["page", "pagenumber"]
     static let sizeParameters: Set<String> = ["perpage", "pagesize", "limit"]
     static let otherPagingParameters: Set<String> = ["startingafter", "endingbefore", "before"]
+    /// Names (normalized) of the response fields that hold the next page's URL.
+    static let nextURLFields: Set<String> = ["nextpageuri", "nextpageurl", "nextlink", "next", "odatanextlink"]
 
     /// `name` lower-cased without `_` and `-`, as the rules compare names.
     static func normalized(_ name: String) -> String { String(name.lowercased().filter { $0 != "_" && $0 != "-" }) }
@@ -58,6 +63,19 @@ struct Paging {
             pagination.set("totalKeyPath", .string(total))
             return pagination
         }
+        if let after = names["startingafter"], fields.contains(where: { !$0.nested && $0.name == "hasmore" }),
+           let items = fields.first(where: { !$0.nested && $0.name == "data" }) {
+            let pagination = style("keyset")
+            pagination.set("itemsKeyPath", .string(items.path))
+            pagination.set("parameter", .string(after))
+            pagination.set("hasMoreKeyPath", .string(fields.first { !$0.nested && $0.name == "hasmore" }!.path))
+            return pagination
+        }
+        if let next = try nextURLField(operation, fields) {
+            let pagination = style("nextURL")
+            pagination.set("urlKeyPath", .string(next))
+            return pagination
+        }
         // An offset pages only beside a page size (Google's autocomplete `offset` is a position in the input).
         let sized = names.keys.contains { Self.sizeParameters.contains($0) }
         let paging = query.filter {
@@ -68,10 +86,26 @@ struct Paging {
         if !paging.isEmpty || operation.node["x-ms-pageable"] != nil {
             let what = paging.isEmpty ? "x-ms-pageable" : "the parameters " + paging.joined(separator: ", ")
             report.add(operation.node.location.pointer, "pagination_not_expressible",
-                       "the operation pages (\(what)), but not by a Link header, a next cursor in the body or a page number "
-                       + "with a total: the route has no pagination, a call asks for each page itself", document: file)
+                       "the operation pages (\(what)), but not by a Link header, a next cursor or URL in the body, a page "
+                       + "number with a total or a last item's id: the route has no pagination, a call asks for each page "
+                       + "itself", document: file)
         }
         return nil
+    }
+
+    /// The key path of the response field that holds the next page's URL: the `nextLinkName`
+    /// of `x-ms-pageable` (`nextLink` when it names none; `null` pages in one response), else a
+    /// top-level field named as ``nextURLFields`` say; nil when there is none.
+    private func nextURLField(_ operation: Operation, _ fields: [(name: String, path: String, nested: Bool)])
+        throws(OpenAPIImportError) -> String?
+    {
+        if let pageable = operation.node["x-ms-pageable"] {
+            let name = pageable["nextLinkName"]
+            if name?.node.isNull == true { return nil }
+            let wanted = Self.normalized(name?.node.string ?? "nextLink")
+            return fields.first { !$0.nested && $0.name == wanted }?.path
+        }
+        return fields.first { !$0.nested && Self.nextURLFields.contains($0.name) }?.path
     }
 
     private func style(_ name: String) -> JSONValue {

@@ -63,6 +63,10 @@ struct RequestBodies {
         descriptor.set("mapping", .string(mappings.mappingName(for: shape, suggested: "\(route).request")))
         descriptor.set("method", .string(operation.method))
         if format != "json" { descriptor.set("format", .string(format)) }
+        // An operation's optional properties are optional to send: a key the caller's object
+        // lacks is left out, never sent as null (which a form reads as an empty field, and
+        // Stripe as "unset this field"; a non-nullable JSON property refuses it).
+        descriptor.set("missingAttributes", .string("omit"))
         return descriptor
     }
 

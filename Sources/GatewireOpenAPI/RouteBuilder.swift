@@ -55,6 +55,12 @@ struct RouteBuilder {
                 requests.append((name, request))
             }
             if let pagination = try paging.pagination(of: operation, report: &report) { route.set("pagination", pagination) }
+            let required = try requiredQuery(of: operation)
+            if !required.isEmpty {
+                let names = JSONValue.array()
+                for name in required { names.append(.string(name)) }
+                route.set("requiredQuery", names)
+            }
             routes.set(name, route)
             routeCount += 1
             try reportUnexpressed(operation, pointer: pointer, file: file, report: &report)
@@ -69,12 +75,18 @@ struct RouteBuilder {
                      operationCount: operations.count)
     }
 
-    /// Report lines for what the route does not carry: required query, header and cookie
-    /// parameters (a route checks only its path's), other servers and callbacks.
+    /// The names of the operation's required query parameters, sorted (the route's `requiredQuery`).
+    private func requiredQuery(of operation: Operation) throws(OpenAPIImportError) -> [String] {
+        try operation.parameters(references).filter { $0.place == "query" && $0.node["required"]?.node.bool == true }
+            .map(\.name).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// Report lines for what the route does not carry: required header and cookie parameters
+    /// (a route checks its path's and its required query parameters), other servers and callbacks.
     private func reportUnexpressed(_ operation: Operation, pointer: String, file: String?, report: inout ImportReport)
         throws(OpenAPIImportError)
     {
-        for (name, place, parameter) in try operation.parameters(references) where place != "path" {
+        for (name, place, parameter) in try operation.parameters(references) where place != "path" && place != "query" {
             guard parameter["required"]?.node.bool == true else { continue }
             report.add(parameter.location.pointer, "parameter_not_checked",
                        "the required \(place) parameter \"\(name)\" is not checked by the route: a call must send it itself",

@@ -97,6 +97,40 @@ package final class RedisCluster: @unchecked Sendable {
         }
     }
 
+    /// Runs `script`, which names no key, once on every primary of the slot map (after the
+    /// first map, as every command), each bounded by `timeout` (nil:
+    /// ``RedisConnectionOptions/commandTimeout``), and runs `completion` once, on the loop
+    /// thread, with the replies in the map's order of primaries, or the first failure. For what
+    /// one node cannot answer alone: a `SCAN` of the whole cluster's keys (each primary holds
+    /// its own slots' keys). Loop thread only.
+    package func evalshaOnEveryPrimary(_ script: RedisScript, arguments: [[UInt8]], timeout: Double? = nil,
+                                       _ completion: @escaping (Result<[RedisReply], RedisError>) -> Void) {
+        guard !closed else { return completion(.failure(RedisError(.closed, "the Redis cluster client was closed"))) }
+        let start = { [weak self] in
+            guard let self else { return }
+            // One slot each primary serves routes the keyless script to it.
+            var slotOf: [Int: Int] = [:]
+            for (slot, node) in slots.enumerated() where node >= 0 && slotOf[node] == nil { slotOf[node] = slot }
+            let targets = slotOf.keys.sorted().compactMap { slotOf[$0] }
+            guard !targets.isEmpty else {
+                return completion(.failure(RedisError(.disconnected, "the cluster's slot map is empty"
+                    + (lastMapError.map { " (\($0.message))" } ?? ""))))
+            }
+            let gathered = GatheredReplies(count: targets.count, completion)
+            for (index, slot) in targets.enumerated() {
+                dispatch(name: Array("EVALSHA".utf8), slot: slot, timeout: timeout, { gathered.put($0, at: index) }) {
+                    connection, left, done in
+                    connection.evalsha(script, keys: [], arguments: arguments, timeout: left, done)
+                }
+            }
+        }
+        if hasMap { return start() }
+        guard held.count < options.maxPending else {
+            return completion(.failure(RedisError(.overloaded, "\(held.count) commands already wait for the cluster's slot map")))
+        }
+        held.append(start)
+    }
+
     /// The `host:port` of the primary serving `slot` in the current map, or nil.
     package func node(serving slot: Int) -> String? {
         slots[slot] >= 0 ? nodes[slots[slot]] : nil
@@ -319,5 +353,35 @@ package final class RedisCluster: @unchecked Sendable {
             ranges.append((Int(first), Int(last), name.contains(":") ? "[\(name)]:\(port)" : "\(name):\(port)"))
         }
         return .success(ranges)
+    }
+}
+
+/// The replies of one command sent to several nodes (``RedisCluster/evalshaOnEveryPrimary(_:arguments:timeout:_:)``),
+/// gathered until the last arrives; the first failure ends it. Loop thread only.
+private final class GatheredReplies {
+    private var replies: [RedisReply?]
+    private var left: Int
+    private var completion: ((Result<[RedisReply], RedisError>) -> Void)?
+
+    init(count: Int, _ completion: @escaping (Result<[RedisReply], RedisError>) -> Void) {
+        replies = Array(repeating: nil, count: count)
+        left = count
+        self.completion = completion
+    }
+
+    func put(_ result: Result<RedisReply, RedisError>, at index: Int) {
+        guard let completion else { return }
+        switch result {
+        case let .success(reply):
+            replies[index] = reply
+            left -= 1
+            if left == 0 {
+                self.completion = nil
+                completion(.success(replies.compactMap { $0 }))
+            }
+        case let .failure(error):
+            self.completion = nil
+            completion(.failure(error))
+        }
     }
 }

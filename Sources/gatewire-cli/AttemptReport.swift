@@ -31,8 +31,10 @@ func describe(_ attempt: Attempt) -> String {
 /// --verbose each attempt line as it happens (one that retries when its retry is scheduled,
 /// the last one when the call ends, with its decision), then what the client's global failure
 /// observer saw of the call (it runs on the loop thread, before the call's result reaches the
-/// main thread, so its lines are held until the last attempt is printed); on a terminal the
-/// status line's progress bar and countdown.
+/// main thread, so its lines are held until the last attempt is printed), and whether the
+/// call's shared breaker or rate limit decided in process (the store's degradation and
+/// recovery are the library's log lines on stderr); on a terminal the status line's progress
+/// bar and countdown.
 struct AttemptReport {
     let verbose: Bool
     let console: LiveConsole
@@ -71,6 +73,8 @@ struct AttemptReport {
                 live.withLock { $0.printed += 1 }
             case .callFinished:
                 break
+            case .sharedStateDegraded, .sharedStateRecovered:
+                break  // the library's log line says it on stderr already, verbose or not
             }
         }
     }
@@ -84,11 +88,16 @@ struct AttemptReport {
         return request
     }
 
-    /// Prints the call's `attempts` not printed yet (one line each) and the observer's lines
-    /// since the last call.
-    func print(_ attempts: [Attempt]) {
+    /// Prints the call's `attempts` not printed yet (one line each), the observer's lines
+    /// since the last call, and when `sharedStateLocal` (``Response/sharedStateLocal``) that
+    /// the shared state was decided in process.
+    func print(_ attempts: [Attempt], sharedStateLocal: Bool = false) {
         guard verbose else { return }
         for attempt in attempts.dropFirst(live.withLock { $0.printed }) { console.print(describe(attempt)) }
         for line in observed.take() { console.print(line) }
+        if sharedStateLocal {
+            console.print("shared state: decided in process (the store failed or did not answer in time); "
+                + "the circuit breaker and rate limit counted this client's calls only")
+        }
     }
 }

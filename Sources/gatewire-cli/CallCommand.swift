@@ -38,7 +38,7 @@ func call(_ arguments: ArraySlice<String>) -> Never {
 private func printResult(_ request: Request, client: Client, report: AttemptReport, anyway: Bool) -> Int32 {
     do {
         let response = try client.sendAndWait(request)
-        report.print(response.attempts)
+        report.print(response.attempts, sharedStateLocal: response.sharedStateLocal)
         report.console.clearStatus()
         report.printCache(of: response)
         let output: [UInt8]
@@ -51,7 +51,7 @@ private func printResult(_ request: Request, client: Client, report: AttemptRepo
         }
         return writeResult(output, anyway: anyway) ? ExitStatus.success : ExitStatus.failed
     } catch {
-        report.print(error.attempts)
+        report.print(error.attempts, sharedStateLocal: error.sharedStateLocal)
         report.console.clearStatus()
         if reportRefusedRequest(error) { return ExitStatus.usage }
         _ = writeResult(Array(summary(of: error).serialized(pretty: true).utf8), anyway: anyway)
@@ -70,14 +70,14 @@ private func printPages(_ request: Request, client: Client, report: AttemptRepor
         let paginator = try client.paginator(request)
         while let page = try paginator.next() {
             pages += 1
-            report.print(page.attempts)
+            report.print(page.attempts, sharedStateLocal: page.sharedStateLocal)
             report.console.clearStatus()
             let line = (page.mapped ?? page.body ?? JSONValue.string(page.http.text)).serialized()
             guard writeResult(Array(line.utf8), anyway: anyway) else { return ExitStatus.failed }
         }
         return ExitStatus.success
     } catch {
-        report.print(error.attempts)
+        report.print(error.attempts, sharedStateLocal: error.sharedStateLocal)
         report.console.clearStatus()
         if pages == 0, reportRefusedRequest(error) { return ExitStatus.usage }
         _ = writeResult(Array(summary(of: error).serialized().utf8), anyway: anyway)

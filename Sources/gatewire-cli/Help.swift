@@ -136,11 +136,14 @@ enum Help {
                                   (Authorization, Cookie, API keys, the config's "redactHeaders");
                                   then its line (status or error, time, delay, why it retried or
                                   stopped, the redirects it followed), what the global failure
-                                  observer saw, and "cache: hit" or "cache: revalidated" when the
-                                  cache answered. On a terminal, a backoff wait is counted down
-                                  once a second. An https request line has no version: libcurl
-                                  picks HTTP/1.1 or HTTP/2 with the server (the response line says
-                                  which)
+                                  observer saw, "cache: hit" or "cache: revalidated" when the
+                                  cache answered, and "shared state: decided in process" when
+                                  the "sharedState" store failed and the call's circuit breaker
+                                  or rate limit counted this client's calls only (the store's
+                                  loss and return are log lines on stderr, verbose or not). On
+                                  a terminal, a backoff wait is counted down once a second. An
+                                  https request line has no version: libcurl picks HTTP/1.1 or
+                                  HTTP/2 with the server (the response line says which)
           --output FILE, -o FILE  write a 2xx body to FILE (through a temporary file renamed on
                                   success; a retry resumes a partial body with Range when the
                                   server gave a validator); the summary or error goes to stderr.
@@ -173,13 +176,13 @@ enum Help {
 
 
         Prints what the config's "sharedState" Redis holds under its keyPrefix, whichever
-        process wrote it: one JSON object a line, sorted by key, times in seconds from Redis's
-        clock. {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes",
+        process wrote it (of a "redisCluster": every primary's keys): one JSON object a line,
+        sorted by key, times in seconds (to the millisecond) from Redis's clock. {"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes",
         "failures"} or "state": "open", "for" (until the break ends) or "half_open", "trial";
         {"type": "rate_limit", "scope", "name", "policy", "ahead"} (how far the limit is
         booked ahead: 0 = a whole burst is free); {"type": "pause", "scope", "name", "policy",
-        "for"}. Exit 0; 1 when the config has no sharedState, names a cluster, or Redis does
-        not answer within its timeout ("gatewire: why" on stderr); 2 for a usage error.
+        "for"}. Exit 0; 1 when the config has no sharedState, or Redis (a primary of the
+        cluster) does not answer within its timeout ("gatewire: why" on stderr); 2 for a usage error.
           --config FILE           the gateway config (JSON)
         """
 

@@ -4,7 +4,7 @@ import Glibc
 /// `gatewire state --config FILE`: prints what the config's `sharedState` store holds under
 /// its key prefix (circuit breakers, rate limits, pauses: JSON Lines, ``Client/sharedState(_:)``),
 /// whichever process wrote it, and exits 0; exits 1 with the reason on stderr when the store
-/// cannot be read (no `sharedState`, a cluster, no answer), 2 for a usage error.
+/// cannot be read (no `sharedState`, no answer), 2 for a usage error.
 func state(_ arguments: ArraySlice<String>) -> Never {
     var path: String?
     var rest = arguments

@@ -49,13 +49,12 @@ import Testing
         #expect(try Support.value(result.config, "routes") == """
             {"dropKey":{"method":"PUT","pathPattern":"/urn\\\\::id"},\
             "dropKey_2":{"method":"DELETE","pathPattern":"/users/:user_id/keys/:key"},\
-            "get_users_user_id_keys_key":{"method":"GET","pathPattern":"/users/:user_id/keys/:key"}}
+            "get_users_user_id_keys_key":{"method":"GET","pathPattern":"/users/:user_id/keys/:key","requiredQuery":["fields"]}}
             """)
         #expect(Support.reasons(result.report) == [
             "/paths/~1files~1*/get path_not_expressible",
             "/paths/~1users~1{user-id}~1keys~1{key}/get path_parameter_renamed",
             "/paths/~1users~1{user-id}~1keys~1{key}/get pagination_not_expressible",  // a page number without a total
-            "/paths/~1users~1{user-id}~1keys~1{key}/get/parameters/0 parameter_not_checked",
             "/paths/~1users~1{user-id}~1keys~1{key}/delete/operationId operation_id_duplicate",
             "/paths/~1users~1{user-id}~1keys~1{key}/delete path_parameter_renamed",
         ])

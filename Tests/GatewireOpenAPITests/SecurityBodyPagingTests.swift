@@ -108,8 +108,8 @@ import Testing
                 Upload: {type: object, required: [purpose], properties: {purpose: {type: string}}}
             """)
         #expect(try Support.value(result.config, "requestDescriptors") == """
-            [{"format":"form","mapping":"PostCustomers.request","method":"POST","objectType":"PostCustomers"},\
-            {"mapping":"Upload","method":"POST","objectType":"PostFiles"}]
+            [{"format":"form","mapping":"PostCustomers.request","method":"POST","missingAttributes":"omit","objectType":"PostCustomers"},\
+            {"mapping":"Upload","method":"POST","missingAttributes":"omit","objectType":"PostFiles"}]
             """)
         #expect(try Support.value(result.config, "routes") == """
             {"GetSearch":{"method":"GET","pathPattern":"/v1/search"},\
@@ -169,14 +169,28 @@ import Testing
         let stripe = try Support.imported(pagingDocument(
             parameters: "[{name: starting_after, in: query, schema: {type: string}}, {name: limit, in: query, schema: {type: integer}}]",
             schema: "{type: object, properties: {data: {type: array, items: \(Self.item)}, has_more: {type: boolean}}}"))
-        #expect(try Support.value(stripe.config, "routes", "get_items", "pagination") == "absent")
-        #expect(Support.reasons(stripe.report) == ["/paths/~1items/get pagination_not_expressible"])
+        #expect(try Support.value(stripe.config, "routes", "get_items", "pagination")
+            == #"{"hasMoreKeyPath":"has_more","itemsKeyPath":"data","parameter":"starting_after","style":"keyset"}"#)
+        #expect(Support.reasons(stripe.report) == [])
 
         let azure = pagingDocument(parameters: "[]", schema: "{type: object, properties: {value: {type: array, items: \(Self.item)}, "
             + "nextLink: {type: string}}}").withAzurePageable()
         let pageable = try Support.imported(azure)
-        #expect(try Support.value(pageable.config, "routes", "get_items", "pagination") == "absent")
-        #expect(Support.reasons(pageable.report) == ["/paths/~1items/get pagination_not_expressible"])
+        #expect(try Support.value(pageable.config, "routes", "get_items", "pagination")
+            == #"{"style":"nextURL","urlKeyPath":"nextLink"}"#)
+        #expect(Support.reasons(pageable.report) == [])
+
+        let twilio = try Support.imported(pagingDocument(
+            parameters: "[{name: PageToken, in: query, schema: {type: string}}, {name: Page, in: query, schema: {type: integer}}]",
+            schema: "{type: object, properties: {messages: {type: array, items: \(Self.item)}, next_page_uri: {type: string, nullable: true}}}"))
+        #expect(try Support.value(twilio.config, "routes", "get_items", "pagination")
+            == #"{"style":"nextURL","urlKeyPath":"next_page_uri"}"#)
+
+        let elsewhere = try Support.imported(pagingDocument(
+            parameters: "[{name: ending_before, in: query, schema: {type: string}}]",
+            schema: "{type: object, properties: {data: {type: array, items: \(Self.item)}}}"))
+        #expect(try Support.value(elsewhere.config, "routes", "get_items", "pagination") == "absent")
+        #expect(Support.reasons(elsewhere.report) == ["/paths/~1items/get pagination_not_expressible"])
     }
 
     @Test func theSameDocumentInAnotherKeyOrderGivesTheSameBytes() throws {

@@ -14,8 +14,8 @@ enum Support {
         return path
     }()
 
-    /// The shared real OpenAPI documents (../shared/fixtures/openapi beside the repository).
-    static let fixtures = repoRoot + "/../shared/fixtures/openapi"
+    /// The real OpenAPI documents (Tests/fixtures/openapi, SOURCES.md there).
+    static let fixtures = repoRoot + "/Tests/fixtures/openapi"
 
     /// Imports `text` and checks the config as `gatewire check` does (``GatewayConfig``, whose
     /// warnings must be none).

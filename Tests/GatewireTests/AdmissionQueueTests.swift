@@ -149,7 +149,7 @@ import Testing
                 order.add(result.response?.status == 200 ? name : "\(name) failed")
             }
         }
-        let holders = (1..<ConnectionLimits().maxConnections).map { transfer(server.baseURL + "/delay/20000", "holder \($0)") }
+        let holders = (1..<ConnectionLimits().maxConnections).map { transfer(server.baseURL + "/delay/60000", "holder \($0)") }
         let quick = transfer(server.baseURL + "/echo/quick", "quick")
         let burst = (0..<10).map { transfer(server.baseURL + "/echo/a\($0)", "a\($0)") }
         let other = transfer("http://127.0.0.2:\(server.port)/echo/b", "b")
@@ -158,6 +158,7 @@ import Testing
         _ = loop.execute { for transfer in all { loop.start(transfer) } }
         for _ in 0..<3000 where order.all.count < 12 { try await Task.sleep(nanoseconds: 10_000_000) }
         // The burst's origin waited first and has the first turn; the other origin the next.
-        #expect(order.all == ["quick", "a0", "b", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"])
+        // The first twelve: on a machine slow enough, holders may end before the check.
+        #expect(Array(order.all.prefix(12)) == ["quick", "a0", "b", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "a9"])
     }
 }

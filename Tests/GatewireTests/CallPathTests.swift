@@ -84,4 +84,25 @@ import Testing
                 + "filled from the parameters; write \\: (or %3A) for a colon that is data")
         }
     }
+
+    @Test("a route's requiredQuery: a call without one of them fails before anything is sent; with them, they are the query")
+    func requiredQueryParameters() async throws {
+        let config = try GatewayConfig(json: #"""
+            {"baseURL": "\#(httpbin.baseURL)",
+             "routes": {"search": {"method": "GET", "pathPattern": "/anything/search", "requiredQuery": ["q", "type"]}}}
+            """#)
+        #expect(config.routes["search"]?.requiredQuery == ["q", "type"])
+        let client = try Client(config: config)
+        let found = try await client.send(Request(route: "search", parameters: ["q": "gate", "type": "track"]))
+        #expect(try echoedURL(found) == httpbin.baseURL + "/anything/search?q=gate&type=track")
+        let error = await #expect(throws: GatewireError.self) {
+            try await client.send(Request(route: "search", parameters: ["q": "gate"]))
+        }
+        #expect(error?.kind == .invalidArgument)
+        #expect(error?.message == "missing query parameter \"type\" of route search (its requiredQuery)")
+        #expect(error?.attempts.isEmpty == true)
+        #expect(throws: ConfigError.self) {
+            try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "routes": {"r": {"method": "GET", "pathPattern": "/", "requiredQuery": [""]}}}"#)
+        }
+    }
 }

@@ -87,7 +87,15 @@ struct CallStateMachineRateLimitTests {
         guard case .fail(let failure, let waits) = machine.stop(.deadline) else { Issue.record("fail"); return }
         #expect(failure.kind == .deadline && failure.status == 0)
         #expect(waits.admissionTimer == 9 && waits.retryTimer == nil)
+        #expect(waits.reservedSlot)  // the slot it waited for goes back to the limit
         guard case .none = machine.throttleElapsed(elapsed: 3) else { Issue.record("late timer"); return }
         guard case .none = machine.stop(.cancelled) else { Issue.record("second stop"); return }
+    }
+
+    @Test("a stop during a pause's wait gives no slot back: the wait held none")
+    func stopWhilePaused() {
+        var machine = Self.throttled(3, reserved: false)
+        guard case .fail(_, let waits) = machine.stop(.cancelled) else { Issue.record("fail"); return }
+        #expect(waits.admissionTimer == 9 && !waits.reservedSlot)
     }
 }

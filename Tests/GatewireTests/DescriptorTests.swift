@@ -140,6 +140,22 @@ func catalogError(_ text: String) throws -> ConfigError? {
             == #"{"user":{"full_name":"Ann","email":null,"created_at":"2017-10-10T16:00:00.000Z","profile":{"bio":"hi"},"address":{"zip":"75001"},"tags":["a","b"]}}"#)
     }
 
+    @Test("missingAttributes omit: keys the object lacks (attributes, nested ones, relationships) are left out; explicit nulls stay; the config reads it and refuses another value")
+    func missingAttributesOmit() throws {
+        let mapper = ObjectMapper(mappings: [user, address, tag])
+        var descriptor = RequestDescriptor(mapping: "User", rootKeyPath: JSONKeyPath("user"))
+        descriptor.missingAttributes = .omit
+        let object = try json(#"{"name": "Ann", "email": null, "address": {}}"#)
+        #expect(try descriptor.body(for: object.node, mapper: mapper).serialized()
+            == #"{"user":{"full_name":"Ann","email":null,"address":{}}}"#)
+        let read = try RequestDescriptor(config: ConfigNode(json(#"{"mapping": "User", "missingAttributes": "omit"}"#).node))
+        #expect(read.missingAttributes == .omit)
+        #expect(try RequestDescriptor(config: ConfigNode(json(#"{"mapping": "User"}"#).node)).missingAttributes == .null)
+        #expect(throws: ConfigError.self) {
+            try RequestDescriptor(config: ConfigNode(json(#"{"mapping": "User", "missingAttributes": "skip"}"#).node))
+        }
+    }
+
     @Test func simpleExampleAndMissingValuesBecomeNull() throws {
         let mapping = ObjectMapping(name: "User", attributes: [.init("full_name", to: "name")])
         let catalog = try MappingCatalog(mappings: [mapping],

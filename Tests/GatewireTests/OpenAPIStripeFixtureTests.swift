@@ -5,12 +5,12 @@ import Glibc
 import Testing
 
 /// The config imported from Stripe's OpenAPI document, against Stripe's own example objects
-/// (`fixtures3.json`, ../shared/fixtures/openapi): each object that a generated GET route's
+/// (`fixtures3.json`, Tests/fixtures/openapi): each object that a generated GET route's
 /// response descriptor maps at the body is served by the test server on loopback at that
 /// route's path, called through the route, and must map without an error, with every
 /// attribute of the mapping that the object has present and of the schema's type.
 @Suite struct OpenAPIStripeFixtureTests {
-    static let shared = TestServer.repoRoot + "/../shared/fixtures/openapi/stripe"
+    static let shared = TestServer.repoRoot + "/Tests/fixtures/openapi/stripe"
 
     /// The objects whose fixture (a later commit of Stripe's repository than the 2022-04-12
     /// document) lacks a field the document requires, or has null where it is not nullable:

@@ -54,6 +54,44 @@ import Testing
         #expect(count == 2)
     }
 
+    @Test("keyset (Stripe's starting_after while has_more) and nextURL (Twilio's next_page_uri) walk every page, from the config or given")
+    func keysetAndNextURL() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let client = try Client(config: try GatewayConfig(json: #"""
+            {"baseURL": "\#(server.baseURL)",
+             "routes": {"charges": {"method": "GET", "pathPattern": "/pages/stripe-charges",
+                                    "pagination": {"style": "keyset", "itemsKeyPath": "data", "parameter": "starting_after",
+                                                   "hasMoreKeyPath": "has_more"}},
+                        "messages": {"method": "GET", "pathPattern": "/pages/twilio-messages",
+                                     "pagination": {"style": "nextURL", "urlKeyPath": "next_page_uri"}}}}
+            """#))
+        defer { client.close() }
+        var paths: [String] = []
+        var ids: [[String]] = []
+        for try await page in client.pages(Request(route: "charges")) {
+            paths.append(page.path)
+            ids.append(try #require(page.body?.node["data"]).elements.compactMap { $0["id"]?.string })
+        }
+        #expect(ids == [["ch_1", "ch_2"], ["ch_3", "ch_4"], ["ch_5"]])
+        #expect(paths == ["/pages/stripe-charges", "/pages/stripe-charges?starting_after=ch_2",
+                          "/pages/stripe-charges?starting_after=ch_4"])
+        var messages: [String] = []
+        for try await page in client.pages(Request(route: "messages")) {
+            messages += try #require(page.body?.node["messages"]).elements.compactMap { $0["sid"]?.string }
+        }
+        #expect(messages == ["SM0", "SM1", "SM2"])
+        var given = 0
+        for try await _ in client.pages(Request.get("/pages/twilio-messages"), pagination: .nextURL(at: "next_page_uri", maxPages: 2)) {
+            given += 1
+        }
+        #expect(given == 2)
+        let keyset = Pagination.keyset(items: "data", parameter: "starting_after", hasMore: "has_more")
+        var pages = 0
+        for try await _ in client.pages(Request.get("/pages/stripe-charges"), pagination: keyset) { pages += 1 }
+        #expect(pages == 3)
+    }
+
     @Test func aCursorPageThatIsNotValidJSONEndsTheWalkWithAMappingError() async throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -42,6 +42,21 @@ struct RateLimitTests {
         #expect(GCRA.decide(tat: tat, now: 0.5, interval: 0.25, tolerance: 0, maxWait: 0.7) == .refuse(retryAfter: 0.75))
     }
 
+    @Test("a slot returned by a call that stopped waiting is the next caller's: the TAT moves back one interval")
+    func returnedSlot() {
+        let limiter = LocalRateLimiter(policy: RateLimitPolicy(requests: 1, per: 30))
+        #expect(limiter.admit(now: 0, maxWait: 100) == .admitted)
+        #expect(limiter.admit(now: 1, maxWait: 100) == .wait(29, reserved: true))
+        #expect(limiter.admit(now: 1, maxWait: 100) == .wait(59, reserved: true))
+        limiter.returnSlot(now: 2)  // the second waiter was cancelled
+        #expect(limiter.admit(now: 2, maxWait: 0) == .refused(retryAfter: 58, paused: false))
+        limiter.returnSlot(now: 2)  // and the first
+        #expect(limiter.admit(now: 2, maxWait: 100) == .wait(28, reserved: true))
+        limiter.returnSlot(now: 40)  // back to now at most (TAT 60 becomes 40, not 30): no credit beyond a burst
+        #expect(limiter.admit(now: 40, maxWait: 0) == .admitted)
+        #expect(limiter.admit(now: 40, maxWait: 0) == .refused(retryAfter: 30, paused: false))
+    }
+
     @Test("the limiter under callers as fast as they can for 5 s admits 20 x 5 + 5 + 1 under 20 per s, burst 5")
     func limiterBound() {
         let limiter = LocalRateLimiter(policy: RateLimitPolicy(requests: 20, per: 1, burst: 5))

@@ -8,6 +8,7 @@ server or library is a failure with a message that says what is missing.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
 import socket
@@ -58,6 +59,17 @@ def _serve(scheme: str, *arguments: str) -> Iterator[str]:
         process.wait(timeout=10)
         if process.stdout is not None:
             process.stdout.close()
+
+
+@pytest.fixture(scope="session")
+def cli() -> str:
+    """The built CLI: $GATEWIRE_CLI, else .build/debug or .build/release (fails if none)."""
+    root = Path(__file__).resolve().parents[2]
+    candidates = [os.environ.get("GATEWIRE_CLI", "")] + [str(root / ".build" / c / "gatewire") for c in ("debug", "release")]
+    for path in candidates:
+        if path and os.access(path, os.X_OK):
+            return path
+    pytest.fail(f"no gatewire CLI built; tried {candidates[1:]} (run swift build)")
 
 
 @pytest.fixture(scope="session")

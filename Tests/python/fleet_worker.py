@@ -14,7 +14,9 @@ starts the whole fleet at once; then it calls, and prints one JSON object: ``kin
 kind -> count: ``503`` or the error kind), ``sent`` (CLOCK_MONOTONIC seconds at which each
 call that reached the server started: comparable across processes on one machine),
 ``ended`` (``[kind, CLOCK_MONOTONIC seconds]`` at which each call ended), ``calls``,
-``longest`` (the longest call, seconds) and ``longest_at`` (when it started). The
+``longest`` (the longest call, seconds), ``longest_at`` (when it started) and ``clock``
+(its wall clock minus CLOCK_MONOTONIC, seconds: a process whose wall clock is skewed shows
+the skew against another's). The
 library's log lines about shared state and breakers (of the ``gatewire`` logger) go to stderr.
 """
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import json
 import logging
+import select
 import sys
 import time
 
@@ -74,8 +77,11 @@ def main() -> int:
                 sent.append(started)
             open_in_a_row = open_in_a_row + 1 if kind == "circuit_open" else 0
             if pause:
-                time.sleep(pause)
-    print(json.dumps({"kinds": kinds, "sent": sent, "ended": ended, "calls": calls, "longest": longest, "longest_at": longest_at}), flush=True)
+                # Not time.sleep: under libfaketime 0.9.10 with DONT_FAKE_MONOTONIC (a worker
+                # on a skewed clock) its clock_nanosleep fails with EINVAL.
+                select.select([], [], [], pause)
+    print(json.dumps({"kinds": kinds, "sent": sent, "ended": ended, "calls": calls, "longest": longest, "longest_at": longest_at,
+                      "clock": time.time() - time.monotonic()}), flush=True)
     return 0
 
 

@@ -12,18 +12,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(scope="session")
-def cli() -> str:
-    """The built CLI: $GATEWIRE_CLI, else .build/debug or .build/release (fails if none)."""
-    candidates = [os.environ.get("GATEWIRE_CLI", "")] + [
-        str(ROOT / ".build" / config / "gatewire") for config in ("debug", "release")
-    ]
-    for path in candidates:
-        if path and os.access(path, os.X_OK):
-            return path
-    pytest.fail(f"no gatewire CLI built; tried {candidates[1:]} (run swift build)")
-
-
 def run(cli: str, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([cli, *args], capture_output=True, text=True, timeout=60)
 

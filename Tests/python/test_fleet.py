@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -46,20 +47,32 @@ def breaker(break_duration: float) -> dict:
 Worker = tuple["subprocess.Popen[bytes]", IO[bytes]]
 
 
+# Debian's libfaketime (package faketime), thread-safe build: preloaded into a worker it shifts
+# the wall clock only (DONT_FAKE_MONOTONIC), as on a machine whose clock is off by minutes.
+FAKETIME = "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1"
+
+
 def start_workers(count: int, config: dict, path: str, stop: str, pause: float = 0.0,
-                  extra: tuple[str, ...] = ()) -> list[Worker]:
+                  extra: tuple[str, ...] = (), skews: tuple[str, ...] = ()) -> list[Worker]:
     """Starts ``count`` workers (``extra``: their options, ``deadline`` or ``warm=PATH``) and
     waits until each is ready; each with its stderr in a file (so that a worker never waits
-    for the test to read it)."""
+    for the test to read it). ``skews``: the wall-clock offsets (libfaketime's ``FAKETIME``,
+    e.g. ``"+5m"``) of the first workers, one each."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(Path(__file__).parents[2] / "bindings" / "python"),
                                          env.get("PYTHONPATH", "")])
     argv = [sys.executable, str(WORKER), json.dumps(config), path, stop, str(pause), *extra]
     workers: list[Worker] = []
     try:
-        for _ in range(count):
+        for index in range(count):
             log = tempfile.TemporaryFile()
-            workers.append((subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log, env=env), log))
+            worker_env = env
+            if index < len(skews):
+                if not os.path.exists(FAKETIME):
+                    pytest.fail(f"{FAKETIME} is needed (bash scripts/bootstrap.sh installs faketime)")
+                worker_env = {**env, "LD_PRELOAD": FAKETIME, "FAKETIME": skews[index], "DONT_FAKE_MONOTONIC": "1"}
+            workers.append((subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                             env=worker_env), log))
         for worker, _ in workers:
             assert worker.stdout is not None and worker.stdout.readline().strip() == b"ready"
         return workers
@@ -99,9 +112,10 @@ def stop_workers(workers: list[Worker]) -> None:
 
 def run_fleet(config: dict, path: str, stop: str, pause: float = 0.0,
               during: Callable[[], None] | None = None, size: int = FLEET,
-              extra: tuple[str, ...] = ()) -> list[dict]:
-    """Runs ``size`` workers together (``extra``: their options) and returns each one's report."""
-    workers = start_workers(size, config, path, stop, pause, extra)
+              extra: tuple[str, ...] = (), skews: tuple[str, ...] = ()) -> list[dict]:
+    """Runs ``size`` workers together (``extra``: their options; ``skews``: the first ones'
+    wall-clock offsets, as for ``start_workers``) and returns each one's report."""
+    workers = start_workers(size, config, path, stop, pause, extra, skews)
     try:
         go(workers)
         if during:
@@ -193,6 +207,41 @@ def test_after_the_break_one_trial_runs_for_the_whole_fleet(
     # calling) sends the next soon after the break ends.
     assert 3 <= len(trials) <= 4
     assert all(pause * 0.95 <= gap < pause * 1.9 for gap in gaps), gaps
+    assert redis.keys_without_expiry() == []
+
+
+def test_clocks_skewed_by_minutes_change_no_decision_of_the_fleet(
+    server: str, library: str, redis: RedisProcess, sequence_count: Callable[[str], int]
+) -> None:
+    # Two of six instances run on machines whose wall clocks are off: 5 minutes ahead, 3 behind.
+    skews = ("+5m", "-3m")
+    key = uuid.uuid4().hex[:12]
+    pause = 1.0
+    reports = run_fleet(fleet_config(server, redis, pause), f"/sequence/{key}/503", "for:4.5", pause=0.01, skews=skews)
+    offsets = [round(report["clock"] - reports[-1]["clock"]) for report in reports]
+    sent = sorted(t for report in reports for t in report["sent"])
+    assert len(sent) == sequence_count(key) == total(reports, "503")
+    opening = [t for t in sent if t < sent[0] + 0.5]
+    trials = [t for t in sent if t >= sent[0] + 0.5]
+    gaps = [b - a for a, b in zip([opening[-1], *trials], trials)]
+    print(f"skewed {offsets} s: {len(opening)} calls opened the breaker, then trials {len(trials)} with gaps {gaps}")
+    assert offsets == [300, -180, 0, 0, 0, 0]  # the skew is real, in the wall clock only
+    # As without skew: the fleet's failures open it, and one trial per break runs fleet-wide.
+    assert THRESHOLD <= len(opening) <= THRESHOLD + 2 * FLEET
+    assert 3 <= len(trials) <= 4
+    assert all(pause * 0.95 <= gap < pause * 1.9 for gap in gaps), gaps
+
+    # A shared rate limit holds its bound with two of four instances skewed.
+    key = uuid.uuid4().hex[:12]
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "rateLimit": {"requests": 20, "per": 1, "burst": 5},
+              "sharedState": {"redis": redis.url, "keyPrefix": f"fleet-{uuid.uuid4().hex[:8]}:"}}
+    reports = run_fleet(config, f"/sequence/{key}/200", "for:5", size=4, extra=("deadline",), skews=skews)
+    received = sequence_count(key)
+    per_instance = [report["kinds"].get("200", 0) for report in reports]
+    print(f"skewed rate limit: the backend received {received} (at most {20 * 5 + 5 + 1}); per instance {per_instance}")
+    assert total(reports, "200") <= received <= total(reports, "200") + total(reports, "deadline")
+    assert received <= 20 * 5 + 5 + 1
+    assert all(count >= 5 for count in per_instance), per_instance
     assert redis.keys_without_expiry() == []
 
 
@@ -330,6 +379,8 @@ def test_gatewire_state_and_shared_state_list_the_breakers_limits_and_pauses_the
     assert breaker_line["outcomes"] == 1 and breaker_line["failures"] == 1 and len(breaker_line["policy"]) == 16
     assert by_type["rate_limit"]["scope"] == "host" and by_type["rate_limit"]["name"] == host
     assert 0 < by_type["rate_limit"]["ahead"] <= 36  # the lease booked up to 3 slots of 12 s
+    # Durations are written to the millisecond (35.47), never with 17 digits (35.469999999999999).
+    assert all(re.fullmatch(r"\d+(\.\d{1,3})?", text) for text in re.findall(r'"(?:ahead|for)":([^,}]+)', result.stdout))
     assert by_type["pause"]["name"] == host and 25 < by_type["pause"]["for"] <= 30
     # Without sharedState there is no store to read.
     del config["sharedState"]

@@ -5,6 +5,7 @@ after it. What the backend received is counted by the test server (``/sequence/<
 
 from __future__ import annotations
 
+import time
 import uuid
 from typing import Callable
 
@@ -116,4 +117,24 @@ def test_with_its_redis_down_a_shared_limit_decides_in_process(
                 statuses.append(error.kind.name)
     # The in-process limiter took over: never "no limit", and no call lost or doubled.
     assert statuses == [200, "rate_limited", "rate_limited"]
+    assert sequence_count(key) == 1
+
+
+def test_a_call_cancelled_while_it_waits_for_its_slot_gives_the_slot_back(
+    server: str, library: str, sequence_count: Callable[[str], int]
+) -> None:
+    key = uuid.uuid4().hex[:12]
+    rate = {"requests": 1, "per": 30}
+    with gatewire.Client(config=limited(server, **rate)) as client:
+        assert client.call("GET", f"/sequence/{key}/200").status == 200  # the next slot is 30 s away
+        waiting = client.call_async("GET", f"/sequence/{key}/200")  # reserves it, and waits
+        deadline = time.monotonic() + 5
+        while not waiting.cancel() and time.monotonic() < deadline:  # once the call has its handle
+            time.sleep(0.01)
+        with pytest.raises(gatewire.Cancelled):
+            waiting.result(timeout=10)
+        with pytest.raises(gatewire.RateLimited) as refused:
+            client.call("GET", f"/sequence/{key}/200", policy={"rateLimit": {**rate, "wait": False}})
+    # The cancelled call's slot came back: the next one is 30 s after the first call, not 60 s.
+    assert refused.value.retry_after is not None and 25 < refused.value.retry_after <= 30
     assert sequence_count(key) == 1

@@ -10,7 +10,6 @@ so a field the OTLP specification does not define, or an id that is not hex, fai
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import threading
@@ -34,17 +33,6 @@ def start_receiver(mode: str) -> tuple[otlpreceiver.Receiver, str]:
     receiver = otlpreceiver.Receiver(mode)
     threading.Thread(target=receiver.serve_forever, daemon=True).start()
     return receiver, f"http://127.0.0.1:{receiver.server_address[1]}"
-
-
-@pytest.fixture(scope="module")
-def cli() -> str:
-    """The built CLI: $GATEWIRE_CLI, else .build/debug or .build/release (fails if none)."""
-    root = Path(__file__).resolve().parents[2]
-    candidates = [os.environ.get("GATEWIRE_CLI", "")] + [str(root / ".build" / c / "gatewire") for c in ("debug", "release")]
-    for path in candidates:
-        if path and os.access(path, os.X_OK):
-            return path
-    pytest.fail(f"no gatewire CLI built; tried {candidates[1:]} (run swift build)")
 
 
 @pytest.fixture

@@ -35,7 +35,10 @@ keep-alive works. Endpoints (any method unless stated):
                             items sliced, total_count kept; slack?cursor=C: the Slack list,
                             then (cursor = its next_cursor) its second channel with
                             next_cursor ""; twitter?cursor=C: the ids list, then (cursor =
-                            1305102810874389703, exactly) the ids reversed with next_cursor 0
+                            1305102810874389703, exactly) the ids reversed with next_cursor 0;
+                            stripe-charges?starting_after=ID: Stripe's list of its recorded
+                            charge as ch_1...ch_5, two a page, has_more; twilio-messages?Page=N
+                            (0...2): one message a page and next_page_uri (null on the last)
   /gzip                     gzip-encoded JSON when Accept-Encoding allows gzip
   /bytes/<n>                200 application/octet-stream of n bytes ("0123456789" repeated),
                             streamed in 64 KiB writes with Content-Length n; ?chunked=1 sends
@@ -502,6 +505,29 @@ class Handler(BaseHTTPRequestHandler):
             elif cursor not in ("", "-1"):
                 return self._json(400, {"errors": [{"code": 44, "message": "cursor parameter is invalid"}]})
             return self._send(200, text.encode())
+        if name == "stripe-charges":
+            # Stripe's list envelope around its recorded charge, ids ch_1...ch_5, two a page:
+            # starting_after=<id> gives the two after it, has_more whether any follow.
+            charge = self._fixture_json("stripe-charge.json")
+            ids = [f"ch_{n}" for n in range(1, 6)]
+            after = query.get("starting_after")
+            if after is not None and after not in ids:
+                return self._json(400, {"error": {"type": "invalid_request_error", "param": "starting_after"}})
+            start = ids.index(after) + 1 if after else 0
+            data = [dict(charge, id=charge_id) for charge_id in ids[start:start + 2]]
+            return self._json(200, {"object": "list", "url": "/v1/charges", "has_more": start + 2 < len(ids),
+                                    "data": data})
+        if name == "twilio-messages":
+            # Twilio's list envelope: Page=N (0...2) with its next_page_uri, an absolute path on
+            # this server (null on the last page), as api.twilio.com writes it.
+            try:
+                page = int(query.get("Page", "0"))
+            except ValueError:
+                return self._json(400, {"message": "Page must be an integer"})
+            following = f"/pages/twilio-messages?PageSize=1&Page={page + 1}&PageToken=PA{page + 1}" if page < 2 else None
+            return self._json(200, {"messages": [{"sid": f"SM{page}", "body": f"message {page}"}], "page": page,
+                                    "page_size": 1, "next_page_uri": following,
+                                    "uri": f"/pages/twilio-messages?PageSize=1&Page={page}"})
         return self._json(404, {"error": "no such paged fixture", "name": name})
 
     def _gzip(self) -> None:

@@ -25,11 +25,12 @@ GATEWIRE_LIB (BUILD/lib/libGatewire.so):
 - c: a whole program, saved under the name the paragraph before it gives (`login.c`:); a
   later shell block of the same section must compile and run it;
 - swift: each block is the main.swift of an executable target of one throwaway package that
-  depends on ROOT by path (BUILD/readme-swift, a debug build, so one compile of the core
+  depends on ROOT by path, for its Gatewire and GatewireOpenAPI products (BUILD/readme-swift, a debug build, so one compile of the core
   serves every block and a rerun is incremental), then run; a warning in a block fails.
 
-Servers: httpbin (the venv's gunicorn) on 127.0.0.1:8080 and Tests/support/testserver.py on
-127.0.0.1:8081, the ports the examples name; either port in use fails the test at once,
+Servers: httpbin (the venv's gunicorn) on 127.0.0.1:8080, Tests/support/testserver.py on
+127.0.0.1:8081 and Debian's redis-server (no persistence, for the fleet's shared state) on
+127.0.0.1:6380, the ports the examples name; either port in use fails the test at once,
 naming it. Each block must exit 0 unless EXPECT says otherwise, and every string EXPECT lists
 for it must appear both in the block's text (the comment that shows it to the reader) and in
 what the block printed. Every step has a time bound.
@@ -54,7 +55,7 @@ LANGUAGES = {"c", "python", "swift", "sh"}
 NOT_RUN = re.compile(r"<!-- not run: (.*\S.*) -->")
 MARK = re.compile(r"<!--\s*not run\b")
 FILE_NAME = re.compile(r"^`([\w.-]+\.c)`:$")
-PORTS = {"httpbin": 8080, "test server": 8081}
+PORTS = {"httpbin": 8080, "test server": 8081, "redis-server": 6380}
 
 
 @dataclass
@@ -68,6 +69,9 @@ EXPECT: dict[tuple[str, str, str, int], Expect] = {
     ("README.md", "First call from C", "sh", 0): Expect(['200 {"":{"authenticated":true,"user":"ann"}}']),
     ("README.md", "The gateway config", "sh", 0): Expect(["pets.json: OK (3 routes, 2 mappings, 3 response descriptors)"]),
     ("README.md", "The gateway config", "python", 0): Expect(["['server_variable_default']"]),
+    ("README.md", "The gateway config", "swift", 0): Expect(['3 ["server_variable_default"]',
+                                                            '["createPet", "listPets", "showPet"]']),
+    ("README.md", "The gateway config", "sh", 1): Expect(["server_variable_default", "check: 0"]),
     ("README.md", "First call from Python", "python", 0): Expect(
         ["Sample Slide Show", "observer: http_status 404", "404 False", "404 /status/404"]),
     ("README.md", "First call from Swift", "swift", 0): Expect(
@@ -77,6 +81,13 @@ EXPECT: dict[tuple[str, str, str, int], Expect] = {
     ("README.md", "Descriptors and mapping", "swift", 0): Expect(["2, then 1"]),
     ("README.md", "Descriptors and mapping", "python", 0): Expect(
         ["1061 4242 2016-10-25T20:59:27.000Z", "['general', 'random']", "['random']"]),
+    ("README.md", "The fleet: state shared through Redis", "python", 0): Expect(
+        ["b sent it: 503", "b refused it: circuit_open", "['open']"]),
+    ("README.md", "The fleet: state shared through Redis", "sh", 0): Expect(
+        ["b: 503", "b: circuit_open", '"state":"open"']),
+    ("README.md", "The fleet: state shared through Redis", "swift", 0): Expect(
+        ["b: http_status", "b: circuit_open", '"state":"open"']),
+    ("README.md", "The fleet: state shared through Redis", "sh", 1): Expect(['"state":"open"']),
     ("README.md", "Cookies", "swift", 0): Expect(['["k"]']),
     ("README.md", "Cookies", "python", 0): Expect(["'name': 'k', 'value': 'v'"]),
     ("README.md", "HTTP cache", "swift", 0): Expect(["false true false"]),
@@ -216,7 +227,10 @@ def start_servers(root: Path, log: Path) -> list[subprocess.Popen[bytes]]:
     servers = [subprocess.Popen([str(gunicorn), "--bind", f"127.0.0.1:{PORTS['httpbin']}", "--workers", "2",
                                  "--log-level", "warning", "httpbin:app"], stdout=output, stderr=output),
                subprocess.Popen([sys.executable, str(root / "Tests" / "support" / "testserver.py"),
-                                 "--port", str(PORTS["test server"])], stdout=output, stderr=output)]
+                                 "--port", str(PORTS["test server"])], stdout=output, stderr=output),
+               subprocess.Popen(["redis-server", "--port", str(PORTS["redis-server"]), "--bind", "127.0.0.1",
+                                 "--save", "", "--appendonly", "no", "--dir", tempfile.gettempdir()],
+                                stdout=output, stderr=output)]
     try:
         for (who, port), process in zip(PORTS.items(), servers):
             wait_for(port, process, who, 30)
@@ -276,7 +290,8 @@ def swift_package(root: Path, package: Path, blocks: list[Block]) -> list[str]:
         (sources / target / "main.swift").write_text(block.text)
         targets.append(target)
     products = ",\n        ".join(
-        f'.executableTarget(name: "{t}", dependencies: [.product(name: "Gatewire", package: "{root.name}")])'
+        f'.executableTarget(name: "{t}", dependencies: [.product(name: "Gatewire", package: "{root.name}"), '
+        f'.product(name: "GatewireOpenAPI", package: "{root.name}")])'
         for t in targets)
     (package / "Package.swift").write_text(
         "// swift-tools-version:6.0\n"

@@ -29,6 +29,10 @@ public struct Route: Sendable, Equatable {
     /// Whether the route's calls use the client's HTTP cache (`cache`: true or false), or
     /// nil for the gateway's choice (its `cache` key).
     public var cache: Bool?
+    /// The query parameters a call of the route must give (`requiredQuery`, OpenAPI's
+    /// `required: true` query parameters): a call without one of them fails with kind
+    /// `invalidArgument` before anything is sent, as one without a `:name` of the pattern does.
+    public var requiredQuery: [String] = []
 
     /// A route; `pathPattern` is relative to the base URL and starts with "/".
     public init(name: String, method: HTTPMethod, pathPattern: String, objectType: String? = nil) {
@@ -42,7 +46,7 @@ public struct Route: Sendable, Equatable {
     /// optional `retry`, `retryBudget`, `circuitBreaker`, `rateLimit` and `redirects` (as the gateway
     /// config's; the route's `retry` and `redirects` fields default to `inheriting`'s and
     /// `redirectDefaults`'), `pagination` (as in ``Pagination/init(config:)``) and
-    /// `maxResponseBytes` and `cache`.
+    /// `maxResponseBytes`, `cache` and `requiredQuery` (an array of parameter names).
     /// - Throws: ``ConfigError`` naming the field (unknown method, missing pattern, an empty or
     ///   repeated `:name` in the pattern (``PathPattern/parameterProblem(_:)``), a dot segment
     ///   or a NUL byte in it (`DotSegments`, ``CStringRule``: it becomes the URL libcurl takes
@@ -51,7 +55,7 @@ public struct Route: Sendable, Equatable {
                 redirectDefaults: RedirectPolicy = RedirectPolicy()) throws(ConfigError)
     {
         try config.rejectUnknownKeys(["method", "pathPattern", "objectType", "retry", "retryBudget", "circuitBreaker",
-                                      "rateLimit", "redirects", "pagination", "maxResponseBytes", "cache"])
+                                      "rateLimit", "redirects", "pagination", "maxResponseBytes", "cache", "requiredQuery"])
         let methodNode = try config.required("method")
         guard let method = HTTPMethod(name: try methodNode.string()) else {
             throw methodNode.error("unknown HTTP method (expected one of: \(HTTPMethod.allCases.map(\.rawValue).joined(separator: ", ")))")
@@ -78,5 +82,10 @@ public struct Route: Sendable, Equatable {
         pagination = try config.optional("pagination").map { node throws(ConfigError) in try Pagination(config: node) }
         if let node = try config.optional("maxResponseBytes") { maxResponseBytes = try ResponseSizeLimit.bytes(config: node) }
         if let node = try config.optional("cache") { cache = try node.bool() }
+        if let node = try config.optional("requiredQuery") {
+            requiredQuery = try node.elements().map { (element) throws(ConfigError) in
+                try element.string(checkedBy: { $0.isEmpty ? "is empty (name a query parameter)" : CStringRule.problem($0) })
+            }
+        }
     }
 }

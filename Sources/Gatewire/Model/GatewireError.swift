@@ -25,6 +25,12 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
     /// For kind ``ErrorKind/rateLimited``: the seconds until the limit frees a slot, or until
     /// the `Retry-After` pause of its host or route ends; nil for every other failure.
     public var retryAfter: Double?
+    /// Whether a decision of the call's circuit breaker or rate limit shared through the
+    /// config's `sharedState` (an attempt's admission, or the recording of its outcome) was
+    /// made in process because the store was failing (an error, or no answer within its
+    /// `timeout`; docs/fleet.md "When Redis fails"): the call was still limited and guarded,
+    /// by this client's own counts only. Always false without `sharedState`.
+    public var sharedStateLocal = false
 
     /// A failure; `status` 0 means no response arrived.
     public init(kind: ErrorKind, status: Int = 0, message: String, method: HTTPMethod, path: String,
@@ -54,7 +60,8 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The error as a JSON object: `{"kind", "status", "message", "method", "path",
-    /// "error_objects", "attempts"}`, and `"retry_after"` (seconds) for kind `rate_limited`.
+    /// "error_objects", "attempts"}`, `"retry_after"` (seconds) for kind `rate_limited`, and
+    /// `"shared_state_local": true` when ``sharedStateLocal``.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("kind", .string(kind.name))
@@ -65,6 +72,7 @@ public struct GatewireError: Error, Sendable, CustomStringConvertible {
         object.set("error_objects", errorObjects ?? .null())
         object.set("attempts", attempts.json)
         if let retryAfter { object.set("retry_after", .number(retryAfter)) }
+        if sharedStateLocal { object.set("shared_state_local", .bool(true)) }
         return object
     }
 }

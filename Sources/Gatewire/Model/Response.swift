@@ -35,6 +35,12 @@ public struct Response: Sendable {
     /// conditional request (the last attempt's status is 304; ``http`` is the stored
     /// response with the 304's header fields).
     public var revalidated = false
+    /// Whether a decision of the call's circuit breaker or rate limit shared through the
+    /// config's `sharedState` (an attempt's admission, or the recording of its outcome) was
+    /// made in process because the store was failing (an error, or no answer within its
+    /// `timeout`; docs/fleet.md "When Redis fails"): the call was still limited and guarded,
+    /// by this client's own counts only. Always false without `sharedState`.
+    public var sharedStateLocal = false
 
     /// The status code.
     public var status: Int { http.status }

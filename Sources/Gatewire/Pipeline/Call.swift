@@ -59,6 +59,9 @@ final class Call: @unchecked Sendable {
     @exclusivity(unchecked) private var deadlineTimer: Int?
     /// The final progress of the hop that just ended, reported once its attempt ends (Call+Progress).
     @exclusivity(unchecked) var endedHopProgress: TransferProgress?
+    /// Whether a shared breaker or rate limit decided or recorded for the call in process
+    /// while its store failed (``Response/sharedStateLocal``).
+    @exclusivity(unchecked) private var sharedStateLocal = false
 
     /// `plan` is moved into the call (consumed: a copy would retain each of its references).
     init(core: ClientCore, plan: consuming ResolvedCall, options: borrowing CallOptions, sink: BodySinkSession? = nil,
@@ -161,7 +164,9 @@ final class Call: @unchecked Sendable {
     /// transfer of attempt `number`.
     private func prepareAttempt(_ number: Int) {
         if let rateGate, !machine.slotReserved {
-            switch rateGate.admit(now: MonotonicClock.now(), remaining: remaining) {
+            let admission = rateGate.admit(now: MonotonicClock.now(), remaining: remaining)
+            noteLocalDecisions()
+            switch admission {
             case .admitted:
                 break
             case .wait(let seconds, let reserved):
@@ -176,7 +181,9 @@ final class Call: @unchecked Sendable {
         }
         var trial = false
         if let resilience {
-            switch resilience.admit(now: MonotonicClock.now()) {
+            let permission = resilience.admit(now: MonotonicClock.now())
+            noteLocalDecisions()
+            switch permission {
             case .allowed(let isTrial):
                 trial = isTrial
             case .rejected(let wait):
@@ -256,11 +263,22 @@ final class Call: @unchecked Sendable {
             core.loop.start(transfer)
         case .map(let input, let record, let trial):
             resilience?.record(record, trial: trial, now: MonotonicClock.now())
+            noteLocalDecisions()
             map(input)
         case .fail(let failure, let record, let trial):
-            if let record { resilience?.record(record, trial: trial, now: MonotonicClock.now()) }
+            if let record {
+                resilience?.record(record, trial: trial, now: MonotonicClock.now())
+                noteLocalDecisions()
+            }
             fail(failure, release: CallStateMachine.Waits())
         }
+    }
+
+    /// Notes whether the decision or recording just made by the call's shared breaker or rate
+    /// limit was made in process because their store is failing (one store health per client,
+    /// so either one answers for both).
+    private func noteLocalDecisions() {
+        if resilience?.decidesLocally == true || rateGate?.limiter.decidesLocally == true { sharedStateLocal = true }
     }
 
     /// Runs `plugin`'s `prepare` on `request`; returns why the call fails, or nil. A plugin's
@@ -335,6 +353,7 @@ final class Call: @unchecked Sendable {
         trace?.attemptFinished(report.attempt, httpVersion: report.response?.httpVersion)
         resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
         rateGate?.observe(report.response, now: MonotonicClock.now(), wallNow: WallClock.now())
+        noteLocalDecisions()
         var response = report.response
         var revalidated = false
         if let cache, let exchange = report.cache, let received = response {
@@ -399,6 +418,7 @@ final class Call: @unchecked Sendable {
     private func release(_ waits: CallStateMachine.Waits) {
         if let timer = waits.retryTimer { core.loop.cancelTimer(timer) }
         if let timer = waits.admissionTimer { core.loop.cancelTimer(timer) }
+        if waits.reservedSlot { rateGate?.limiter.returnSlot(now: MonotonicClock.now()) }
         if let observer = waits.closeObserver { core.loop.removeCloseObserver(observer) }
     }
 
@@ -508,10 +528,12 @@ final class Call: @unchecked Sendable {
                         response: response, release: waits)
         }
         let url = core.redactor.url(response.effectiveURL.isEmpty ? plan.prepared.url : response.effectiveURL)
-        finish(.success(Response(method: plan.prepared.method, path: reportedPath, url: url, http: response,
-                                 mapped: outcome.mapped, pathParameters: outcome.pathParameters,
-                                 attempts: machine.attempts, json: outcome.json, metadata: outcome.metadata,
-                                 fromCache: input.fromCache, revalidated: input.revalidated)), release: waits)
+        var success = Response(method: plan.prepared.method, path: reportedPath, url: url, http: response,
+                               mapped: outcome.mapped, pathParameters: outcome.pathParameters,
+                               attempts: machine.attempts, json: outcome.json, metadata: outcome.metadata,
+                               fromCache: input.fromCache, revalidated: input.revalidated)
+        success.sharedStateLocal = sharedStateLocal
+        finish(.success(success), release: waits)
     }
 
     private func fail(_ failure: CallStateMachine.CallFailure, release waits: CallStateMachine.Waits) {
@@ -521,9 +543,10 @@ final class Call: @unchecked Sendable {
 
     private func fail(kind: ErrorKind, status: Int, message: String, errorObjects: JSONValue? = nil,
                       response: HTTPResponse? = nil, retryAfter: Double? = nil, release waits: CallStateMachine.Waits) {
-        let error = GatewireError(kind: kind, status: status, message: message, method: plan.prepared.method,
+        var error = GatewireError(kind: kind, status: status, message: message, method: plan.prepared.method,
                                   path: reportedPath, errorObjects: errorObjects,
                                   response: response, attempts: machine.attempts, retryAfter: retryAfter)
+        error.sharedStateLocal = sharedStateLocal
         finish(.failure(error), release: waits)
     }
 

@@ -3,6 +3,13 @@
 /// `attemptStarted` and `attemptFinished` (with timings), `retryScheduled` before each
 /// delay, and `callFinished` once (after the plugins' `process`, before the failure
 /// observers and the completion).
+///
+/// Two kinds belong to no call but to the client's `sharedState` store (docs/fleet.md "When
+/// Redis fails"), each announced once per outage: `sharedStateDegraded` when the store has
+/// failed repeatedly and the client's circuit breakers and rate limits decide in process,
+/// `sharedStateRecovered` when it answers again. They reach the client's event monitors only
+/// (no call's ``CallOptions/onEvent``), with ``callID`` 0, ``attempt`` 0, ``elapsed`` 0,
+/// ``path`` empty and the sentence the log writes in ``reason``.
 public struct CallEvent: Sendable {
     /// What happened.
     public enum Kind: String, Sendable, CaseIterable {
@@ -11,6 +18,8 @@ public struct CallEvent: Sendable {
         case attemptFinished = "attempt_finished"
         case retryScheduled = "retry_scheduled"
         case callFinished = "call_finished"
+        case sharedStateDegraded = "shared_state_degraded"
+        case sharedStateRecovered = "shared_state_recovered"
     }
 
     /// What happened.
@@ -33,17 +42,24 @@ public struct CallEvent: Sendable {
     /// The delay before the next attempt in seconds (`retryScheduled`).
     public var delay: Double?
     /// Why the call retries (`retryScheduled`): the retry decision, as the attempt's
-    /// ``Attempt/decision`` will say. Not part of ``json``.
+    /// ``Attempt/decision`` will say; not part of ``json``. For the store's kinds, what
+    /// happened (``json``'s `"message"`).
     public var reason: String?
     /// The finished attempt with its timings (`attemptFinished`).
     public var record: Attempt?
 
     /// `{"event", "call_id", "method", "path", "attempt", "elapsed", "status", "error",
     /// "delay", "timings", "redirects"}` ("redirects": the finished attempt's hops as in
-    /// ``Attempt/json``); absent values `null`, times in seconds.
+    /// ``Attempt/json``); absent values `null`, times in seconds. The store's kinds are
+    /// `{"event", "call_id": 0, "message"}`.
     public var json: JSONValue {
         let object = JSONValue.object()
         object.set("event", .string(kind.rawValue))
+        if kind == .sharedStateDegraded || kind == .sharedStateRecovered {
+            object.set("call_id", .integer(0))
+            object.set("message", .string(reason ?? ""))
+            return object
+        }
         object.set("call_id", .integer(Int64(truncatingIfNeeded: callID)))
         object.set("method", .string(method.rawValue))
         object.set("path", .string(path))
@@ -61,6 +77,14 @@ public struct CallEvent: Sendable {
     /// `gw_event_json`.
     public func serializedJSON(pretty: Bool = false) -> String {
         json.serializedTimes(pretty: pretty)
+    }
+}
+
+extension CallEvent {
+    /// The store's announcement (`degraded`, else recovered) with its sentence.
+    init(storeDegraded degraded: Bool, message: String) {
+        self.init(kind: degraded ? .sharedStateDegraded : .sharedStateRecovered, callID: 0, method: .get, path: "",
+                  attempt: 0, elapsed: 0, reason: message)
     }
 }
 

@@ -39,7 +39,8 @@
 /// `sending` it aborts the transfer and moves to `stopping`, whose transfer's completion then
 /// fails the call; in `reportingAttempt` it marks the attempt cut short (`attemptReported`
 /// fails the call); in `stopping` and `finished` it does nothing; everywhere else it fails
-/// the call at once (releasing the retry timer, the rate limit's wait timer or the loop's close observer the state held). The machine hands out exactly one terminal
+/// the call at once (releasing the retry timer, the rate limit's wait timer and the slot it
+/// held, or the loop's close observer the state held). The machine hands out exactly one terminal
 /// action per call (a `fail` or a `complete`); the events that may still arrive after it are
 /// named in each method (a stop, a delay timer, the credential's or a worker's late answer)
 /// and answer `.none`. Any other event in a state that cannot see it is a bug of the driver:
@@ -245,6 +246,9 @@ struct CallStateMachine {
         var retryTimer: Int?
         /// The timer of a wait for the rate limit.
         var admissionTimer: Int?
+        /// Whether the wait held its rate limit's slot: the call ends without using it, so the
+        /// driver gives it back (``RateLimiter/returnSlot(now:)``) for another attempt to take.
+        var reservedSlot = false
         var closeObserver: Int?
     }
 
@@ -760,7 +764,8 @@ struct CallStateMachine {
             return .fail(failure.reporting(preparing.reported), release: Waits())
         case .throttled(let throttle):
             state = .finished
-            return .fail(failure.reporting(throttle.reported), release: Waits(admissionTimer: throttle.timer))
+            return .fail(failure.reporting(throttle.reported),
+                         release: Waits(admissionTimer: throttle.timer, reservedSlot: throttle.reserved))
         case .sending(let attempt):
             state = .stopping(attempt, kind)
             return .abortTransfer(attempt.sent.transfer, kind)

@@ -2,11 +2,13 @@ extension Client {
     /// What the config's `sharedState` store holds for this client's key prefix, whichever
     /// process wrote it: its circuit breakers, rate limits and `Retry-After` pauses, one JSON
     /// object per line (``SharedStateReport`` gives each line's fields; times are seconds from
-    /// Redis's clock). `completion` runs once, on the client's event-loop thread.
+    /// Redis's clock). With a Redis Cluster every primary is read (each holds its own slots'
+    /// keys) and their lines merged, sorted by key. `completion` runs once, on the client's
+    /// event-loop thread.
     ///
     /// Fails with kind `invalidArgument` when the config has no `sharedState` (each process
-    /// keeps its own state then) or names a Redis Cluster (one script reads one server), and
-    /// with kind `network` when the store does not answer within its `timeout`.
+    /// keeps its own state then), and with kind `network` when the store (or a primary of the
+    /// cluster) does not answer within its `timeout`.
     public func sharedState(_ completion: @escaping @Sendable (Result<[String], GatewireError>) -> Void) {
         let core = core
         let accepted = core.loop.execute {
@@ -14,15 +16,11 @@ extension Client {
                 return completion(.failure(Self.stateFailure(.invalidArgument, "the config has no sharedState: "
                     + "each process keeps its breakers and rate limits in process")))
             }
-            guard case .single = store.settings.server else {
-                return completion(.failure(Self.stateFailure(.invalidArgument, "the state of a Redis Cluster cannot be read "
-                    + "by one script: read each primary with redis-cli")))
-            }
             let prefix = store.settings.keyPrefix
-            store.evaluate(SharedStateReport.script, keys: [],
-                           arguments: [Array(SharedStateReport.pattern(prefix: prefix).utf8)],
-                           parse: { SharedStateReport.lines($0, prefix: prefix) }) { lines in
-                guard let lines else {
+            store.evaluateOnEveryServer(SharedStateReport.script,
+                                        arguments: [Array(SharedStateReport.pattern(prefix: prefix).utf8)],
+                                        parse: { SharedStateReport.entries($0, prefix: prefix) }) { entries in
+                guard let lines = entries.map(SharedStateReport.lines) else {
                     return completion(.failure(Self.stateFailure(.network, "\(store.settings.serverDescription) did not answer "
                         + "within \(store.settings.timeout) s")))
                 }

@@ -3,7 +3,8 @@
 extension ClientCore {
     /// Resolves route, parameters, body and headers.
     /// - Throws: ``GatewireError`` of kind `invalidArgument` naming what is wrong (an unknown
-    ///   route, a missing parameter, a parameter or path with a dot segment (``DotSegments``),
+    ///   route, a missing parameter or required query parameter (``Route/requiredQuery``), a
+    ///   parameter or path with a dot segment (``DotSegments``),
     ///   a path or download destination with a NUL byte (``Request/cStringProblem``),
     ///   an option outside its range (`CallOptions.limitsProblem`),
     ///   a header that ``HTTPHeaders/fieldProblem(name:value:)`` rejects, a body on a HEAD
@@ -24,6 +25,11 @@ extension ClientCore {
         if let problem = request.headers.problem ?? config.headers.problem { throw invalid(problem) }
         if let problem = method.bodyProblem(hasBody: body.bytes != nil || body.parts != nil) { throw invalid(problem) }
         if let baseURLProblem { throw invalid("baseURL \(baseURLProblem)") }
+        if let route = target.resolved?.route, let missing = route.requiredQuery.first(where: { name in
+            request.parameters[name] == nil && request.listParameters[name] == nil && !body.parameters.contains { $0.0 == name }
+        }) {
+            throw invalid("missing query parameter \"\(missing)\" of route \(route.name) (its requiredQuery)")
+        }
         if let resolved = target.resolved, let path = resolved.staticPath, let url = resolved.staticURL,
            request.parameters.isEmpty, request.listParameters.isEmpty, body.parameters.isEmpty {
             // A route without `:name` parameters called without parameters: its path and URL

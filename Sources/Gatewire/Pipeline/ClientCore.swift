@@ -63,9 +63,11 @@ final class ClientCore: Sendable {
         })
         let telemetry = Telemetry(settings: TelemetrySettings.resolved(config: config.telemetry), loop: loop)
         self.telemetry = telemetry
-        resilience = ResilienceState(sharedState: config.sharedState, loop: loop) { host, state in
+        resilience = ResilienceState(sharedState: config.sharedState, loop: loop, announce: { [events] degraded, message in
+            events.emit(CallEvent(storeDegraded: degraded, message: message))
+        }, onTransition: { host, state in
             telemetry.breakerTransition(host: host, to: state)
-        }
+        })
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
             ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil
         if let warning = config.insecureTLSWarning {

@@ -117,8 +117,8 @@ public final class Paginator: Sendable {
         }
     }
 
-    /// The request of the page after `response`, or nil at the end. A page or cursor
-    /// pagination reads the body the call parsed (``Request/readsJSONBody``).
+    /// The request of the page after `response`, or nil at the end. A page, cursor, next-URL
+    /// or keyset pagination reads the body the call parsed (``Request/readsJSONBody``).
     static func following(after response: Response, request: Request, pagination: Pagination, page: Int,
                           baseURL: String) -> Request? {
         switch pagination.style {
@@ -144,13 +144,40 @@ public final class Paginator: Sendable {
             return next
         case .link:
             let field = response.http.headers.values(for: "Link").joined(separator: ", ")
-            guard let target = LinkHeader.target("next", in: field), let path = relativePath(target, baseURL: baseURL) else {
-                return nil
+            guard let target = LinkHeader.target("next", in: field) else { return nil }
+            return following(at: target, after: response, request: request, baseURL: baseURL)
+        case .nextURL:
+            guard let found = try? response.body.flatMap({ try pagination.urlKeyPath.value(in: $0.node) }),
+                  let target = found.node.string, !target.isEmpty else { return nil }
+            return following(at: target, after: response, request: request, baseURL: baseURL)
+        case .keyset:
+            guard let more = try? response.body.flatMap({ try pagination.hasMoreKeyPath.value(in: $0.node) }),
+                  more.node.bool == true,
+                  let items = try? response.body.flatMap({ try pagination.itemsKeyPath.value(in: $0.node) }),
+                  let last = items.node.elements.last,
+                  let id = try? pagination.idKeyPath.value(in: last) else { return nil }
+            let key: String
+            switch id.node.kind {
+            case .string: key = id.node.string ?? ""
+            case .integer: key = String(id.node.integer ?? 0)
+            default: return nil
             }
-            var next = Request(response.method, path, headers: request.headers, options: request.options)
-            next.route = nil
+            guard !key.isEmpty else { return nil }
+            var next = request
+            next.parameters[pagination.parameter] = key
             return next
         }
+    }
+
+    /// The request of the page at `target` (a URL or an absolute path), a GET of `response`'s
+    /// method with the request's headers and options, or nil when it lies outside the base URL.
+    private static func following(at target: String, after response: Response, request: Request,
+                                  baseURL: String) -> Request? {
+        guard let path = relativePath(target, baseURL: baseURL) else { return nil }
+        var next = Request(response.method, path, headers: request.headers, options: request.options)
+        next.route = nil
+        next.readsJSONBody = request.readsJSONBody
+        return next
     }
 
     /// `relativePath(_:baseURL:)` for tests.

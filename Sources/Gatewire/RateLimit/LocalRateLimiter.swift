@@ -31,6 +31,13 @@ final class LocalRateLimiter: RateLimiter {
     func pause(seconds: Double, now: Double) {
         pausedUntil = max(pausedUntil, now + seconds)
     }
+
+    func returnSlot(now: Double) {
+        guard let interval = policy.interval else { return }
+        // GCRA's bound counts the slots taken: moving the TAT back one interval (never before
+        // now, as a TAT in the past means a full burst) frees exactly the slot not used.
+        if tat > now { tat = max(now, tat - interval) }
+    }
 }
 
 /// The in-process store (the default): each limit counts only this client's calls.

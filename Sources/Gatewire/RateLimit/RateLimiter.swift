@@ -12,6 +12,19 @@ protocol RateLimiter: AnyObject {
     /// A response asked the host or route to pause for `seconds` from `now` (`Retry-After`,
     /// already cut to the policy's ``RateLimitPolicy/maxPause``): attempts wait until then.
     func pause(seconds: Double, now: Double)
+
+    /// An attempt that ``admit(now:maxWait:)`` made wait for a reserved slot ended before
+    /// its wait did (cancelled, its deadline, a closing loop): the slot goes back to the limit
+    /// at `now`, so that the next attempt may take it instead of waiting one slot longer.
+    func returnSlot(now: Double)
+
+    /// Whether the limiter's decisions are made in process because its shared store is
+    /// failing (``StoreHealth/decidesLocally``); always false for an in-process limiter.
+    var decidesLocally: Bool { get }
+}
+
+extension RateLimiter {
+    var decidesLocally: Bool { false }
 }
 
 /// A ``RateLimiter``'s answer for one attempt.

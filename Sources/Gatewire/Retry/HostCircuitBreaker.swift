@@ -14,4 +14,12 @@ protocol HostCircuitBreaker: AnyObject {
     /// Records an attempt's outcome: `failed` nil for one that does not count (cancelled,
     /// cut by the deadline, never sent); `trial` when ``acquire(now:)`` allowed it as the trial.
     func record(failed: Bool?, trial: Bool, now: Double)
+
+    /// Whether the breaker's decisions and recordings are made in process because its shared
+    /// store is failing (``StoreHealth/decidesLocally``); always false for an in-process breaker.
+    var decidesLocally: Bool { get }
+}
+
+extension HostCircuitBreaker {
+    var decidesLocally: Bool { false }
 }

@@ -43,6 +43,10 @@ protocol ResilienceRecorder {
     /// Counts `outcome` of an attempt that ``admit(now:)`` allowed; `trial` when it was the
     /// half-open breaker's trial.
     func record(_ outcome: ResilienceOutcome, trial: Bool, now: Double)
+
+    /// Whether the circuit breaker decides and records in process because its shared store
+    /// is failing (false without a breaker, or with an in-process one).
+    var decidesLocally: Bool { get }
 }
 
 /// The client's resilience state for one host (``ResilienceState``): its retry budget (in
@@ -63,6 +67,8 @@ struct HostResilience: ResilienceRecorder {
     func admit(now: Double) -> CircuitBreaker.Permission {
         breaker?.acquire(now: now) ?? .allowed(trial: false)
     }
+
+    var decidesLocally: Bool { breaker?.decidesLocally ?? false }
 
     func record(_ outcome: ResilienceOutcome, trial: Bool, now: Double) {
         if let retryBudget {

@@ -30,11 +30,16 @@ final class RedisBreakerStore: BreakerStore {
     /// client whose reply made it).
     let onTransition: BreakerTransition
 
-    init(settings: SharedStateSettings, loop: EventLoop, onTransition: @escaping BreakerTransition) {
+    /// A store of `settings` reached from `loop`; `announce` hears the store's degradation
+    /// and recovery (``StoreHealth``: the client gives them to its event monitors),
+    /// `onTransition` the breakers' openings and closings.
+    init(settings: SharedStateSettings, loop: EventLoop,
+         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void = { _, _ in },
+         onTransition: @escaping BreakerTransition = { _, _ in }) {
         self.settings = settings
         self.onTransition = onTransition
         self.loop = loop
-        health = StoreHealth(server: settings.serverDescription)
+        health = StoreHealth(server: settings.serverDescription, announce: announce)
         channel = BreakerNews.channel(settings)
     }
 
@@ -75,6 +80,36 @@ final class RedisBreakerStore: BreakerStore {
                     done(parsed)
                 } else {
                     health.failed("the script answered \(reply)", now: MonotonicClock.now())
+                    done(nil)
+                }
+            case let .failure(error):
+                health.failed(error.description, now: MonotonicClock.now())
+                done(nil)
+            }
+        }
+    }
+
+    /// Runs `script`, which names no key, on the server, or on every primary of a cluster
+    /// (``RedisCluster/evalshaOnEveryPrimary(_:arguments:timeout:_:)``), each bounded by the
+    /// settings' timeout, and calls `done` once with each server's reply as `parse` reads it,
+    /// or nil when any has none (failed, timed out, of another shape, not sent because the
+    /// client has stopped asking). The outcome feeds ``health`` as one operation.
+    func evaluateOnEveryServer<Reply>(_ script: RedisScript, arguments: [[UInt8]],
+                                      parse: @escaping (RedisReply) -> Reply?, _ done: @escaping ([Reply]?) -> Void) {
+        if runner == nil { runner = connect() }
+        guard let cluster = runner as? RedisCluster else {
+            return evaluate(script, keys: [], arguments: arguments, parse: parse) { done($0.map { [$0] }) }
+        }
+        guard health.allows(now: MonotonicClock.now()) else { return done(nil) }
+        cluster.evalshaOnEveryPrimary(script, arguments: arguments, timeout: settings.timeout) { [health] result in
+            switch result {
+            case let .success(replies):
+                let parsed = replies.compactMap(parse)
+                if parsed.count == replies.count {
+                    health.succeeded()
+                    done(parsed)
+                } else {
+                    health.failed("a primary's script answered \(replies)", now: MonotonicClock.now())
                     done(nil)
                 }
             case let .failure(error):

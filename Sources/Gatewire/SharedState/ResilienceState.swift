@@ -16,10 +16,13 @@ final class ResilienceState: @unchecked Sendable {
 
     /// The state of a client whose breakers live in process, or in the Redis of
     /// `sharedState` (nil: in process), reached from `loop` (connected on first use);
-    /// `onTransition` hears each breaker's change of state (``BreakerTransition``).
-    init(sharedState: SharedStateSettings?, loop: EventLoop, onTransition: @escaping BreakerTransition = { _, _ in }) {
+    /// `announce` hears the store's degradation and recovery, `onTransition` each breaker's
+    /// change of state (``BreakerTransition``).
+    init(sharedState: SharedStateSettings?, loop: EventLoop,
+         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void,
+         onTransition: @escaping BreakerTransition = { _, _ in }) {
         if let sharedState {
-            let shared = RedisBreakerStore(settings: sharedState, loop: loop, onTransition: onTransition)
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop, announce: announce, onTransition: onTransition)
             breakers = shared
             rateLimits = RedisRateLimitStore(connection: shared)
         } else {

@@ -78,6 +78,8 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
             .map { Array($0.utf8) } + [store.channel]
     }
 
+    var decidesLocally: Bool { store.health.decidesLocally }
+
     func acquire(now: Double) -> CircuitBreaker.Permission {
         if localTrialRunning { return .rejected(retryIn: 0) }
         // What the client knows without asking comes first, whatever the store's health.

@@ -66,6 +66,8 @@ final class SharedRateLimiter: RateLimiter {
         policyArguments = [String(interval), String(policy.tolerance * 1_000_000)].map { Array($0.utf8) }
     }
 
+    var decidesLocally: Bool { store.health.decidesLocally }
+
     func admit(now: Double, maxWait: Double) -> RateAdmission {
         if pausedUntil > now {
             let left = pausedUntil - now
@@ -106,6 +108,17 @@ final class SharedRateLimiter: RateLimiter {
         local.pause(seconds: seconds, now: now)
         let milliseconds = max(1, Int((seconds * 1000).rounded(.up)))
         store.run(keys: keys, arguments: [Array("pause".utf8)] + policyArguments + [Array(String(milliseconds).utf8)]) { _ in }
+    }
+
+    func returnSlot(now: Double) {
+        // While the store fails the in-process limiter reserved the slot; else the lease did,
+        // and the slot goes back to it (given back to the fleet with the lease's others when
+        // the lease ends unused).
+        if store.health.decidesLocally {
+            local.returnSlot(now: now)
+        } else {
+            slots += 1
+        }
     }
 
     // MARK: Leases

@@ -6,10 +6,13 @@ import GatewireRedis
 /// the report means the same whichever machine prints it.
 ///
 /// One script lists the keys (`SCAN` with `MATCH prefix*`, escaped) and reads each with its
-/// `PTTL`: one round trip, atomic. One server only: a cluster's keys are spread over its
-/// primaries, which one script cannot read.
+/// `PTTL`: one round trip, atomic, per server. A cluster's keys are spread over its primaries
+/// (each holds its own slots'), so the script runs on every primary and the report merges
+/// their lines, each primary's durations from its own clock.
 ///
-/// Lines (times in seconds; `policy` is the key's 16 hex digits of the policy's values):
+/// Lines (times in seconds, rounded to the millisecond and written in the time format,
+/// ``JSONValue/timeSignificantDigits``, so `35.47`, never `35.469999999999999`; `policy` is
+/// the key's 16 hex digits of the policy's values):
 /// - `{"type": "circuit_breaker", "host", "policy", "state": "closed", "outcomes", "failures"}`
 ///   (the window's counts), `"state": "open", "for": s` (until the break ends; 0: the trial
 ///   is free), with `"trial": s` while a client holds the trial's lease;
@@ -52,8 +55,14 @@ package enum SharedStateReport {
         return escaped + "*"
     }
 
-    /// The report's lines from the script's reply, sorted by key; nil for a reply of another shape.
-    static func lines(_ reply: RedisReply, prefix: String) -> [String]? {
+    /// The report's lines from the script's replies (one per server: one, or a cluster's
+    /// primaries), merged and sorted by key.
+    static func lines(_ entries: [[(key: String, line: String)]]) -> [String] {
+        entries.joined().sorted { $0.key < $1.key }.map(\.line)
+    }
+
+    /// One server's keys and lines from the script's reply; nil for a reply of another shape.
+    static func entries(_ reply: RedisReply, prefix: String) -> [(key: String, line: String)]? {
         guard case let .array(items) = reply, case let .bulk(nowText)? = items.first,
               let now = Double(String(decoding: nowText, as: UTF8.self)) else { return nil }
         var entries: [(key: String, line: String)] = []
@@ -65,9 +74,10 @@ package enum SharedStateReport {
                 if case let .bulk(bytes) = field { return String(decoding: bytes, as: UTF8.self) }
                 return ""
             }
-            entries.append((key, line(key: key, ttl: ttl, values: Array(values), now: now, prefix: prefix).serialized()))
+            entries.append((key, line(key: key, ttl: ttl, values: Array(values), now: now, prefix: prefix)
+                .serializedTimes()))
         }
-        return entries.sorted { $0.key < $1.key }.map(\.line)
+        return entries
     }
 
     /// One key's object (see the type's lines).

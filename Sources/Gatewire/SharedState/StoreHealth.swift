@@ -11,8 +11,10 @@
 ///   probe stops the asking for another pause. A fixed pause (no growth) keeps the return
 ///   prompt: a probe per pause per client is nothing to a server that is back, and the
 ///   connection's own reconnection backoff already spaces the connects.
-/// - Degradation and recovery are each announced once, on the ``Diagnostics`` log: one line
-///   when the client stops asking, one when Redis answers again.
+/// - Degradation and recovery are each announced once, on the ``Diagnostics`` log and to the
+///   client's event monitors (``CallEvent/Kind/sharedStateDegraded`` and
+///   ``CallEvent/Kind/sharedStateRecovered``, through ``announce``): one when the client
+///   stops asking, one when Redis answers again.
 final class StoreHealth {
     /// Failures in a row after which the client stops asking for a while.
     static let failureThreshold = 3
@@ -25,8 +27,15 @@ final class StoreHealth {
     /// When the client may ask again; nil while it asks freely.
     private var retryAt: Double?
     private var announced = false
+    /// Told each announcement: `degraded` (else recovered) and its sentence.
+    private let announce: (_ degraded: Bool, _ message: String) -> Void
 
-    init(server: String) { self.server = server }
+    /// The health of the store at `server`; `announce` hears each degradation and recovery
+    /// once (on the thread that reports the outcomes: the loop's).
+    init(server: String, announce: @escaping (_ degraded: Bool, _ message: String) -> Void = { _, _ in }) {
+        self.server = server
+        self.announce = announce
+    }
 
     /// Whether the breakers and rate limits decide in process: since the last failure, until a success.
     var decidesLocally: Bool { failures > 0 }
@@ -37,8 +46,9 @@ final class StoreHealth {
     /// An operation got its reply.
     func succeeded() {
         if announced {
-            Diagnostics.report("shared state: \(server) answers again; circuit breakers and rate limits "
-                + "share their state again")
+            let message = "shared state: \(server) answers again; circuit breakers and rate limits share their state again"
+            Diagnostics.report(message)
+            announce(false, message)
         }
         announced = false
         failures = 0
@@ -52,7 +62,9 @@ final class StoreHealth {
         retryAt = now + Self.pause
         guard !announced else { return }
         announced = true
-        Diagnostics.report("shared state: \(server) failed \(failures) times in a row (\(why)); circuit breakers "
-            + "and rate limits decide in process, asking again in \(Self.pause) s")
+        let message = "shared state: \(server) failed \(failures) times in a row (\(why)); circuit breakers "
+            + "and rate limits decide in process, asking again in \(Self.pause) s"
+        Diagnostics.report(message)
+        announce(true, message)
     }
 }

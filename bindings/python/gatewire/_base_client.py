@@ -586,8 +586,11 @@ class BaseClient:
         """Register ``monitor(event)`` for every event of every call: ``event`` is a dict
         ``{"event": "call_started" | "attempt_started" | "attempt_finished" |
         "retry_scheduled" | "call_finished", "call_id", "method", "path", "attempt",
-        "elapsed", "status", "error", "delay", "timings"}`` (seconds). Runs on the loop
-        thread; must not block; exceptions are logged and ignored.
+        "elapsed", "status", "error", "delay", "timings"}`` (seconds). With ``sharedState``
+        the store's degradation and recovery come too, once each per outage, as
+        ``{"event": "shared_state_degraded" | "shared_state_recovered", "call_id": 0,
+        "message"}`` (docs/fleet.md "When Redis fails"). Runs on the loop thread; must not
+        block; exceptions are logged and ignored.
 
         Returns:
             An id for :meth:`remove_event_monitor`.
@@ -657,7 +660,8 @@ class BaseClient:
         ``timeout``.
 
         Raises:
-            InvalidArgument: the config has no ``sharedState``, or names a Redis Cluster.
+            InvalidArgument: the config has no ``sharedState`` (of a ``redisCluster`` every
+                primary is read, the lines merged).
             WouldDeadlock: called on the client's loop thread (from a hook).
             GatewireError: Redis did not answer in time (``GW_ERROR_CALL_FAILED``).
         """

@@ -169,6 +169,10 @@ class CallError(GatewireError):
             query parameters are ``<redacted>`` (the core's one rule: README "Secrets") (str).
         retry_after: for kind ``rate_limited``, the seconds until the limit frees a slot or
             its ``Retry-After`` pause ends (float); else None.
+        shared_state_local: whether a decision of the call's circuit breaker or rate limit
+            shared through the config's ``sharedState`` was made in process because the store
+            was failing (``gw_result_shared_state_local``; docs/fleet.md): the call was still
+            guarded, by this client's counts only (bool; False without ``sharedState``).
 
     The final response's header fields are :attr:`headers` and :meth:`header`. Everything is copied out of the native result when the error is made, so an error stays
     fully usable for as long as it is kept, on any thread: also one given to a failure
@@ -190,6 +194,7 @@ class CallError(GatewireError):
         path: str = "",
         headers: Iterable[tuple[str, str]] = (),
         retry_after: float | None = None,
+        shared_state_local: bool = False,
     ) -> None:
         super().__init__(message)
         self.kind = kind
@@ -200,6 +205,7 @@ class CallError(GatewireError):
         self.method = method
         self.path = path
         self.retry_after = retry_after
+        self.shared_state_local = shared_state_local
         self._headers = Headers((str(n), str(v)) for n, v in headers)
 
     @property

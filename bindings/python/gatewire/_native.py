@@ -503,6 +503,7 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_result_mapped_json": (c_char_p, [_P]),
     "gw_result_error_objects_json": (c_char_p, [_P]),
     "gw_result_retry_after": (c_double, [_P]),
+    "gw_result_shared_state_local": (c_int32, [_P]),
     "gw_result_attempts_json": (c_char_p, [_P]),
     "gw_result_attempt_count": (c_int32, [_P]),
     "gw_result_free": (None, [_P]),

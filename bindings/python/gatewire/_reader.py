@@ -95,10 +95,11 @@ class _Copy:
     mapped objects built from the walk, or the RecursionError that stopped them), so the
     native result can be freed at once; the same interface as :class:`NativeResult`."""
 
-    __slots__ = ("_texts", "_mapped", "_error")
+    __slots__ = ("_texts", "_mapped", "_error", "shared_state_local")
     pointer = 0
 
     def __init__(self, raw: Any) -> None:
+        self.shared_state_local = bool(_native.lib.gw_result_shared_state_local(raw.pointer))
         self._texts: dict[str, bytes | None] = {key: raw[key] for key in ("method", "path", "attempts", "headers", "metadata",
                                                                           "url")}
         self._mapped: Any = None
@@ -169,7 +170,9 @@ def _failure(raw: Any, status: int, kind_number: int, body: bytes) -> CallError:
     except RecursionError:
         return too_deep("error objects", **shared)
     retry_after = native.gw_result_retry_after(raw.pointer) if kind == ErrorKind.rate_limited else None
-    return call_error_class(kind)(message, kind=kind, error_objects=error_objects, retry_after=retry_after, **shared)
+    local = bool(native.gw_result_shared_state_local(raw.pointer))
+    return call_error_class(kind)(message, kind=kind, error_objects=error_objects, retry_after=retry_after,
+                                  shared_state_local=local, **shared)
 
 
 _FUNCTIONS = ("gw_call_async_queued", "gw_queue_wait", "gw_result_read", "gw_result_cache", "gw_result_free",
