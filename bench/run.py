@@ -46,6 +46,7 @@ from typing import Any, Callable
 from upload import upload_rows, upload_table, upload_targets
 import downloads as bench_downloads  # bench/downloads.py, beside this file
 import fleet as bench_fleet  # bench/fleet.py
+import telemetry as bench_telemetry  # bench/telemetry.py
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
@@ -507,7 +508,7 @@ def main() -> int:
     parser.add_argument("--lib", help="directory with libGatewire.so (default: scripts/build.sh release into .build/lib)")
     parser.add_argument("--no-swift", dest="swift", action="store_false", help="skip the Swift clients")
     parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
-                        "\"10k\", \"latency\", \"upload\", \"cache\", \"download\" and \"fleet\" select those runs")
+                        "\"10k\", \"latency\", \"upload\", \"cache\", \"download\", \"fleet\" and \"telemetry\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
     parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
     args = parser.parse_args()
@@ -533,6 +534,7 @@ def main() -> int:
     downloads: list[dict] = []
     download_goals: list[dict] = []
     fleet = None
+    telemetry: list[dict] = []
     try:
         paths = build(args, BENCH / ".build")
         nginx.start()
@@ -574,6 +576,9 @@ def main() -> int:
             downloads, download_goals = download_rows(paths, nginx, workdir, runs)
         if not args.smoke and (not args.only or "fleet" in args.only.lower()):
             fleet = bench_fleet.fleet_rows(paths, nginx.url, sizes["a"], runs, counts["a"], run_once, log, workdir)
+        if not args.smoke and (not args.only or "telemetry" in args.only.lower()):
+            telemetry = bench_telemetry.telemetry_rows(paths, nginx.url, sizes["a"], runs, counts["a"], run_once, log,
+                                                       workdir)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -584,6 +589,8 @@ def main() -> int:
         goals += upload_targets(upload)
     if fleet:
         goals += bench_fleet.targets(fleet)
+    if telemetry:
+        goals += bench_telemetry.targets(telemetry)
     if crowd:
         goals.append({"target": "peak RSS, 10,000 calls in flight (C ABI)", "measured": crowd["peak_mib"], "goal": 200.0,
                       "unit": "MiB", "met": crowd["peak_mib"] <= 200.0})
@@ -594,7 +601,7 @@ def main() -> int:
                "bodies_bytes": sizes, "python": sys.version.split()[0]}
     result = {"machine": machine, "rows": [row_json(r) for r in rows], "memory": memory, "http2": h2,
               "in_flight_10k": crowd, "latency": latency, "upload": upload, "cache": cache, "downloads": downloads,
-              "fleet": fleet,
+              "fleet": fleet, "telemetry": telemetry,
               "targets": goals,
               "smoke": args.smoke, "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
     text = table(rows)
@@ -608,6 +615,8 @@ def main() -> int:
         text += "\n\n" + bench_downloads.table(downloads)
     if fleet:
         text += "\n\n" + bench_fleet.table(fleet)
+    if telemetry:
+        text += "\n\n" + bench_telemetry.table(telemetry)
     if goals:
         text += "\n\n" + targets_table(goals)
     if memory:

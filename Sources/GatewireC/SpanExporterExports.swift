@@ -10,11 +10,11 @@ private struct CSpanExporter: SpanExporter {
     let context: UInt
 
     func export(_ spans: [Span]) {
-        let list = JSONValue.array()
-        for span in spans { list.append(OTLPTraceJSON.json(span)) }
-        let text = list.serialized()
-        text.withCString { pointer in
-            deliver(pointer, text.utf8.count, UnsafeMutableRawPointer(bitPattern: context))
+        let text = OTLPTraceJSON.array(spans) + [0]  // NUL-terminated, its length without the NUL
+        text.withUnsafeBufferPointer { bytes in
+            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
+                deliver(pointer, bytes.count - 1, UnsafeMutableRawPointer(bitPattern: context))
+            }
         }
     }
 }

@@ -157,6 +157,14 @@ import Testing
         #expect(spans[1][attribute: "error.type"] == .string("deadline"))
         #expect(spans[1].kind == .client)
         #expect(spans[0].endTime - spans[0].startTime >= 0.2)
+        // The attempt stopped on the wire is measured and leaves the active requests.
+        let snapshot = try #require(client.metricsSnapshot())
+        let duration = try #require(snapshot["http.client.request.duration"]?.points.first)
+        #expect(duration.attributes.contains(SpanAttribute("error.type", .string("deadline"))))
+        #expect(duration.histogram?.count == 1)
+        #expect((duration.histogram?.sum ?? 0) >= spans[1].endTime - spans[1].startTime - 1e-3)
+        #expect(snapshot["http.client.active_requests"]?.points.map(\.value) == [0])
+        #expect(snapshot["gatewire.client.queue.wait"]?.points.first?.histogram?.count == 1)
     }
 
     @Test func callSpanHoldsRedirectsCacheHitsAndBreakerRefusals() async throws {
@@ -249,7 +257,7 @@ import Testing
         #expect(response.status == 200)
         client.close()  // flushes the queue
         #expect(client.spanExportCounts == SpanExportCounts(exported: 4, dropped: 0))
-        let requests = try await receiver.received().node["requests"]!.elements
+        let requests = try await receiver.received().node["requests"]!.elements.filter { $0["path"]!.string == "/v1/traces" }
         try #require(requests.count == 1)
         #expect(requests[0]["error"]!.isNull)
         #expect(requests[0]["content_type"]!.string == "application/json")
@@ -266,6 +274,144 @@ import Testing
         #expect(url == "\(server.baseURL)/sequence/\(key)/503,503,200?token=<redacted>&page=2")
         let (traceparents, _) = try await seen(key)
         #expect(traceparents.compactMap { $0?.split(separator: "-")[2] }.map(String.init) == spans[1...].map { $0["spanId"]!.string! })
+    }
+
+    /// The points of `name` in `snapshot`, or none.
+    func points(_ snapshot: MetricsSnapshot, _ name: String) -> [MetricPoint] { snapshot[name]?.points ?? [] }
+
+    @Test func durationHistogramHasOnePointPerAttemptAndTheirDurations() async throws {
+        #expect(try client().metricsSnapshot() == nil)  // telemetry off: nothing recorded
+        let client = try client(#", "telemetry": {}"#)
+        var attempts: [Attempt] = []
+        for statuses in ["503,200", "200", "500,500,200"] {
+            let response = try await client.send(Request(route: "seq", parameters: ["key": key("m"), "statuses": statuses]))
+            #expect(response.status == 200)
+            attempts += response.attempts
+        }
+        try #require(attempts.count == 6)
+        let snapshot = try #require(client.metricsSnapshot())
+        let duration = try #require(snapshot["http.client.request.duration"])
+        #expect(duration.unit == "s" && duration.kind == .histogram)
+        let histograms = duration.points.compactMap(\.histogram)
+        try #require(histograms.count == duration.points.count)
+        #expect(histograms.reduce(0) { $0 + $1.count } == 6)
+        let recorded = histograms.reduce(0.0) { $0 + $1.sum }, measured = attempts.reduce(0.0) { $0 + $1.duration }
+        #expect(abs(recorded - measured) < 1e-9)
+        for histogram in histograms {
+            #expect(histogram.bucketCounts.count == 15)
+            #expect(histogram.bucketCounts.reduce(0, +) == histogram.count)
+            #expect(histogram.explicitBounds == [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10])
+        }
+        let common = [SpanAttribute("http.request.method", .string("GET")), SpanAttribute("server.address", .string("127.0.0.1")),
+                      SpanAttribute("server.port", .int(Int64(server.port))),
+                      SpanAttribute("url.template", .string("/sequence/{key}/{statuses}"))]
+        let ok = try #require(duration.point(common + [SpanAttribute("http.response.status_code", .int(200))]))
+        #expect(ok.histogram?.count == 3)
+        #expect(ok.attributes.contains(SpanAttribute("network.protocol.version", .string("1.1"))))
+        #expect(!ok.attributes.contains { $0.key == "error.type" || $0.key == "url.full" })
+        #expect(duration.point([SpanAttribute("error.type", .string("500"))])?.histogram?.count == 2)
+        #expect(duration.point([SpanAttribute("error.type", .string("503"))])?.histogram?.count == 1)
+        // Every attempt left the wire.
+        #expect(points(snapshot, "http.client.active_requests").map(\.value) == [0])
+        #expect(points(snapshot, "http.client.active_requests").first?.attributes == common)
+        let retries = try #require(snapshot["gatewire.client.retries"])
+        #expect(retries.kind == .counter && retries.unit == "{retry}")
+        #expect(retries.point([SpanAttribute("gatewire.retry.reason", .string("503"))])?.value == 1)
+        #expect(retries.point([SpanAttribute("gatewire.retry.reason", .string("500"))])?.value == 2)
+        #expect(points(snapshot, "gatewire.client.queue.wait").compactMap(\.histogram).reduce(0) { $0 + $1.count } == 6)
+    }
+
+    @Test func gatewireMetricsCountBreakerCacheAndRateLimit() async throws {
+        let cached = try client(#", "telemetry": {}, "cache": true"#)
+        let key = key("mcache")
+        for _ in 0..<2 { _ = try await cached.send(.get("/cacheable/\(key)", parameters: ["cc": "max-age=60"])) }
+        let revalidate = key + "-etag"
+        for _ in 0..<2 { _ = try await cached.send(.get("/cacheable/\(revalidate)", parameters: ["cc": "no-cache", "etag": "\"v1\""])) }
+        let snapshot = try #require(cached.metricsSnapshot())
+        #expect(points(snapshot, "gatewire.client.cache.hits").map(\.value) == [1])
+        #expect(points(snapshot, "gatewire.client.cache.revalidations").map(\.value) == [1])
+
+        let guarded = try Client(config: try GatewayConfig(json: """
+            {"baseURL": "\(server.baseURL)", "retry": {"maxRetries": 3, "initialDelay": 0.01, "jitter": "none"},
+             "circuitBreaker": {"failureRatio": 1, "minimumThroughput": 2, "breakDuration": 30}, "telemetry": {}}
+            """))
+        await #expect(throws: GatewireError.self) { try await guarded.send(.get("/status/503")) }
+        let breaker = try #require(guarded.metricsSnapshot())
+        #expect(points(breaker, "gatewire.client.circuit_breaker.transitions").map(\.attributes)
+            == [[SpanAttribute("gatewire.circuit_breaker.host", .string("127.0.0.1:\(server.port)")),
+                 SpanAttribute("gatewire.circuit_breaker.state", .string("open"))]])
+        #expect(points(breaker, "gatewire.client.circuit_breaker.refusals").map(\.value) == [1])
+
+        let limited = try Client(config: try GatewayConfig(json: """
+            {"baseURL": "\(server.baseURL)", "rateLimit": {"requests": 1, "per": 60, "wait": false}, "telemetry": {}}
+            """))
+        _ = try await limited.send(.get("/status/200"))
+        await #expect(throws: GatewireError.self) { try await limited.send(.get("/status/200")) }
+        #expect(points(try #require(limited.metricsSnapshot()), "gatewire.client.rate_limit.refusals").map(\.value) == [1])
+    }
+
+    @Test func otlpMetricsExportIsDecodedByTheProto() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        // A name that JSON must escape (quotes, a backslash, a tab) and one that it must not (é).
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)", "serviceName": "ch\"é\"ck\\out\t"}"#)
+        for statuses in ["503,200", "200"] {
+            _ = try await client.send(Request(route: "seq", parameters: ["key": key("otlpm"), "statuses": statuses]))
+        }
+        client.close()  // exports the metrics as they are
+        let all = try await receiver.received().node["requests"]!.elements
+        let requests = all.filter { $0["path"]!.string == "/v1/metrics" }
+        try #require(requests.count == 1)
+        #expect(requests[0]["error"]!.isNull)
+        #expect(requests[0]["content_type"]!.string == "application/json")
+        let metrics = requests[0]["metrics"]!.elements
+        // Both signals' text decodes, the escaped name read back as it was given.
+        let spans = all.filter { $0["path"]!.string == "/v1/traces" }.flatMap { $0["spans"]!.elements }
+        #expect(all.allSatisfy { $0["error"]!.isNull } && spans.count == 5)
+        for resource in [metrics[0]["resource"]!, spans[0]["resource"]!] {
+            let name = resource.elements.first { $0["key"]!.string == "service.name" }?["value"]?["stringValue"]?.string
+            #expect(name == "ch\"é\"ck\\out\t")
+        }
+        #expect(metrics.compactMap { $0["name"]!.string } == ["http.client.request.duration", "http.client.active_requests",
+                                                                 "gatewire.client.retries", "gatewire.client.queue.wait"])
+        #expect(metrics.allSatisfy { $0["scope"]!.string == "gatewire" })
+        let duration = try #require(metrics.first)
+        #expect(duration["unit"]!.string == "s")
+        let histogram = try #require(duration["histogram"])
+        #expect(histogram["aggregationTemporality"]!.string == "AGGREGATION_TEMPORALITY_CUMULATIVE")
+        let points = histogram["dataPoints"]!.elements
+        // int64/uint64 fields come back as decimal strings (the proto3 JSON mapping).
+        #expect(points.compactMap { $0["count"]!.string.flatMap { Int($0) } }.reduce(0, +) == 3)
+        #expect(points.allSatisfy { $0["explicitBounds"]!.elements.count == 14 && $0["bucketCounts"]!.elements.count == 15 })
+        #expect(points.allSatisfy { Int($0["startTimeUnixNano"]!.string!)! <= Int($0["timeUnixNano"]!.string!)! })
+        let active = try #require(metrics[1]["sum"])
+        #expect(active["aggregationTemporality"]!.string == "AGGREGATION_TEMPORALITY_CUMULATIVE")
+        #expect(active["isMonotonic"] == nil)  // false: left out by MessageToDict
+        #expect(active["dataPoints"]!.elements.map { $0["asInt"]!.string } == ["0"])
+        #expect(metrics[2]["sum"]!["isMonotonic"]!.bool == true)
+        #expect(metrics[2]["unit"]!.string == "{retry}")
+    }
+
+    @Test func metricsAreExportedEveryIntervalWhileTheClientRuns() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        // Read when the client is made (milliseconds, as the SDK's variable is).
+        setenv("OTEL_METRIC_EXPORT_INTERVAL", "100", 1)
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)"}"#)
+        unsetenv("OTEL_METRIC_EXPORT_INTERVAL")
+        defer { client.close() }
+        _ = try await client.send(Request(route: "seq", parameters: ["key": key("tick"), "statuses": "200"]))
+        // Two exports without a close, each with the cumulative count; bounded by 200 polls.
+        var exports: [JSONNode] = []
+        for _ in 0..<200 where exports.count < 2 {
+            try await Task.sleep(nanoseconds: 50_000_000)
+            exports = try await receiver.received().node["requests"]!.elements.filter { $0["path"]!.string == "/v1/metrics" }
+        }
+        try #require(exports.count >= 2)
+        for export in exports.prefix(2) {
+            let duration = try #require(export["metrics"]!.elements.first)
+            #expect(duration["histogram"]!["dataPoints"]!.elements.map { $0["count"]!.string } == ["1"])
+        }
     }
 
     @Test(arguments: ["refuse", "hang", "absent"])

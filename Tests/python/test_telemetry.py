@@ -95,9 +95,10 @@ def test_python_client_exports_a_retried_call_without_its_secrets(
     with gatewire.Client(config=config) as client:
         result = client.call("GET", f"/sequence/{key}/503,500,200?token=s3cr3tvalue&page=2")
         assert result.status == 200
-    # Closing flushed the queue: one export, decoded by opentelemetry-proto without error.
-    assert len(collector.requests) == 1
-    export = collector.requests[0]
+    # Closing flushed the queue: one export of spans, decoded by opentelemetry-proto without error.
+    traces = [r for r in collector.requests if r["path"] == "/v1/traces"]
+    assert len(traces) == 1
+    export = traces[0]
     assert export["error"] is None
     assert export["content_type"] == "application/json"
     for secret in ("hunter2pw", "s3cr3tvalue", "agent:"):
@@ -118,8 +119,9 @@ def test_cli_traceparent_joins_the_callers_trace(
                            "--traceparent", PARENT], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     # The CLI's exit flushed the queue.
-    assert [r["error"] for r in collector.requests] == [None]
-    check_retried_call(collector.requests[0]["spans"], server, key,
+    traces = [r for r in collector.requests if r["path"] == "/v1/traces"]
+    assert [r["error"] for r in traces] == [None]
+    check_retried_call(traces[0]["spans"], server, key,
                        trace_id="4bf92f3577b34da6a3ce929d0e0e4736", parent="00f067aa0ba902b7")
 
 

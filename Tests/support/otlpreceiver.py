@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""A loopback OTLP/HTTP trace receiver for Gatewire's telemetry tests.
+"""A loopback OTLP/HTTP receiver of traces and metrics for Gatewire's telemetry tests.
 
 Binds 127.0.0.1 on a free port, prints ``PORT <n>`` as its first stdout line, flushes, and
 serves until killed. Every ``POST /v1/traces`` is decoded with the OpenTelemetry project's
 own messages (``opentelemetry-proto``'s ``ExportTraceServiceRequest``): a JSON body (OTLP/HTTP
 JSON: ids as hex) through ``google.protobuf.json_format`` after turning the hex ids into the
-base64 that the proto3 JSON mapping expects, a protobuf body as is. ``GET /received`` answers
-``{"requests": [{"content_type", "body", "spans", "error"}]}``: the raw body as text, the
-decoded spans (``MessageToDict`` of each span with its ids written back as hex, its resource's
-attributes added as ``resource``), and the decoding error, or null.
+base64 that the proto3 JSON mapping expects, a protobuf body as is; every ``POST /v1/metrics``
+likewise with ``ExportMetricsServiceRequest`` (no ids to convert). ``GET /received`` answers
+``{"requests": [{"path", "content_type", "body", "spans", "metrics", "error"}]}``: the raw body
+as text, the decoded spans (``MessageToDict`` of each span with its ids written back as hex,
+its resource's attributes added as ``resource``) or metrics (``MessageToDict`` of each metric,
+with ``resource`` and ``scope`` added), and the decoding error, or null.
 
 ``--mode``: ``ok`` (200 ``{}``), ``refuse`` (503 to every export, after decoding it) or
 ``hang`` (reads the export and never answers until the client gives up).
@@ -23,6 +25,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from google.protobuf import json_format
+from opentelemetry.proto.collector.metrics.v1.metrics_service_pb2 import ExportMetricsServiceRequest
 from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
 
 ID_FIELDS = {"traceId": "trace_id", "spanId": "span_id", "parentSpanId": "parent_span_id"}
@@ -62,6 +65,25 @@ def decode(content_type: str, body: bytes) -> list:
     return spans
 
 
+def decode_metrics(content_type: str, body: bytes) -> list:
+    """The metrics of one export as dicts, each with its resource's attributes and scope name."""
+    message = ExportMetricsServiceRequest()
+    if content_type.startswith("application/json"):
+        json_format.Parse(body.decode(), message)
+    else:
+        message.ParseFromString(body)
+    metrics = []
+    for resource_metrics in message.resource_metrics:
+        resource = json_format.MessageToDict(resource_metrics.resource)
+        for scope_metrics in resource_metrics.scope_metrics:
+            for metric in scope_metrics.metrics:
+                item = json_format.MessageToDict(metric)
+                item["resource"] = resource.get("attributes", [])
+                item["scope"] = scope_metrics.scope.name
+                metrics.append(item)
+    return metrics
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server: "Receiver"
@@ -88,9 +110,12 @@ class Handler(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         content_type = self.headers.get("Content-Type", "")
         record = {"path": self.path, "content_type": content_type, "body": body.decode("utf-8", "replace"),
-                  "spans": [], "error": None}
+                  "spans": [], "metrics": [], "error": None}
         try:
-            record["spans"] = decode(content_type, body)
+            if self.path == "/v1/metrics":
+                record["metrics"] = decode_metrics(content_type, body)
+            else:
+                record["spans"] = decode(content_type, body)
         except Exception as error:  # noqa: BLE001 (any decoding failure is the test's finding)
             record["error"] = f"{type(error).__name__}: {error}"
         with self.server.lock:

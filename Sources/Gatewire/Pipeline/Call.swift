@@ -170,14 +170,12 @@ final class Call: @unchecked Sendable {
             case .admitted:
                 break
             case .wait(let seconds, let reserved):
-                trace?.note("gatewire.rate_limit_wait", offset: elapsed, attributes: [SpanAttribute("gatewire.wait", .double(seconds))])
+                trace?.rateLimitWaiting(seconds, offset: elapsed)
                 return throttle(seconds, reserved: reserved)
             case .refused(let retryAfter, let paused):
                 let refusal = CallStateMachine.PrepareFailure.rateLimited(limit: rateGate.key.description,
                                                                           retryAfter: retryAfter, paused: paused)
-                trace?.note("gatewire.rate_limited", offset: elapsed,
-                            attributes: [SpanAttribute("gatewire.retry_after", .double(retryAfter)),
-                                         SpanAttribute("gatewire.paused", .bool(paused))])
+                trace?.rateLimited(retryAfter: retryAfter, paused: paused, offset: elapsed)
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
@@ -192,7 +190,7 @@ final class Call: @unchecked Sendable {
                 // A refused retry keeps what the call had: the last attempt's status and response.
                 let refusal = CallStateMachine.PrepareFailure.circuitOpen(host: ResilienceKey.host(of: plan.prepared.url),
                                                                           retryIn: wait)
-                trace?.note("gatewire.circuit_open", offset: elapsed, attributes: [SpanAttribute("gatewire.retry_in", .double(wait))])
+                trace?.breakerRefused(retryIn: wait, offset: elapsed)
                 return perform(machine.prepareFailed(refusal, trial: false))
             }
         }
@@ -215,7 +213,7 @@ final class Call: @unchecked Sendable {
             let lookup = cache.lookup(&request, jarCookies: { loop.cookies() }, maxBodyBytes: plan.maxResponseBytes,
                                       now: requestTime)
             if case .fresh(let response) = lookup {
-                trace?.note("gatewire.cache_hit", offset: elapsed)
+                trace?.cacheHit(offset: elapsed)
                 return perform(machine.cacheAnswered(response, trial: trial))
             }
             exchange = CallStateMachine.CacheExchange(lookup: lookup, requestTime: requestTime)
@@ -364,6 +362,7 @@ final class Call: @unchecked Sendable {
             let outcome = cache.received(received, to: exchange.request, lookup: exchange.exchange.lookup,
                                          requestTime: exchange.exchange.requestTime, direct: exchange.direct)
             (response, revalidated) = outcome
+            if revalidated { trace?.cacheRevalidated() }
         }
         switch machine.attemptReported(response: response, revalidated: revalidated, elapsed: elapsed) {
         case .decideRetry(let outcome, let previousDelay):
@@ -390,7 +389,8 @@ final class Call: @unchecked Sendable {
         case .scheduleRetry(let delay, let reason, let attempt):
             core.events.emit(event(.retryScheduled, attempt: attempt.number, status: attempt.status,
                                    errorKind: attempt.errorKind, delay: delay, reason: reason), to: onEvent)
-            trace?.retryScheduled(after: attempt.number, delay: delay, reason: reason, offset: elapsed)
+            trace?.retryScheduled(after: attempt.number, delay: delay, reason: reason,
+                                  errorType: attempt.errorKind?.name ?? String(attempt.status), offset: elapsed)
             machine.retryTimerArmed(core.loop.schedule(after: delay) { [self] fired in
                 guard fired else { return stop(.cancelled) }  // the loop closed
                 switch machine.delayElapsed() {

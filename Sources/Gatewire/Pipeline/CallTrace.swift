@@ -1,7 +1,9 @@
 /// One call's trace as it happens: the call reports its start, each attempt's start and
 /// end, its retry decisions and refusals, and its end; this turns them into the call's span
 /// and its attempts' client spans (the OpenTelemetry HTTP client semantic conventions) and
-/// gives each attempt its `traceparent`. Made by ``Telemetry/trace(for:parent:)``.
+/// gives each attempt its `traceparent`; with telemetry on it also records the call's
+/// metrics (``ClientMetrics``: every call, sampled or not, as metrics are not sampled).
+/// Made by ``Telemetry/trace(for:parent:core:)``.
 ///
 /// Used on the client's event-loop thread only, by its ``Call``.
 final class CallTrace {
@@ -21,6 +23,15 @@ final class CallTrace {
 
     private let telemetry: Telemetry
     private let target: Target
+    /// Where the call's measurements go; nil when telemetry is off (nothing is recorded).
+    private let metrics: ClientMetrics?
+    /// `server.address` and `server.port`: the attributes of Gatewire's own metrics.
+    private let serverAttributes: [SpanAttribute]
+    /// The request's attributes of `http.client.*` metrics: method, server, `url.template`.
+    private let requestAttributes: [SpanAttribute]
+    /// The call's points of `http.client.active_requests` and `gatewire.client.queue.wait`,
+    /// looked up at its first attempt.
+    private var slots: (active: Int, queueWait: Int)?
     /// The caller's context (nil: this call starts a trace).
     private let parent: TraceContext?
     /// The call's own span context; nil when telemetry is off and the call only forwards
@@ -38,6 +49,15 @@ final class CallTrace {
         self.telemetry = telemetry
         self.target = target
         self.parent = parent
+        var server: [SpanAttribute] = []
+        if let origin = target.origin {
+            server = [SpanAttribute("server.address", .string(origin.host)),
+                      SpanAttribute("server.port", .int(Int64(origin.port)))]
+        }
+        serverAttributes = server
+        requestAttributes = [SpanAttribute("http.request.method", .string(target.method.rawValue))] + server
+            + (target.template.map { [SpanAttribute("url.template", .string($0))] } ?? [])
+        metrics = recording ? telemetry.metrics : nil
         if recording {
             let traceID = parent?.traceID ?? telemetry.ids.traceID()
             callContext = TraceContext(traceID: traceID, spanID: telemetry.ids.spanID(),
@@ -67,6 +87,11 @@ final class CallTrace {
         if let callContext {
             let spanID = telemetry.ids.spanID()
             pending = (spanID, number, offset)
+            if let metrics {
+                let slots = slots ?? (metrics.slot(.activeRequests, requestAttributes), metrics.slot(.queueWait, serverAttributes))
+                self.slots = slots
+                metrics.add(1, at: slots.active)
+            }
             context = TraceContext(traceID: callContext.traceID, spanID: spanID, sampled: callContext.isSampled,
                                    traceState: callContext.traceState)
         } else if let parent {
@@ -85,6 +110,9 @@ final class CallTrace {
     func attemptFinished(_ attempt: Attempt, httpVersion: String?) {
         guard let callContext, let (spanID, number, _) = pending, number == attempt.number else { return }
         pending = nil
+        let errorType = attempt.errorKind?.name ?? (attempt.status >= 400 ? String(attempt.status) : nil)
+        recordAttempt(duration: attempt.duration, status: attempt.status, errorType: errorType,
+                      httpVersion: httpVersion, queued: attempt.timings.queued)
         for hop in attempt.redirects {
             events.append(SpanEvent(name: "gatewire.redirect", time: time(attempt.startOffset + attempt.duration),
                                     attributes: [SpanAttribute("http.response.status_code", .int(Int64(hop.status))),
@@ -100,7 +128,6 @@ final class CallTrace {
             attributes.append(SpanAttribute("http.response.status_code", .int(Int64(attempt.status))))
         }
         if let httpVersion { attributes.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
-        let errorType = attempt.errorKind?.name ?? (attempt.status >= 400 ? String(attempt.status) : nil)
         if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
         let start = time(attempt.startOffset)
         attempts.append(Span(name: target.spanName,
@@ -112,24 +139,64 @@ final class CallTrace {
                              statusMessage: errorType == nil ? "" : attempt.message ?? "status \(attempt.status)"))
     }
 
-    /// The call waits `delay` seconds after attempt `number` and retries, for `reason`.
-    func retryScheduled(after number: Int, delay: Double, reason: String, offset: Double) {
+    /// The call waits `delay` seconds after attempt `number` and retries, for `reason` (a
+    /// sentence, on the span) because the attempt failed with `errorType` (the bounded
+    /// `gatewire.retry.reason` of the retries metric: the failure kind or the status code).
+    func retryScheduled(after number: Int, delay: Double, reason: String, errorType: String, offset: Double) {
+        metrics?.add(.retries, 1, serverAttributes + [SpanAttribute("gatewire.retry.reason", .string(errorType))])
         events.append(SpanEvent(name: "gatewire.retry", time: time(offset),
                                 attributes: [SpanAttribute("gatewire.attempt", .int(Int64(number))),
                                              SpanAttribute("gatewire.retry.delay", .double(delay)),
                                              SpanAttribute("gatewire.retry.reason", .string(reason))]))
     }
 
-    /// Something the call decided without sending: `name` (`gatewire.circuit_open`,
-    /// `gatewire.cache_hit`) at `offset` seconds into it.
-    func note(_ name: String, offset: Double, attributes: [SpanAttribute] = []) {
+    /// The call waits `seconds` for its slot of the rate limit, `offset` seconds into it.
+    func rateLimitWaiting(_ seconds: Double, offset: Double) {
+        metrics?.record(.rateLimitWait, seconds, serverAttributes)
+        note("gatewire.rate_limit_wait", offset: offset, attributes: [SpanAttribute("gatewire.wait", .double(seconds))])
+    }
+
+    /// The rate limit (or a `Retry-After` pause when `paused`) refused the call, which may
+    /// try again in `retryAfter` seconds.
+    func rateLimited(retryAfter: Double, paused: Bool, offset: Double) {
+        metrics?.add(.rateLimitRefusals, 1, serverAttributes)
+        note("gatewire.rate_limited", offset: offset,
+             attributes: [SpanAttribute("gatewire.retry_after", .double(retryAfter)), SpanAttribute("gatewire.paused", .bool(paused))])
+    }
+
+    /// The host's open circuit breaker refused the attempt; its next trial in `retryIn` seconds.
+    func breakerRefused(retryIn: Double, offset: Double) {
+        metrics?.add(.breakerRefusals, 1, serverAttributes)
+        note("gatewire.circuit_open", offset: offset, attributes: [SpanAttribute("gatewire.retry_in", .double(retryIn))])
+    }
+
+    /// The HTTP cache answered the call with a fresh response, sending nothing.
+    func cacheHit(offset: Double) {
+        metrics?.add(.cacheHits, 1, serverAttributes)
+        note("gatewire.cache_hit", offset: offset)
+    }
+
+    /// The server's 304 revalidated the cache's stored response.
+    func cacheRevalidated() { metrics?.add(.cacheRevalidations, 1, serverAttributes) }
+
+    /// An event of the call's span at `offset` seconds into the call.
+    private func note(_ name: String, offset: Double, attributes: [SpanAttribute] = []) {
         events.append(SpanEvent(name: name, time: time(offset), attributes: attributes))
     }
 
     /// The call ended `offset` seconds after its start with `result`: ends an attempt still
     /// on the wire (a cancel, the deadline) and the call's span, and exports them when sampled.
     func callFinished(_ result: borrowing Result<Response, GatewireError>, offset: Double) {
-        guard let callContext, isSampled else { return }
+        guard let callContext else { return }
+        if let (_, _, start) = pending, metrics != nil {
+            var kind = ErrorKind.cancelled
+            switch result {
+            case .success: break
+            case .failure(let error): kind = error.kind
+            }
+            recordAttempt(duration: max(0, offset - start), status: 0, errorType: kind.name, httpVersion: nil, queued: nil)
+        }
+        guard isSampled else { return }
         var offset = offset
         if wallStart == 0 {
             // Stopped before it started: a span of no length, now.
@@ -168,6 +235,22 @@ final class CallTrace {
                         startTime: wallStart, endTime: time(offset), attributes: attributes, events: events,
                         status: failure == nil ? .unset : .error, statusMessage: failure?.message ?? "")
         telemetry.export([call] + attempts)
+    }
+
+    // MARK: Measurements
+
+    /// An attempt left the wire after `duration` seconds: one `http.client.request.duration`
+    /// measurement with its outcome, the connection wait (`queued` seconds, nil when libcurl
+    /// did not report the attempt), and one request fewer in `http.client.active_requests`.
+    private func recordAttempt(duration: Double, status: Int, errorType: String?, httpVersion: String?, queued: Double?) {
+        guard let metrics, let slots else { return }
+        metrics.add(-1, at: slots.active)
+        var attributes = requestAttributes
+        if status > 0 { attributes.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
+        if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
+        if let httpVersion { attributes.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
+        metrics.record(.requestDuration, duration, attributes)
+        if let queued { metrics.record(queued, at: slots.queueWait) }
     }
 
     // MARK: Building spans

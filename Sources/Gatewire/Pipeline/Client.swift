@@ -148,6 +148,16 @@ public final class Client: Sendable {
     /// nil when it has no OTLP endpoint (``TelemetrySettings/otlpEndpoint``). Any thread.
     public var spanExportCounts: SpanExportCounts? { core.telemetry.exportCounts }
 
+    /// The client's metrics as values (``MetricsSnapshot``: `http.client.request.duration`,
+    /// `http.client.active_requests` and Gatewire's own, cumulative since the client was made;
+    /// docs/telemetry.md), the same the OTLP exporter sends to `/v1/metrics`. Recorded while
+    /// telemetry is on (the config's `telemetry`, `OTEL_EXPORTER_OTLP_ENDPOINT`, or a span
+    /// exporter registered).
+    /// - Returns: nil when telemetry is off or the client is closed.
+    /// - Note: any thread; from another than the client's event loop it waits for the loop to
+    ///   read the values (as long as a callback running on the loop takes).
+    public func metricsSnapshot() -> MetricsSnapshot? { core.telemetry.metricsSnapshot(on: core.loop) }
+
     /// Removes a span exporter. - Returns: whether it was registered.
     @discardableResult
     public func removeSpanExporter(_ token: ObserverToken) -> Bool { core.telemetry.removeExporter(token) }

@@ -61,10 +61,13 @@ final class ClientCore: Sendable {
         loop = EventLoop(limits: config.connectionLimits, cookies: config.cookies.map {
             CookieEngineSetup(jar: $0, stored: storedCookies, report: Diagnostics.report)
         })
-        resilience = ResilienceState(sharedState: config.sharedState, loop: loop) { [events] degraded, message in
+        let telemetry = Telemetry(settings: TelemetrySettings.resolved(config: config.telemetry), loop: loop)
+        self.telemetry = telemetry
+        resilience = ResilienceState(sharedState: config.sharedState, loop: loop, announce: { [events] degraded, message in
             events.emit(CallEvent(storeDegraded: degraded, message: message))
-        }
-        telemetry = Telemetry(settings: TelemetrySettings.resolved(config: config.telemetry), loop: loop)
+        }, onTransition: { host, state in
+            telemetry.breakerTransition(host: host, to: state)
+        })
         cache = config.cache != nil || config.routes.values.contains { $0.cache == true }
             ? HTTPCache(settings: config.cache ?? HTTPCacheSettings(), redactor: redactor) : nil
         if let warning = config.insecureTLSWarning {

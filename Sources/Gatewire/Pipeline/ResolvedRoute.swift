@@ -10,6 +10,9 @@ final class ResolvedRoute: Sendable {
     let staticPath: String?
     /// `urlPrefix` + ``staticPath``, or nil.
     let staticURL: String?
+    /// The `url.template` of its calls' spans and metrics: the base URL's path (without its
+    /// trailing "/") and the pattern as ``Telemetry/template(_:)`` writes it.
+    let urlTemplate: String
 
     /// `urlPrefix`: the base URL without its trailing slashes.
     init(_ route: Route, urlPrefix: String) {
@@ -17,5 +20,7 @@ final class ResolvedRoute: Sendable {
         let pattern = route.pathPattern.hasPrefix("/") ? route.pathPattern : "/" + route.pathPattern
         staticPath = Router.hasParameters(pattern) ? nil : Router.encodingNonASCII(pattern)
         staticURL = staticPath.map { urlPrefix + $0 }
+        let basePath = AbsoluteURL(urlPrefix)?.path ?? ""
+        urlTemplate = (basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath) + Telemetry.template(route.pathPattern)
     }
 }

@@ -1,11 +1,14 @@
-/// A client's tracing: its settings (``TelemetrySettings``, config and environment), the
-/// Swift ``SpanExporter``s registered on it and its OTLP exporter. Each ``Call`` asks it
-/// for a ``CallTrace`` and hands it its finished spans.
+/// A client's telemetry: its settings (``TelemetrySettings``, config and environment), the
+/// Swift ``SpanExporter``s registered on it, its metrics (``ClientMetrics``) and its OTLP
+/// exporters of spans and metrics. Each ``Call`` asks it for a ``CallTrace`` and hands it
+/// its finished spans.
 ///
 /// Telemetry is on when the settings exist (the config's `telemetry`, or
 /// `OTEL_EXPORTER_OTLP_ENDPOINT`) or a span exporter is registered; off, a call records
-/// nothing and sends a `traceparent` only when its caller gave a parent (forwarded as given).
-// @unchecked: `otlp` and `ids` are used on the loop thread only; the registry locks itself.
+/// nothing (no span, no measurement) and sends a `traceparent` only when its caller gave a
+/// parent (forwarded as given).
+// @unchecked: `otlp`, `otlpMetrics`, `metrics` and `ids` are used on the loop thread only;
+// the registry locks itself.
 final class Telemetry: @unchecked Sendable {
     /// The resolved settings, or nil without config section or environment.
     let settings: TelemetrySettings?
@@ -16,6 +19,10 @@ final class Telemetry: @unchecked Sendable {
     private let exporters = CallbackRegistry<any SpanExporter>()
     /// The OTLP batcher when the settings name an endpoint (loop thread only).
     private let otlp: OTLPExporter?
+    /// The calls' measurements, recorded while telemetry is on (loop thread only).
+    let metrics = ClientMetrics()
+    /// The periodic OTLP metric export when the settings name an endpoint (loop thread only).
+    private let otlpMetrics: OTLPMetricExporter?
     /// Seconds a client's close waits for the spans still queued to leave.
     static let closeFlushSeconds = 3.0
 
@@ -23,6 +30,30 @@ final class Telemetry: @unchecked Sendable {
         self.settings = settings
         sampler = settings?.sampler ?? TraceSampler()
         otlp = settings.flatMap { settings in settings.tracesURL.map { OTLPExporter(loop: loop, url: $0, settings: settings) } }
+        let metrics = metrics
+        otlpMetrics = settings.flatMap { settings in
+            settings.metricsURL.map { OTLPMetricExporter(loop: loop, url: $0, settings: settings, metrics: metrics) }
+        }
+        if let otlpMetrics { _ = loop.execute { otlpMetrics.start() } }
+    }
+
+    /// The circuit breaker of `host` (`host[:port]`) entered `state` (`open`, `half_open`,
+    /// `closed`): counted while telemetry is on. Loop thread.
+    func breakerTransition(host: String, to state: String) {
+        guard isOn else { return }
+        metrics.add(.breakerTransitions, 1, [SpanAttribute("gatewire.circuit_breaker.host", .string(host)),
+                                             SpanAttribute("gatewire.circuit_breaker.state", .string(state))])
+    }
+
+    /// The metrics now, or nil when telemetry is off or the client is closed. Any thread
+    /// (from another than the loop's, it waits for the loop to read them).
+    func metricsSnapshot(on loop: EventLoop) -> MetricsSnapshot? {
+        guard isOn else { return nil }
+        if loop.isCurrentThread { return metrics.snapshot() }
+        let waiter = Waiter<MetricsSnapshot>()
+        let metrics = metrics
+        guard loop.execute({ waiter.put(metrics.snapshot()) }) else { return nil }
+        return waiter.wait()
     }
 
     /// Registers `exporter` for the spans of every sampled call from now on (turning
@@ -34,7 +65,7 @@ final class Telemetry: @unchecked Sendable {
     func removeExporter(_ token: ObserverToken) -> Bool { exporters.remove(token) }
 
     /// Whether calls record spans: settings exist or an exporter is registered.
-    private var isOn: Bool { settings != nil || !exporters.snapshot.isEmpty }
+    var isOn: Bool { settings != nil || !exporters.snapshot.isEmpty }
 
     /// The trace of a call of `plan` under `parent`, or nil when there is nothing to do
     /// (telemetry off and no parent). Loop thread.
@@ -48,10 +79,7 @@ final class Telemetry: @unchecked Sendable {
             let next = url.utf8.dropFirst(core.urlPrefix.utf8.count).first
             underBase = next == nil || next == UInt8(ascii: "/") || next == UInt8(ascii: "?") || next == UInt8(ascii: "#")
         }
-        let basePath = core.basePath
-        // The pattern starts with "/": the base path's own trailing "/" (a bare origin's "/") goes.
-        let prefix = basePath.hasSuffix("/") ? String(basePath.dropLast()) : basePath
-        let template = plan.prepared.resolved.map { prefix + Self.template($0.route.pathPattern) }
+        let template = plan.prepared.resolved?.urlTemplate
         let target = CallTrace.Target(method: plan.prepared.method, url: core.redactor.url(url),
                                       origin: underBase ? core.baseOrigin : URLOrigin(url), template: template)
         return CallTrace(telemetry: self, target: target, parent: parent, recording: recording)
@@ -63,12 +91,22 @@ final class Telemetry: @unchecked Sendable {
         otlp?.enqueue(spans)
     }
 
-    /// Sends the spans still queued, waiting at most ``closeFlushSeconds``; returns at once
-    /// on the loop thread (it cannot wait for itself) or when there is no OTLP exporter.
+    /// Sends the spans still queued and the metrics as they are, waiting at most
+    /// ``closeFlushSeconds`` for both; returns at once on the loop thread (it cannot wait for
+    /// itself) or when there is no OTLP endpoint.
     func flush(on loop: EventLoop) {
-        guard let otlp, !loop.isCurrentThread else { return }
+        guard otlp != nil || otlpMetrics != nil, !loop.isCurrentThread else { return }
         let waiter = Waiter<Bool>()
-        let accepted = loop.execute { otlp.flush(within: Self.closeFlushSeconds) { waiter.put(true) } }
+        let otlp = otlp, otlpMetrics = otlpMetrics
+        let accepted = loop.execute {
+            var left = (otlp == nil ? 0 : 1) + (otlpMetrics == nil ? 0 : 1)
+            let one = {
+                left -= 1
+                if left == 0 { waiter.put(true) }
+            }
+            otlp?.flush(within: Self.closeFlushSeconds, then: one)
+            otlpMetrics?.flush(within: Self.closeFlushSeconds, then: one)
+        }
         if accepted { _ = waiter.wait() }
     }
 

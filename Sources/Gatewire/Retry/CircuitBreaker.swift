@@ -17,12 +17,32 @@ final class CircuitBreaker: HostCircuitBreaker {
     }
 
     let policy: CircuitBreakerPolicy
-    private(set) var state = State.closed
+    private(set) var state = State.closed {
+        didSet {
+            let entered = Self.name(state)
+            if entered != Self.name(oldValue) { onTransition(entered) }
+        }
+    }
+    /// Told the name of each state entered (`open`, `half_open`, `closed`).
+    private let onTransition: (String) -> Void
     /// Outcomes in the window: (time, failed), oldest first.
     private var window: [(time: Double, failed: Bool)] = []
     private var failures = 0
 
-    init(policy: CircuitBreakerPolicy) { self.policy = policy }
+    /// A closed breaker under `policy`; `onTransition` hears each state it enters.
+    init(policy: CircuitBreakerPolicy, onTransition: @escaping (String) -> Void = { _ in }) {
+        self.policy = policy
+        self.onTransition = onTransition
+    }
+
+    /// A state's name as `gatewire.circuit_breaker.state` has it.
+    static func name(_ state: State) -> String {
+        switch state {
+        case .closed: "closed"
+        case .open: "open"
+        case .halfOpen: "half_open"
+        }
+    }
 
     func acquire(now: Double) -> Permission {
         switch state {

@@ -8,6 +8,10 @@ protocol BreakerStore: AnyObject {
     func breaker(host: String, policy: CircuitBreakerPolicy) -> any HostCircuitBreaker
 }
 
+/// Told that the breaker of a host (`host[:port]`) entered a state: `open`, `half_open` or
+/// `closed` (the names of `gatewire.circuit_breaker.state`). Event-loop thread.
+typealias BreakerTransition = (_ host: String, _ state: String) -> Void
+
 /// The key a store finds a breaker by: a host and a policy value (two routes with different
 /// policies for one host have two breakers, as in process).
 struct BreakerKey: Hashable {

@@ -26,11 +26,18 @@ final class RedisBreakerStore: BreakerStore {
     private var runner: (any RedisScriptRunner)?
     private var subscription: RedisSubscription?
 
+    /// Told of each transition the fleet's script announces (once for the fleet, by the
+    /// client whose reply made it).
+    let onTransition: BreakerTransition
+
     /// A store of `settings` reached from `loop`; `announce` hears the store's degradation
-    /// and recovery (``StoreHealth``: the client gives them to its event monitors).
+    /// and recovery (``StoreHealth``: the client gives them to its event monitors),
+    /// `onTransition` the breakers' openings and closings.
     init(settings: SharedStateSettings, loop: EventLoop,
-         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void = { _, _ in }) {
+         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void = { _, _ in },
+         onTransition: @escaping BreakerTransition = { _, _ in }) {
         self.settings = settings
+        self.onTransition = onTransition
         self.loop = loop
         health = StoreHealth(server: settings.serverDescription, announce: announce)
         channel = BreakerNews.channel(settings)

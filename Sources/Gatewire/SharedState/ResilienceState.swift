@@ -16,15 +16,17 @@ final class ResilienceState: @unchecked Sendable {
 
     /// The state of a client whose breakers live in process, or in the Redis of
     /// `sharedState` (nil: in process), reached from `loop` (connected on first use);
-    /// `announce` hears the store's degradation and recovery.
+    /// `announce` hears the store's degradation and recovery, `onTransition` each breaker's
+    /// change of state (``BreakerTransition``).
     init(sharedState: SharedStateSettings?, loop: EventLoop,
-         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void) {
+         announce: @escaping @Sendable (_ degraded: Bool, _ message: String) -> Void,
+         onTransition: @escaping BreakerTransition = { _, _ in }) {
         if let sharedState {
-            let shared = RedisBreakerStore(settings: sharedState, loop: loop, announce: announce)
+            let shared = RedisBreakerStore(settings: sharedState, loop: loop, announce: announce, onTransition: onTransition)
             breakers = shared
             rateLimits = RedisRateLimitStore(connection: shared)
         } else {
-            breakers = LocalBreakerStore()
+            breakers = LocalBreakerStore(onTransition: onTransition)
             rateLimits = LocalRateLimitStore()
         }
     }

@@ -265,6 +265,7 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
             known = .trialElsewhere(until: now + min(left, Self.pollInterval(policy)))
         }
         guard reply.announce else { return }
+        store.onTransition(host, known == .closed ? "closed" : "open")
         if known == .closed {
             Diagnostics.report("circuit breaker of \(host): closed for every client of \(store.settings.serverDescription) "
                 + "(its trial succeeded)")

@@ -2,8 +2,7 @@
 /// `Content-Type: application/json`: ``OTLPTraceJSON``) in batches, from the client's own
 /// event loop with libcurl: a transfer of its own, never one of a call's, so plugins, event
 /// monitors, observers, the call ids and the resilience state never see it. A batch is
-/// encoded on the ``WorkerPool`` (a Jansson tree of a few hundred allocations per span), so
-/// the loop thread only queues spans and drives the transfer.
+/// encoded on the ``WorkerPool``, so the loop thread only queues spans and drives the transfer.
 ///
 /// The spans wait in a bounded queue (``capacity``); a span that finds it full is dropped
 /// and counted (``dropped``), so a collector that is down, refuses or hangs costs the calls
@@ -106,7 +105,7 @@ final class OTLPExporter: @unchecked Sendable {
         let loop = loop, settings = settings, counts = counts
         loop.offload { [self] _ in
             // The worker reads only the batch and the settings (values), never the queue.
-            let body = Array(OTLPTraceJSON.request(batch, settings: settings).serialized().utf8)
+            let body = OTLPTraceJSON.request(batch, settings: settings)
             // Refused once the loop is closing: the batch is then lost with the client.
             if !loop.execute({ [self] in post(body, spans: batch.count) }) {
                 counts.withLock { $0.dropped += batch.count }

@@ -55,9 +55,9 @@ public struct Span: Sendable {
 
 /// One attribute of a span or event: a key from the semantic conventions (`http.*`,
 /// `server.*`, `url.*`, `error.type`, `network.*`) or Gatewire's own (`gatewire.*`).
-public struct SpanAttribute: Sendable, Equatable {
+public struct SpanAttribute: Sendable, Hashable {
     /// An attribute's value (OTLP's `AnyValue` kinds that Gatewire uses).
-    public enum Value: Sendable, Equatable {
+    public enum Value: Sendable, Hashable {
         /// Text (`stringValue`), e.g. a URL or a method.
         case string(String)
         /// A 64-bit integer (`intValue`), e.g. a status code or a port.

@@ -8,8 +8,9 @@ import Glibc
 /// (when one is set) and to every ``SpanExporter`` of the client.
 public struct TelemetrySettings: Sendable, Equatable {
     /// The OTLP/HTTP collector's base URL, e.g. `http://127.0.0.1:4318` (key `otlpEndpoint`,
-    /// env `OTEL_EXPORTER_OTLP_ENDPOINT`): spans are POSTed to `<endpoint>/v1/traces` (the
-    /// OTLP specification's path for the non-signal-specific variable). nil: no OTLP export.
+    /// env `OTEL_EXPORTER_OTLP_ENDPOINT`): spans are POSTed to `<endpoint>/v1/traces` and
+    /// metrics to `<endpoint>/v1/metrics` (the OTLP specification's paths for the
+    /// non-signal-specific variable). nil: no OTLP export.
     public var otlpEndpoint: String?
     /// The `service.name` resource attribute (key `serviceName`, env `OTEL_SERVICE_NAME`);
     /// nil: `unknown_service` (the resource semantic conventions' default).
@@ -20,6 +21,13 @@ public struct TelemetrySettings: Sendable, Equatable {
     /// More resource attributes (key `resource`: an object of strings, numbers and booleans),
     /// e.g. `deployment.environment.name`.
     public var resource: [SpanAttribute] = []
+    /// Seconds between two OTLP exports of the metrics (env `OTEL_METRIC_EXPORT_INTERVAL`, in
+    /// milliseconds as the SDK's specification has it); nil: 10 s (the specification's 60 s
+    /// is long for a short-lived program; a client's close exports them too).
+    public var metricExportInterval: Double?
+
+    /// ``metricExportInterval`` or its 10 s default.
+    var metricInterval: Double { metricExportInterval ?? 10 }
 
     /// The defaults: no OTLP endpoint, `unknown_service`, every call sampled unless its
     /// parent is not.
@@ -47,6 +55,10 @@ public struct TelemetrySettings: Sendable, Equatable {
            let sampler = TraceSampler(environmentName: name, argument: environment("OTEL_TRACES_SAMPLER_ARG")) {
             settings.sampler = sampler
         }
+        if settings.metricExportInterval == nil, let text = environment("OTEL_METRIC_EXPORT_INTERVAL"),
+           let milliseconds = Double(text), milliseconds > 0, milliseconds.isFinite {
+            settings.metricExportInterval = milliseconds / 1000
+        }
         return settings
     }
 
@@ -56,9 +68,14 @@ public struct TelemetrySettings: Sendable, Equatable {
     }
 
     /// The traces URL: ``otlpEndpoint`` without its trailing slashes, plus `/v1/traces`.
-    var tracesURL: String? {
+    var tracesURL: String? { signalURL("traces") }
+
+    /// The metrics URL: ``otlpEndpoint`` without its trailing slashes, plus `/v1/metrics`.
+    var metricsURL: String? { signalURL("metrics") }
+
+    private func signalURL(_ signal: String) -> String? {
         guard var base = otlpEndpoint else { return nil }
         while base.hasSuffix("/") { base.removeLast() }
-        return base + "/v1/traces"
+        return base + "/v1/" + signal
     }
 }

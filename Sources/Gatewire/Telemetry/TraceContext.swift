@@ -32,7 +32,21 @@ public struct TraceContext: Sendable, Equatable, Hashable {
     /// The `traceparent` header field value: `00-<32 hex trace id>-<16 hex span id>-<2 hex flags>`,
     /// lower-case (section 3.2.2), e.g. `00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01`.
     public var traceparent: String {
-        "00-" + traceID.hex + "-" + spanID.hex + "-" + (isSampled ? "01" : "00")
+        // One string of 55 bytes written in place: this runs for every attempt.
+        String(unsafeUninitializedCapacity: 55) { buffer in
+            let dash = UInt8(ascii: "-"), zero = UInt8(ascii: "0")
+            buffer[0] = zero
+            buffer[1] = zero
+            buffer[2] = dash
+            writeHex(traceID.high, into: buffer, at: 3)
+            writeHex(traceID.low, into: buffer, at: 19)
+            buffer[35] = dash
+            writeHex(spanID.value, into: buffer, at: 36)
+            buffer[52] = dash
+            buffer[53] = zero
+            buffer[54] = isSampled ? UInt8(ascii: "1") : zero
+            return 55
+        }
     }
 
     /// Parses a `traceparent` value by the rules of section 3.2 (and 4.3 for later versions):
@@ -138,9 +152,16 @@ public struct SpanID: Sendable, Equatable, Hashable {
 
 /// `value` as 16 lower-case hex digits, leading zeros kept.
 private func hexDigits(_ value: UInt64) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    return String(unsafeUninitializedCapacity: 16) { buffer in
-        for index in 0..<16 { buffer[index] = digits[Int(value >> (60 - 4 * UInt64(index)) & 0xf)] }
+    String(unsafeUninitializedCapacity: 16) { buffer in
+        writeHex(value, into: buffer, at: 0)
         return 16
+    }
+}
+
+/// Writes `value` as 16 lower-case hex digits into `buffer` from `start`.
+private func writeHex(_ value: UInt64, into buffer: UnsafeMutableBufferPointer<UInt8>, at start: Int) {
+    for index in 0..<16 {
+        let digit = UInt8(truncatingIfNeeded: value >> (60 - 4 * UInt64(index))) & 0xf
+        buffer[start + index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
     }
 }

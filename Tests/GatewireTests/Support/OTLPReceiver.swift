@@ -1,6 +1,6 @@
 import Gatewire
 
-/// The loopback OTLP/HTTP trace receiver (`Tests/support/otlpreceiver.py`), started by the
+/// The loopback OTLP/HTTP receiver of traces and metrics (`Tests/support/otlpreceiver.py`), started by the
 /// test that needs it: it decodes every export with `opentelemetry-proto`'s messages and
 /// reports what it got (``received()``). `mode`: `ok`, `refuse` (503) or `hang` (no answer).
 final class OTLPReceiver {
@@ -21,7 +21,7 @@ final class OTLPReceiver {
         endpoint = "http://127.0.0.1:\(port)"
     }
 
-    /// The exports received so far: `{"requests": [{"content_type", "body", "spans", "error"}]}`.
+    /// The exports received so far: `{"requests": [{"path", "content_type", "body", "spans", "metrics", "error"}]}`.
     func received() async throws -> JSONValue {
         let client = try Client(baseURL: endpoint)
         defer { client.close() }
