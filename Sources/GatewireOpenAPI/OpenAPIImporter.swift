@@ -54,9 +54,10 @@ public enum OpenAPIImporter {
         config.set("baseURL", .string(baseURL))
         let mappings = MappingBuilder(references: references)
         try mappings.addComponents(report: &report)
-        let (auth, headers) = try Security(references: references).build(try Operation.all(in: references), report: &report)
+        let (auth, headers, plugins) = try Security(references: references).build(try Operation.all(in: references), report: &report)
         if let auth { config.set("auth", auth) }
         if let headers { config.set("headers", headers) }
+        if let plugins { config.set("plugins", plugins) }
         let routes = try RouteBuilder(references: references, mappings: mappings, baseURL: baseURL)
             .build(report: &report)
         for (name, _) in root["webhooks"]?.sortedMembers ?? [] {

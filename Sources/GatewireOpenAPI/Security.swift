@@ -1,7 +1,7 @@
 import GatewireJSON
 
-/// The config's `auth` and `headers` from the document's security requirements (OpenAPI 3.0
-/// sections 4.7.27 and 4.7.30): one gateway config sends one set of credentials, so the
+/// The config's `auth`, `headers` and `plugins` from the document's security requirements
+/// (OpenAPI 3.0 sections 4.7.27 and 4.7.30): one gateway config sends one set of credentials, so the
 /// requirement most operations take first (their own `security`, else the document's) is the
 /// config's, and each operation that cannot use it has a report line.
 ///
@@ -12,13 +12,19 @@ import GatewireJSON
 ///   `openIdConnect`: `auth` `{"type": "bearer", "token"}` (the last two with a report line:
 ///   the config does not fetch or refresh tokens);
 /// - `apiKey` in a header: a default header of that name;
-/// - `apiKey` in the query or a cookie, `mutualTLS`, other `http` schemes: a report line (a
-///   call sends it itself).
+/// - `apiKey` in the query: the config's `apiKey` plugin with the parameter's name (its value
+///   redacted in every URL the library reports);
+/// - `apiKey` in a cookie, `mutualTLS`, other `http` schemes: a report line (a call sends it
+///   itself).
 struct Security {
     let references: References
 
-    /// The config's `auth` (nil for none) and default `headers` (nil for none).
-    func build(_ operations: [Operation], report: inout ImportReport) throws(OpenAPIImportError) -> (auth: JSONValue?, headers: JSONValue?) {
+    /// What the config says of credentials: `auth`, default `headers` and `plugins` (each nil
+    /// for none).
+    typealias Credentials = (auth: JSONValue?, headers: JSONValue?, plugins: JSONValue?)
+
+    /// The config's credentials for the requirement most operations take.
+    func build(_ operations: [Operation], report: inout ImportReport) throws(OpenAPIImportError) -> Credentials {
         let root = references.root["security"]
         var counts: [String: Int] = [:]
         var effective: [(Operation, Located?)] = []
@@ -29,7 +35,7 @@ struct Security {
         }
         if counts.isEmpty, let first = root?.elements.first { counts[key(first)] = 1 }
         guard let chosenKey = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) })?.key else {
-            return (nil, nil)
+            return (nil, nil, nil)
         }
         var chosen: Located?
         var lists: [Located] = root.map { [$0] } ?? []  // the requirement lists met, each once
@@ -49,7 +55,7 @@ struct Security {
             }
         }
         if chosen == nil { chosen = root?.elements.first(where: { key($0) == chosenKey }) }
-        guard let chosen else { return (nil, nil) }
+        guard let chosen else { return (nil, nil, nil) }
         for list in lists where list.elements.contains(where: { key($0) == chosenKey }) {
             for alternative in list.elements where key(alternative) != chosenKey {
                 report.add(alternative.location.pointer, "security_alternative_not_chosen",
@@ -59,10 +65,11 @@ struct Security {
         return try express(chosen, report: &report)
     }
 
-    /// `auth` and `headers` for the schemes of one requirement (all of them apply at once).
-    private func express(_ requirement: Located, report: inout ImportReport) throws(OpenAPIImportError) -> (auth: JSONValue?, headers: JSONValue?) {
+    /// `auth`, `headers` and `plugins` for the schemes of one requirement (all of them apply at once).
+    private func express(_ requirement: Located, report: inout ImportReport) throws(OpenAPIImportError) -> Credentials {
         var auth: JSONValue?
         let headers = JSONValue.object()
+        let plugins = JSONValue.array()
         for (name, _) in requirement.sortedMembers {
             let reference = "#/components/securitySchemes/" + name.replacingAll("~", with: "~0").replacingAll("/", with: "~1")
             let scheme = try references.follow(try references.resolve(reference, at: requirement.location.appending(name)))
@@ -96,6 +103,15 @@ struct Security {
                     throw references.error(scheme.location, "an apiKey scheme needs a name (the header's)")
                 }
                 headers.set(header, .string("<\(name) api key>"))
+            case ("apiKey", _, "query"):
+                guard let parameter = scheme["name"]?.node.string, !parameter.isEmpty else {
+                    throw references.error(scheme.location, "an apiKey scheme needs a name (the query parameter's)")
+                }
+                let plugin = JSONValue.object()
+                plugin.set("name", .string("apiKey"))
+                plugin.set("query", .string(parameter))
+                plugin.set("value", .string("<\(name) api key>"))
+                plugins.append(plugin)
             default:
                 let place = scheme["in"]?.node.string.map { " in the \($0)" } ?? ""
                 report.add(pointer, "security_scheme_not_expressible",
@@ -103,7 +119,7 @@ struct Security {
                            + "gateway config: a call sends it itself (a query parameter, a cookie, a client certificate)")
             }
         }
-        return (auth, headers.node.count > 0 ? headers : nil)
+        return (auth, headers.node.count > 0 ? headers : nil, plugins.node.count > 0 ? plugins : nil)
     }
 
     private func bearer(_ name: String) -> JSONValue {

@@ -53,7 +53,7 @@ import Testing
         ("real/spotify-web-api.yml", ["pagination_not_expressible": 6, "response_without_mapping": 2,
                                       "token_placeholder": 1, "request_body_not_mapped": 1]),
         ("real/google-maps-platform.yml", ["operation_server_ignored": 16, "response_not_json": 2,
-                                           "property_name_not_mappable": 1, "security_scheme_not_expressible": 1]),
+                                           "property_name_not_mappable": 1]),
     ]
 
     @Test(arguments: reasons)
