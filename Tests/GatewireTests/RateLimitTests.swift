@@ -159,3 +159,27 @@ struct RateLimitTests {
         #expect(error?.message.contains(message) == true)
     }
 }
+
+/// The rate limit beside the circuit breaker, on real calls: a call the open breaker refuses
+/// takes no slot of the limit.
+@Suite(.serialized) struct RateLimitBesideBreakerTests {
+    @Test("while the breaker is open, refused calls take no rate-limit slot: every one is circuit_open, none rate_limited")
+    func refusedCallsTakeNoSlot() async throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        // Three slots at once (burst 2), then one a minute; two failures open the breaker.
+        let client = try Client(config: try GatewayConfig(json: """
+            {"baseURL": "\(server.baseURL)", "retry": {"maxRetries": 0},
+             "circuitBreaker": {"failureRatio": 1, "minimumThroughput": 2, "breakDuration": 30},
+             "rateLimit": {"requests": 1, "per": 60, "burst": 2, "wait": false}}
+            """))
+        defer { client.close() }
+        var kinds: [String] = []
+        for _ in 0..<7 {
+            do { _ = try await client.send(.get("/status/503")) } catch { kinds.append(error.kind.name) }
+        }
+        // Two 503s open the breaker; the five calls after them are refused by it alone, and the
+        // limit keeps its third slot for the trial after the break.
+        #expect(kinds == ["http_status", "http_status"] + Array(repeating: "circuit_open", count: 5))
+    }
+}

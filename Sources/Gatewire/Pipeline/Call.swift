@@ -163,7 +163,9 @@ final class Call: @unchecked Sendable {
     /// breaker, the plugins' `prepare`, the cache, then the plugins' `willSend` and the first
     /// transfer of attempt `number`.
     private func prepareAttempt(_ number: Int) {
-        if let rateGate, !machine.slotReserved {
+        // A call the breaker will refuse takes no slot of the rate limit (a shared one would
+        // lend the fleet's slots to calls that are never sent).
+        if let rateGate, !machine.slotReserved, resilience?.refuses(now: MonotonicClock.now()) != true {
             let admission = rateGate.admit(now: MonotonicClock.now(), remaining: remaining)
             noteLocalDecisions()
             switch admission {

@@ -61,6 +61,14 @@ final class CircuitBreaker: HostCircuitBreaker {
         }
     }
 
+    func refuses(now: Double) -> Bool {
+        switch state {
+        case .closed: false
+        case .open(let until): now < until
+        case .halfOpen(let running): running
+        }
+    }
+
     /// Records an attempt's outcome: `failed` nil for one that does not count (cancelled).
     func record(failed: Bool?, trial: Bool, now: Double) {
         if trial {

@@ -11,6 +11,11 @@ protocol HostCircuitBreaker: AnyObject {
     /// ``record(failed:trial:now:)``.
     func acquire(now: Double) -> CircuitBreaker.Permission
 
+    /// Whether ``acquire(now:)`` would refuse an attempt now, from what the breaker knows,
+    /// changing nothing (no trial taken, nothing asked of a store): a call that the breaker
+    /// will refuse is not given a rate limit's slot first.
+    func refuses(now: Double) -> Bool
+
     /// Records an attempt's outcome: `failed` nil for one that does not count (cancelled,
     /// cut by the deadline, never sent); `trial` when ``acquire(now:)`` allowed it as the trial.
     func record(failed: Bool?, trial: Bool, now: Double)

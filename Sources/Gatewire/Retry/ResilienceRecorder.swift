@@ -40,6 +40,9 @@ protocol ResilienceRecorder {
     /// given back with ``record(_:trial:now:)``, whatever becomes of the attempt.
     func admit(now: Double) -> CircuitBreaker.Permission
 
+    /// Whether ``admit(now:)`` would refuse now, changing nothing (``HostCircuitBreaker/refuses(now:)``).
+    func refuses(now: Double) -> Bool
+
     /// Counts `outcome` of an attempt that ``admit(now:)`` allowed; `trial` when it was the
     /// half-open breaker's trial.
     func record(_ outcome: ResilienceOutcome, trial: Bool, now: Double)
@@ -69,6 +72,8 @@ struct HostResilience: ResilienceRecorder {
     }
 
     var decidesLocally: Bool { breaker?.decidesLocally ?? false }
+
+    func refuses(now: Double) -> Bool { breaker?.refuses(now: now) ?? false }
 
     func record(_ outcome: ResilienceOutcome, trial: Bool, now: Double) {
         if let retryBudget {

@@ -173,6 +173,19 @@ final class SharedCircuitBreaker: HostCircuitBreaker {
         claimTimer = nil
     }
 
+    func refuses(now: Double) -> Bool {
+        if localTrialRunning { return true }
+        switch known {
+        case let .open(until), let .trialElsewhere(until):
+            if now < until { return true }
+        case .trialRunning:
+            return true
+        default:
+            break
+        }
+        return store.health.decidesLocally && local.refuses(now: now)
+    }
+
     private func acquireLocally(now: Double) -> CircuitBreaker.Permission {
         let permission = local.acquire(now: now)
         if permission == .allowed(trial: true) { localTrialRunning = true }
