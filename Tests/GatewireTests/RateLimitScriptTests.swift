@@ -39,8 +39,10 @@ import Testing
         #expect(replies[4].count == 3 && replies[4][0] == 1 && replies[4][1] > 0 && replies[4][1] <= 50_000)
         #expect(replies[5] == [0, 0, 0])
         #expect(replies[6].count == 3 && replies[6][0] == 1 && replies[6][1] > 50_000 && replies[6][1] <= 100_000)
+        // The TAT key expires a few hundred ms after its last write: a loaded machine may
+        // read after that; what is there has an expiry.
         let expiries = await redis.keysAndExpiries()
-        #expect(expiries.count == 1 && !expiries.values.contains(-1), "\(expiries)")
+        #expect(expiries.count <= 1 && !expiries.values.contains(-1), "\(expiries)")
         await redis.stop()
     }
 
