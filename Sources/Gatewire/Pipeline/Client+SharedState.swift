@@ -1,7 +1,7 @@
 extension Client {
     /// What the config's `sharedState` store holds for this client's key prefix, whichever
     /// process wrote it: its circuit breakers, rate limits and `Retry-After` pauses, one JSON
-    /// object per line (``SharedStateReport`` gives each line's fields; times are seconds from
+    /// object per line (`SharedStateReport` gives each line's fields; times are seconds from
     /// Redis's clock). With a Redis Cluster every primary is read (each holds its own slots'
     /// keys) and their lines merged, sorted by key. `completion` runs once, on the client's
     /// event-loop thread.

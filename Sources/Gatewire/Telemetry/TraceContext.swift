@@ -4,7 +4,7 @@
 ///
 /// A call's parent comes from ``CallOptions/traceParent``, else ``TraceContext/current`` (a
 /// task-local) when the call starts; every attempt then sends a `traceparent` of its own span
-/// under the call's span (``Telemetry``).
+/// under the call's span (`Telemetry`).
 public struct TraceContext: Sendable, Equatable, Hashable {
     /// The trace id: 16 bytes, never all zero (section 3.2.2.3).
     public var traceID: TraceID

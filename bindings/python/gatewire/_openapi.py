@@ -33,8 +33,8 @@ def config_from_openapi(document: Union[str, os.PathLike], server: Optional[int]
     The same import as ``gatewire import openapi`` (every rule and approximation is in
     docs/openapi.md): baseURL from the servers, a route per operation, mappings from the
     schemas, descriptors from the responses and request bodies, auth with placeholders for
-    the secrets, pagination where the document says it. Reads the document and the files its
-    ``$ref``s name (relative to its folder); no network.
+    the secrets, pagination where the document says it. Reads the document and the files that
+    its ``$ref`` entries name (relative to its folder); no network.
 
     Args:
         document: the document's path.

@@ -57,8 +57,12 @@ class Result:
             empty) or one a 304 confirmed (:attr:`revalidated`); mapped as when it arrived.
         revalidated: whether the server confirmed the stored response with a 304 (the last
             attempt's status is 304; ``status`` and ``body`` are the stored response's).
-        shared_state_local: whether a shared circuit breaker or rate limit (``sharedState``)
-            decided for the call in process because the store was failing (docs/fleet.md).
+        shared_state_local: whether a decision of the call's circuit breaker or rate limit
+            shared through the config's ``sharedState`` (an attempt's admission, or the
+            recording of its outcome) was made in process because the store was failing: an
+            error, or no answer within its ``timeout`` (``gw_result_shared_state_local``;
+            docs/fleet.md "When Redis fails"). The call was still guarded, by this client's
+            counts only. False without ``sharedState``.
     """
 
     __slots__ = ("_status", "_body", "_method", "_path", "_url", "_mapped", "_attempts", "_headers", "_metadata", "_raw",
@@ -131,11 +135,6 @@ class Result:
 
     @property
     def shared_state_local(self) -> bool:
-        """Whether a decision of the call's circuit breaker or rate limit shared through the
-        config's ``sharedState`` (an attempt's admission, or the recording of its outcome) was
-        made in process because the store was failing: an error, or no answer within its
-        ``timeout`` (``gw_result_shared_state_local``; docs/fleet.md "When Redis fails"). The
-        call was still guarded, by this client's counts only. False without ``sharedState``."""
         if self._error is not None:
             return bool(self._error.shared_state_local)
         raw = self._raw
