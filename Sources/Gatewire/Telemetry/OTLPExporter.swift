@@ -22,9 +22,6 @@ final class OTLPExporter: @unchecked Sendable {
     /// Seconds between the first waiting span and its export (`OTEL_BSP_SCHEDULE_DELAY`: 5 s
     /// there; 1 s here, so a short-lived program's spans leave while it runs).
     static let delay = 1.0
-    /// Seconds one export may take, connecting included (`OTEL_EXPORTER_OTLP_TIMEOUT`'s 10 s).
-    static let timeout = 10.0
-
     private let loop: EventLoop
     private let url: String
     private let settings: TelemetrySettings
@@ -115,17 +112,9 @@ final class OTLPExporter: @unchecked Sendable {
 
     /// POSTs one encoded batch of `spans` spans.
     private func post(_ body: [UInt8], spans count: Int) {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", "application/json")
-        let request = HTTPRequest(method: .post, url: url, headers: headers, body: body)
-        var options = TransferOptions()
-        options.connectTimeout = Self.timeout
-        options.timeout = Self.timeout
-        options.maxResponseBytes = 1 << 20
-        let transfer = Transfer(request: request, options: options) { [self] result in
+        let transfer = OTLPPost.transfer(url: url, body: body) { [self] accepted in
             inFlight = nil
             busy = false
-            let accepted = result.response.map { (200..<300).contains($0.status) } ?? false
             counts.withLock { counts in
                 if accepted { counts.exported += count } else { counts.dropped += count }
             }

@@ -87,17 +87,9 @@ final class OTLPMetricExporter: @unchecked Sendable {
     }
 
     private func post(_ body: [UInt8]) {
-        var headers = HTTPHeaders()
-        headers.set("Content-Type", "application/json")
-        let request = HTTPRequest(method: .post, url: url, headers: headers, body: body)
-        var options = TransferOptions()
-        options.connectTimeout = OTLPExporter.timeout
-        options.timeout = OTLPExporter.timeout
-        options.maxResponseBytes = 1 << 20
-        let transfer = Transfer(request: request, options: options) { [self] result in
+        let transfer = OTLPPost.transfer(url: url, body: body) { [self] accepted in
             inFlight = nil
             busy = false
-            let accepted = result.response.map { (200..<300).contains($0.status) } ?? false
             counts.withLock { counts in
                 if accepted { counts.exported += 1 } else { counts.failed += 1 }
             }
