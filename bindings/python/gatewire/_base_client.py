@@ -620,19 +620,7 @@ class BaseClient:
             GatewireError: the client is closed.
         """
         check_plain_callable(monitor, "an event monitor")
-        handle = self._native.acquire()
-        try:
-            key = _registry.add(monitor)
-            out = ctypes.c_uint64()
-            status = _native.lib.gw_client_add_event_monitor(handle, _EVENT, key, _DESTROY, ctypes.byref(out))
-            if status != _native.GW_OK:
-                _registry.pop(key)
-                _exceptions.raise_status(status)
-            with self._native.lock:
-                self._native.monitor_keys[out.value] = key
-            return int(out.value)
-        finally:
-            self._native.release()
+        return self._add_hook(monitor, _native.lib.gw_client_add_event_monitor, _EVENT, self._native.monitor_keys)
 
     def remove_event_monitor(self, monitor_id: int) -> None:
         """Unregister an event monitor.
@@ -640,12 +628,34 @@ class BaseClient:
         Raises:
             InvalidArgument: ``monitor_id`` is not registered (or not an unsigned 64-bit int).
         """
-        monitor_id = c_integer(monitor_id, "monitor_id", "uint64_t")
+        self._remove_hook(c_integer(monitor_id, "monitor_id", "uint64_t"), _native.lib.gw_client_remove_event_monitor,
+                          self._native.monitor_keys)
+
+    def _add_hook(self, hook: Callable[..., Any], add: Any, trampoline: Any, keys: dict[int, int]) -> int:
+        """Registers ``hook`` through the native ``add`` (``gw_client_add_event_monitor`` or
+        ``gw_client_add_span_exporter``, with its ctypes ``trampoline``) and returns the
+        library's id; ``keys`` maps that id to the hook's registry key until removal."""
         handle = self._native.acquire()
         try:
-            _exceptions.check(_native.lib.gw_client_remove_event_monitor(handle, monitor_id))
+            key = _registry.add(hook)
+            out = ctypes.c_uint64()
+            status = add(handle, trampoline, key, _DESTROY, ctypes.byref(out))
+            if status != _native.GW_OK:
+                _registry.pop(key)
+                _exceptions.raise_status(status)
             with self._native.lock:
-                key = self._native.monitor_keys.pop(monitor_id, None)
+                keys[out.value] = key
+            return int(out.value)
+        finally:
+            self._native.release()
+
+    def _remove_hook(self, hook_id: int, remove: Any, keys: dict[int, int]) -> None:
+        """Unregisters the hook ``hook_id`` through the native ``remove`` and forgets its key."""
+        handle = self._native.acquire()
+        try:
+            _exceptions.check(remove(handle, hook_id))
+            with self._native.lock:
+                key = keys.pop(hook_id, None)
             _registry.pop(key)
         finally:
             self._native.release()
@@ -671,19 +681,7 @@ class BaseClient:
             GatewireError: the client is closed.
         """
         check_plain_callable(exporter, "a span exporter")
-        handle = self._native.acquire()
-        try:
-            key = _registry.add(exporter)
-            out = ctypes.c_uint64()
-            status = _native.lib.gw_client_add_span_exporter(handle, _SPANS, key, _DESTROY, ctypes.byref(out))
-            if status != _native.GW_OK:
-                _registry.pop(key)
-                _exceptions.raise_status(status)
-            with self._native.lock:
-                self._native.exporter_keys[out.value] = key
-            return int(out.value)
-        finally:
-            self._native.release()
+        return self._add_hook(exporter, _native.lib.gw_client_add_span_exporter, _SPANS, self._native.exporter_keys)
 
     def remove_span_exporter(self, exporter_id: int) -> None:
         """Unregister a span exporter; calls that end afterwards are not given to it.
@@ -692,15 +690,8 @@ class BaseClient:
             InvalidArgument: ``exporter_id`` is not registered (or not an unsigned 64-bit int).
             GatewireError: the client is closed.
         """
-        exporter_id = c_integer(exporter_id, "exporter_id", "uint64_t")
-        handle = self._native.acquire()
-        try:
-            _exceptions.check(_native.lib.gw_client_remove_span_exporter(handle, exporter_id))
-            with self._native.lock:
-                key = self._native.exporter_keys.pop(exporter_id, None)
-            _registry.pop(key)
-        finally:
-            self._native.release()
+        self._remove_hook(c_integer(exporter_id, "exporter_id", "uint64_t"), _native.lib.gw_client_remove_span_exporter,
+                          self._native.exporter_keys)
 
     @property
     def cookies(self) -> list[dict[str, Any]]:
