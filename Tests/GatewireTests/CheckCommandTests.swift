@@ -7,16 +7,8 @@ import Testing
 @Suite struct CheckCommandTests {
     /// The `gatewire` executable SwiftPM built next to the test bundle (or in .build/debug).
     static func binary() throws -> String {
-        var candidates: [String] = []
-        if let test = CommandLine.arguments.first, let slash = test.lastIndex(of: "/") {
-            var folder = String(test[..<slash])
-            while folder.hasSuffix(".xctest") || folder.hasSuffix("/Contents/MacOS") {
-                folder = String(folder[..<(folder.lastIndex(of: "/") ?? folder.startIndex)])
-            }
-            candidates.append(folder + "/gatewire")
-        }
-        candidates.append(TestServer.repoRoot + "/.build/debug/gatewire")
-        guard let found = candidates.first(where: { access($0, X_OK) == 0 }) else {
+        let (found, candidates) = CLIBinary.find(repoRoot: TestServer.repoRoot)
+        guard let found else {
             throw TestServerError(description: "the gatewire CLI is not built (looked at \(candidates)); run swift build")
         }
         return found

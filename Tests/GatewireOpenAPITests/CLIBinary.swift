@@ -1,0 +1,1 @@
+../GatewireTests/Support/CLIBinary.swift
