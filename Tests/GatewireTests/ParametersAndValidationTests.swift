@@ -103,7 +103,7 @@ import Testing
             Issue.record("202 accepted")
         } catch {
             #expect(error.status == 202)
-            #expect(error.attempts.count == 1)
+            #expect(error.attempts.count == 1, "attempts: \(error.attempts)")
         }
     }
 }

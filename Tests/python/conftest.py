@@ -29,6 +29,7 @@ PORT_WAIT_SECONDS = 30.0
 sys.path.insert(0, str(REPO / "bindings" / "python"))
 
 import gatewire  # noqa: E402
+from redis_process import RedisProcess  # noqa: E402
 
 
 def _read_port(process: subprocess.Popen[bytes]) -> int:
@@ -96,7 +97,7 @@ def httpbin() -> Iterator[str]:
     if not gunicorn.is_file():
         pytest.fail(f"{gunicorn} is missing (scripts/bootstrap.sh installs gunicorn and httpbin into the venv)")
     process = subprocess.Popen(
-        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "8", "--graceful-timeout", "2",
+        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "8", "--graceful-timeout", "2", "--keep-alive", "60",
          "--error-logfile", "-", "httpbin:app"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     assert process.stdout is not None
@@ -151,6 +152,17 @@ def client(server: str, library: str) -> Iterator[gatewire.Client]:
     """A client for the test server, closed after the test."""
     with gatewire.Client(server) as c:
         yield c
+
+
+@pytest.fixture
+def redis() -> Iterator[RedisProcess]:
+    """A real ``redis-server`` of its own on a free loopback port (``redis_process.py``),
+    stopped after the test."""
+    server = RedisProcess()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture

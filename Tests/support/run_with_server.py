@@ -74,7 +74,7 @@ def start_httpbin() -> tuple[subprocess.Popen, int | None, str]:
     a thread drains the log so gunicorn never blocks on a full pipe."""
     gunicorn = Path(sys.executable).with_name("gunicorn")
     server = subprocess.Popen(
-        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "8", "--graceful-timeout", "2",
+        [str(gunicorn), "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "8", "--graceful-timeout", "2", "--keep-alive", "60",
          "--error-logfile", "-", "httpbin:app"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     assert server.stdout is not None

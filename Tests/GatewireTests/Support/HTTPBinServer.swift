@@ -5,6 +5,9 @@
 /// gunicorn binds port 0 and logs `Listening at: http://127.0.0.1:<port>` on stderr; the
 /// wait for that line is bounded. Stopped by PID (SIGTERM, SIGKILL after 5 s) and reaped in
 /// ``stop()`` or `deinit` (``ServerProcess``); `--graceful-timeout` keeps the shutdown short.
+/// `--keep-alive 60`: gunicorn's default closes a connection idle for 2 s, and on a loaded
+/// machine a pooled connection then dies as the next request goes out, a transport failure
+/// that a retry policy rightly retries; the tests count attempts, so the server keeps it open.
 final class HTTPBinServer {
     /// The port gunicorn listens on (127.0.0.1).
     let port: Int
@@ -17,7 +20,7 @@ final class HTTPBinServer {
             throw TestServerError(description: "\(ServerProcess.repoRoot)/.venv/bin/gunicorn is missing: run scripts/bootstrap.sh")
         }
         let argv = [gunicorn, "--bind", "127.0.0.1:0", "--workers", "1", "--threads", "8",
-                    "--graceful-timeout", "2", "--error-logfile", "-", "httpbin:app"]
+                    "--graceful-timeout", "2", "--keep-alive", "60", "--error-logfile", "-", "httpbin:app"]
         let marker = "Listening at: http://127.0.0.1:"
         (process, port) = try ServerProcess.start(argv, name: "httpbin (gunicorn)", stderr: true,
                                                   timeout: startTimeout) { line in
