@@ -21,7 +21,9 @@ rusage. The rows of a workload take turns: run 1 of every row, then run 2, and s
 Reported per row: requests/s (median of the runs), spread ((max - min) / median),
 CPU ms per request (timed phase, every thread), peak RSS (MiB), and for Gatewire rows the
 ratio to the ceiling and to the best peer of the same workload and in-flight count. Written
-as a table (stdout, bench/results/latest.md) and as JSON (bench/results/latest.json).
+as a table (stdout, bench/results/latest.md) and as JSON (bench/results/latest.json); a run
+of some rows (``--only``) writes only.md and only.json instead, so the last full run's record
+is kept.
 """
 
 from __future__ import annotations
@@ -260,7 +262,9 @@ def build(args: argparse.Namespace, out: Path) -> dict[str, Path]:
                     f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}", "-lpthread", "-lm"], check=True)
     subprocess.run(["gcc", *cflags, f"-I{ROOT / 'include'}", "-o", str(out / "upload"), str(BENCH / "c" / "upload.c"),
                     f"-L{lib}", "-lGatewire", f"-Wl,-rpath,{lib}"], check=True)
+    subprocess.run(["gcc", *cflags, "-o", str(out / "otlp_sink"), str(BENCH / "c" / "otlp_sink.c"), "-lpthread"], check=True)
     paths["ceiling"] = out / "ceiling"
+    paths["otlp_sink"] = out / "otlp_sink"
     paths["gatewire_c"] = out / "gatewire_c"
     paths["openloop"] = out / "openloop"
     paths["upload"] = out / "upload"
@@ -510,7 +514,8 @@ def main() -> int:
     parser.add_argument("--only", help="comma-separated substrings of client names to run; \"memory\", \"http/2\", "
                         "\"10k\", \"latency\", \"upload\", \"cache\", \"download\", \"fleet\" and \"telemetry\" select those runs")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin nginx to CPU 0 and the clients to the others")
-    parser.add_argument("--out", default=str(BENCH / "results"), help="where latest.json and latest.md go")
+    parser.add_argument("--out", default=str(BENCH / "results"),
+                        help="where latest.json and latest.md go (only.json and only.md with --only)")
     args = parser.parse_args()
     if args.smoke:
         args.swift = False
@@ -578,7 +583,7 @@ def main() -> int:
             fleet = bench_fleet.fleet_rows(paths, nginx.url, sizes["a"], runs, counts["a"], run_once, log, workdir)
         if not args.smoke and (not args.only or "telemetry" in args.only.lower()):
             telemetry = bench_telemetry.telemetry_rows(paths, nginx.url, sizes["a"], runs, counts["a"], run_once, log,
-                                                       workdir)
+                                                       workdir, SERVER_CPUS)
     finally:
         nginx.stop()
         shutil.rmtree(workdir, ignore_errors=True)
@@ -637,9 +642,10 @@ def main() -> int:
     if not args.smoke:
         out = Path(args.out)
         out.mkdir(parents=True, exist_ok=True)
-        (out / "latest.json").write_text(json.dumps(result, indent=2) + "\n")
-        (out / "latest.md").write_text(text + "\n")
-        log(f"wrote {out / 'latest.json'} and {out / 'latest.md'}")
+        name = "only" if args.only else "latest"
+        (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
+        (out / f"{name}.md").write_text(text + "\n")
+        log(f"wrote {out / (name + '.json')} and {out / (name + '.md')}")
     else:
         log(f"smoke: {len(rows)} rows, every client completed its requests with correct bodies")
     return 0

@@ -3,77 +3,66 @@ busy client.
 
 Gatewire's C ABI (``c/gatewire_c.c``, mode ``timed``) on (a) at 64 in flight, with telemetry
 off (no ``telemetry`` key) against on: every call sampled (``sampleRatio`` 1), its spans (one
-for the call, one per attempt) and the client's metrics exported over OTLP/HTTP JSON to a
-receiver on loopback in this process, which reads each export and answers 200 without
-decoding it (its CPU is not the client's). Reported per row: requests/s, the client's CPU per
-call, the median latency; for the row with telemetry on, the exports the receiver got and the
-spans per call they held (2.0 when none was dropped from the bounded queue).
+for the call, one per attempt) and the client's metrics exported over OTLP/HTTP (protobuf, the
+default encoding) to a receiver on loopback, ``c/otlp_sink.c``: it reads each export, counts
+its spans (their field numbers, nothing decoded) and answers 200. The receiver is a C program on the server's CPUs (nginx's, when pinned):
+a collector is another machine's work, and the Python server this used before, in the bench's
+own process, took a good share of a core to read tens of MB/s, from the client being measured
+on a 2-core machine. Reported per row: requests/s, the client's CPU per call, the median
+latency; for the row with telemetry on, the exports the receiver got and the spans per call
+they held (2.0 when none was dropped from the bounded queue).
 
 The rows take turns (run 1 of each, then run 2, ...), as the main rows do.
 """
 
 from __future__ import annotations
 
-import http.server
 import json
-import threading
+import os
+import subprocess
+import urllib.request
 from pathlib import Path
 from statistics import median
 from typing import Callable
 
 INFLIGHT = 64
+# Calls per run at least: 10,000 (the main rows' count) last 0.3 s, 40 span exports, and two
+# runs of the same build moved the ratio by 0.1; 40,000 average over 4 times as many exports.
+MIN_REQUESTS = 40_000
 
 
 class Receiver:
-    """A loopback OTLP/HTTP receiver that counts what it is sent: requests per path, bytes and
-    the spans of each trace export (the ``"spanId"`` keys its JSON holds)."""
+    """The loopback OTLP/HTTP receiver (``c/otlp_sink.c``) on ``cpus`` (None: anywhere)."""
 
-    def __init__(self) -> None:
-        counts = {"/v1/traces": 0, "/v1/metrics": 0, "bytes": 0, "spans": 0}
-        lock = threading.Lock()
-
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, format, *args):  # noqa: A002 (BaseHTTPRequestHandler's name)
-                pass
-
-            def do_POST(self):  # noqa: N802 (BaseHTTPRequestHandler's name)
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-                with lock:
-                    counts[self.path] = counts.get(self.path, 0) + 1
-                    counts["bytes"] += len(body)
-                    counts["spans"] += body.count(b'"spanId"')
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", "2")
-                self.end_headers()
-                self.wfile.write(b"{}")
-
-        self.counts = counts
-        self.lock = lock
-        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def __init__(self, binary: Path, cpus: set[int] | None = None) -> None:
+        self.process = subprocess.Popen([str(binary)], stdout=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                                        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None)
+        line = self.process.stdout.readline().decode() if self.process.stdout else ""
+        if not line.startswith("PORT "):
+            self.stop()
+            raise RuntimeError(f"otlp_sink did not start: {line!r}")
+        self.url = f"http://127.0.0.1:{int(line.split()[1])}"
 
     def take(self) -> dict[str, int]:
-        """The counts since the last call, then zero."""
-        with self.lock:
-            taken = dict(self.counts)
-            for key in self.counts:
-                self.counts[key] = 0
-        return taken
+        """The counts since the last call, then zero: ``/v1/traces`` and ``/v1/metrics``
+        requests, body bytes and spans."""
+        with urllib.request.urlopen(f"{self.url}/counts", timeout=10) as answer:
+            counts = json.loads(answer.read())
+        return {"/v1/traces": counts["traces"], "/v1/metrics": counts["metrics"], "bytes": counts["bytes"],
+                "spans": counts["spans"]}
 
     def stop(self) -> None:
-        self.server.shutdown()
-        self.server.server_close()
+        self.process.kill()
+        self.process.wait()
 
 
 def telemetry_rows(paths: dict[str, Path], url: str, size: int, runs: int, requests: int,
-                   run_once: Callable[..., dict], log: Callable[[str], None], workdir: Path) -> list[dict]:
-    """The rows with telemetry off and on (see the module's docstring), each the median of ``runs``."""
-    receiver = Receiver()
+                   run_once: Callable[..., dict], log: Callable[[str], None], workdir: Path,
+                   server_cpus: set[int] | None = None) -> list[dict]:
+    """The rows with telemetry off and on (see the module's docstring), each the median of ``runs``;
+    the receiver on ``server_cpus`` (None: anywhere)."""
+    requests = max(requests, MIN_REQUESTS)
+    receiver = Receiver(paths["otlp_sink"], server_cpus)
     try:
         configs = {}
         for name in ("off", "on"):
@@ -111,7 +100,7 @@ def telemetry_rows(paths: dict[str, Path], url: str, size: int, runs: int, reque
 def table(rows: list[dict]) -> str:
     """The telemetry rows as Markdown."""
     lines = [f"Telemetry (Gatewire C ABI, (a), {INFLIGHT} in flight; on: 100% sampled, spans and metrics exported "
-             "over OTLP/HTTP JSON to a loopback receiver):", "",
+             "over OTLP/HTTP protobuf to a loopback receiver):", "",
              "| telemetry | req/s | CPU ms/call | p50 ms | spans exported/call | export bytes/call | trace exports | metric exports |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     for row in rows:

@@ -1264,8 +1264,8 @@ typedef gw_call_options_v4 gw_call_options; /**< the 0.x flat layout, by request
  * (`retry.max_retries: ...`, `timeouts.deadline: ...`).
  */
 typedef struct gw_call_options {
-    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (6; 5 ends at on_progress_user_data);
-                                    1...4 are gw_call_options_v4 */
+    uint32_t version;          /**< GW_CALL_OPTIONS_VERSION (7; 6 ends at tracestate, 5 at
+                                    on_progress_user_data); 1...4 are gw_call_options_v4 */
     const char *method;        /**< "GET", "POST", ... (case-insensitive; RFC 9110 section 9);
                                     NULL = "GET"; ignored with a route */
     const char *path;          /**< relative to the base URL, e.g. "/users/:id"; ignored with a
@@ -1313,8 +1313,19 @@ typedef struct gw_call_options {
     /**< version >= 6: the parent's `tracestate` (W3C Trace Context section 3.3), sent as
          given with every attempt, or NULL; printable ASCII only (else
          GW_ERROR_INVALID_ARGUMENT), and only with traceparent. Copied during the call. */
+    const char *policy_json;
+    /**< version >= 7: the policies as the gateway config's keys in JSON text, or NULL (the
+         default): the keys and readers of gw_call_options_v4.policy_json, for a binding whose
+         policies are JSON-shaped already (the Python one's `policy=` dict). Read first; the
+         typed structs (retry, retry_budget, circuit_breaker, rate_limit, redirects,
+         max_response_bytes) are then laid over it field by field, so `retry.max_retries`
+         replaces only the count of a "retry" given here. A bad value is
+         GW_ERROR_INVALID_ARGUMENT naming the field ("policy_json.retry.maxRetries: ...").
+         Copied during the call. */
 } gw_call_options;
-#define GW_CALL_OPTIONS_VERSION 6u /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION 7u /**< the version of gw_call_options this header declares */
+#define GW_CALL_OPTIONS_VERSION_6 6u /**< still accepted: a gw_call_options that ends at
+                                          tracestate */
 #define GW_CALL_OPTIONS_VERSION_5 5u /**< still accepted: a gw_call_options that ends at
                                           on_progress_user_data */
 /** gw_call_options with its defaults (every policy kept, no body), for an initialiser. */
@@ -1322,16 +1333,16 @@ typedef struct gw_call_options {
                               GW_RETRY_OPTIONS_INIT, GW_RETRY_BUDGET_OPTIONS_INIT, \
                               GW_CIRCUIT_BREAKER_OPTIONS_INIT, GW_REDIRECT_OPTIONS_INIT, \
                               GW_TIMEOUT_OPTIONS_INIT, 0, GW_DOWNLOAD_OPTIONS_INIT, NULL, NULL, \
-                              GW_RATE_LIMIT_OPTIONS_INIT, NULL, NULL}
+                              GW_RATE_LIMIT_OPTIONS_INIT, NULL, NULL, NULL}
 #endif
 
 /**
  * Fills *options with defaults: for GW_CALL_OPTIONS_VERSION as GW_CALL_OPTIONS_INIT (every
- * nested struct filled by its own initialiser), for 5 the same up to on_progress_user_data;
- * for 1...4 the gw_call_options_v4 layout (max_retries -1, everything else empty), written
- * only up to that version's last field.
+ * nested struct filled by its own initialiser), for 6 the same up to tracestate, for 5 up to
+ * on_progress_user_data; for 1...4 the gw_call_options_v4 layout (max_retries -1, everything
+ * else empty), written only up to that version's last field.
  * @param options the struct to fill (a gw_call_options_v4 for versions 1...4).
- * @param version 1...6.
+ * @param version 1...7.
  * @return GW_OK; GW_ERROR_VERSION for another version, GW_ERROR_INVALID_ARGUMENT for NULL.
  */
 int32_t gw_call_options_init(gw_call_options *options, uint32_t version);
@@ -2036,6 +2047,80 @@ int32_t gw_client_add_span_exporter(gw_client *client, gw_span_export_fn exporte
  * @return GW_OK; GW_ERROR_INVALID_ARGUMENT when the id is not registered (or client is NULL).
  */
 int32_t gw_client_remove_span_exporter(gw_client *client, uint64_t id);
+
+/** @} */
+
+/**
+ * @defgroup gw_measurements Telemetry metrics
+ * @brief The client's OpenTelemetry metrics: each measurement as it is recorded, for a
+ * metrics SDK of the caller's, and the cumulative values as an OTLP request.
+ *
+ * The instruments are the OpenTelemetry HTTP client semantic conventions'
+ * (`http.client.request.duration`, `http.client.active_requests`) and Gatewire's own
+ * (`gatewire.client.*`); docs/telemetry.md lists every name, unit, kind and attribute. They
+ * are recorded while telemetry is on (the config's `telemetry`, OTEL_EXPORTER_OTLP_ENDPOINT,
+ * or a span or measurement exporter registered), for every call: metrics are not sampled.
+ * Not to be confused with gw_client_metrics_json, the "metrics" plugin's counters.
+ * @{
+ */
+
+/**
+ * Receives a batch of measurements, on the client's event-loop thread: at the end of each
+ * call, what every call recorded since the previous batch (that call's, and those of calls
+ * still running), and at a circuit breaker's state change. It must not block.
+ * @param measurements_json a JSON array, in the order recorded, of
+ *        `{"name", "value", "attributes": {key: value}}`: `name` the instrument's (e.g.
+ *        `http.client.request.duration`); `value` a real in seconds for the histograms
+ *        (`http.client.request.duration`, `gatewire.client.rate_limit.wait`,
+ *        `gatewire.client.queue.wait`: record it), else an integer to add to the counter
+ *        (1, or -1 for the up-down counter `http.client.active_requests`); attribute values
+ *        JSON strings, integers or booleans (e.g. `"server.port": 8080`). UTF-8,
+ *        NUL-terminated, borrowed: valid during the callback only.
+ * @param length the text's bytes, without the NUL.
+ * @param user_data as given to gw_client_add_measurement_exporter.
+ */
+typedef void (*gw_measurement_export_fn)(const char *measurements_json, size_t length, void *user_data);
+
+/**
+ * Registers a measurement exporter: it gets the measurements of every call that starts
+ * afterwards (and of the calls then running). Registering one turns the client's telemetry
+ * on, as a span exporter does. `destroy` is called as for gw_client_add_failure_observer.
+ * @param client the client.
+ * @param exporter the exporter (required).
+ * @param user_data passed to exporter and destroy.
+ * @param destroy called once with user_data (on removal, or when the client is freed), or
+ *        NULL.
+ * @param out_id if not NULL, receives an id for removal.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT for a NULL client or exporter.
+ */
+int32_t gw_client_add_measurement_exporter(gw_client *client, gw_measurement_export_fn exporter,
+                                           void *user_data, void (*destroy)(void *user_data),
+                                           uint64_t *out_id);
+
+/**
+ * Removes a measurement exporter; batches delivered afterwards are not given to it.
+ * @param client the client.
+ * @param id the id from gw_client_add_measurement_exporter.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT when the id is not registered (or client is NULL).
+ */
+int32_t gw_client_remove_measurement_exporter(gw_client *client, uint64_t id);
+
+/**
+ * The client's metrics now, cumulative since the client was made, as the OTLP/HTTP JSON
+ * `ExportMetricsServiceRequest` (what the OTLP exporter POSTs to `<otlpEndpoint>/v1/metrics`
+ * with `"otlpProtocol": "http/json"`; the OTLP specification's JSON encoding: `resourceMetrics[0].scopeMetrics[0].metrics`,
+ * each with `name`, `unit`, `description` and a `sum` (`asInt` as a decimal string,
+ * `isMonotonic`) or a `histogram` (`count` and `bucketCounts` as decimal strings, `sum`,
+ * `min`, `max` in seconds, `explicitBounds`), `aggregationTemporality` 2, cumulative). An
+ * instrument with no data point yet is absent. Any thread: from another than the client's
+ * event-loop thread it waits for the loop to read the values (as long as a callback running
+ * on the loop takes).
+ * @param client the client.
+ * @param out_json receives the JSON text, freed with gw_string_free; NULL on an error.
+ * @return GW_OK; GW_ERROR_INVALID_ARGUMENT (and *out_json NULL) when the client's telemetry
+ *         is off, or for a NULL argument.
+ */
+int32_t gw_client_telemetry_metrics_json(gw_client *client, char **out_json);
 
 /** @} */
 

@@ -35,7 +35,15 @@ fi
 rm -f "$build_log"
 
 echo "== swift test"
-python3 scripts/watchdog.py 900 "swift test" -- swift test --skip-build
+# The failures are printed again last, with what each recorded, so that the end of a long
+# log says which test and case failed.
+test_log="$(mktemp)"
+if ! python3 scripts/watchdog.py 900 "swift test" -- swift test --skip-build 2>&1 | tee "$test_log"; then
+    echo "== swift test: the failures"
+    grep -E -A3 "recorded an issue|^✘ Test .* failed" "$test_log" | grep -v "^◇" >&2 || true
+    exit 1
+fi
+rm -f "$test_log"
 
 echo "== cmake build, bench smoke, ctest (C ABI, mapping cases, Python binding, exports, install)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DGW_BUILD_TESTS=ON >/dev/null

@@ -82,9 +82,27 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     /// The first value of `name` (case-insensitive), or nil.
     public subscript(_ name: String) -> String? {
         if let raw { return raw.value(named: name) }
-        guard !list.isEmpty else { return nil }  // no need to lower-case `name`
-        let key = name.lowercased()
-        return list.first { $0.name.lowercased() == key }?.value
+        guard !list.isEmpty else { return nil }
+        return list.first { Self.sameName($0.name, name) }?.value
+    }
+
+    /// Whether two field names are equal ignoring case (RFC 9110 section 5.1): ASCII names
+    /// (every valid one) byte by byte, without lower-casing copies; others by `lowercased()`.
+    private static func sameName(_ left: String, _ right: String) -> Bool {
+        var left = left, right = right
+        let same = left.withUTF8 { a in
+            right.withUTF8 { b -> Bool? in
+                guard a.count == b.count else { return a.allSatisfy { $0 < 0x80 } && b.allSatisfy { $0 < 0x80 } ? false : nil }
+                for index in a.indices {
+                    let x = a[index], y = b[index]
+                    if x >= 0x80 || y >= 0x80 { return nil }
+                    // ASCII letters differ from their other case by bit 0x20 alone.
+                    if x != y && (x | 0x20 != y | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20)) { return false }
+                }
+                return true
+            }
+        }
+        return same ?? (left.lowercased() == right.lowercased())
     }
 
     /// Every value of `name`, in order.

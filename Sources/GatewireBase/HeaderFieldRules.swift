@@ -30,7 +30,9 @@ extension HTTPHeaders {
     /// too (see the rules above).
     package static func nameProblem(_ name: String) -> String? {
         if name.isEmpty { return "the header name is empty (RFC 9110 section 5.1: a name is a token of 1 or more characters)" }
-        for (offset, byte) in name.utf8.enumerated() where !isTokenByte(byte) {
+        var name = name
+        // Over the contiguous bytes: this runs for every field a call adds.
+        if let (offset, byte) = name.withUTF8({ bytes in bytes.firstIndex { !isTokenByte($0) }.map { ($0, bytes[$0]) } }) {
             return "the header name contains \(describe(byte)) at byte \(offset) "
                 + "(RFC 9110 section 5.1: a name is a token of letters, digits and !#$%&'*+-.^_`|~)"
         }
@@ -61,11 +63,14 @@ extension HTTPHeaders {
     /// Why `value` cannot be a header field value, or nil when it can: it must not contain a
     /// control character other than HTAB (RFC 9110 section 5.5). Pure; any thread.
     package static func valueProblem(_ value: String) -> String? {
-        for (offset, byte) in value.utf8.enumerated() where (byte < 0x20 && byte != 0x09) || byte == 0x7F {
-            return "the value contains \(describe(byte)) at byte \(offset) "
-                + "(RFC 9110 section 5.5: no control character but HTAB is allowed in a field value)"
+        var value = value
+        // Over the contiguous bytes: this runs for every field a call adds.
+        let found = value.withUTF8 { bytes in
+            bytes.firstIndex { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }.map { ($0, bytes[$0]) }
         }
-        return nil
+        guard let (offset, byte) = found else { return nil }
+        return "the value contains \(describe(byte)) at byte \(offset) "
+            + "(RFC 9110 section 5.5: no control character but HTAB is allowed in a field value)"
     }
 
     /// Why `name: value` cannot be sent, naming the header (`header "X-Evil": the value

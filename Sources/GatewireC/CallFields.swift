@@ -77,12 +77,12 @@ struct CallFields {
         var hasParts: Bool { parts != nil || partCount > 0 }
     }
 
-    /// The policies to lay over the route's and client's: version 4's `policy_json` text, or
-    /// version 5's typed structs as the config tree they stand for (``PolicyTree``).
-    enum PolicyFields {
-        case none
-        case text(UnsafePointer<CChar>)
-        case tree(PolicyTree)
+    /// The policies to lay over the route's and client's: the `policy_json` text (version 4's,
+    /// and 7's), then the typed structs of version 5 and later as the config tree they stand
+    /// for (``PolicyTree``), laid over the text's.
+    struct PolicyFields {
+        var text: UnsafePointer<CChar>?
+        var tree: PolicyTree?
     }
 
     /// The time limits to replace, in seconds (0 keeps the client's), with their C names
@@ -126,7 +126,7 @@ extension CallFields {
                           contentType: options.content_type, form: options.form_json, parts: options.parts,
                           partCount: options.part_count, sendsBytes: options.body != nil || options.body_length > 0,
                           layout: .v4)
-        policies = options.policy_json.map { .text($0) } ?? .none
+        policies = PolicyFields(text: options.policy_json)
         maxRetries = options.max_retries
         timeouts = TimeoutFields(attempt: options.attempt_timeout, deadline: options.deadline, layout: .v4)
         retryTest = options.retry_test
@@ -138,8 +138,8 @@ extension CallFields {
                                   layout: .v4)
     }
 
-    /// A version 6 struct (or a version 5 one completed with the defaults of the fields it
-    /// lacks): each nested struct's version checked, the body's kind applied (a
+    /// A version 7 struct (or a version 5 or 6 one completed with the defaults of the fields
+    /// it lacks): each nested struct's version checked, the body's kind applied (a
     /// field of another kind is refused, naming it), the policy structs turned into the
     /// config tree they stand for. Read in place through `pointer` (the struct is some 400
     /// bytes: no copy of it per call).
@@ -154,7 +154,7 @@ extension CallFields {
         params = pointer.pointee.params_json
         headers = pointer.pointee.headers_json
         body = try BodyFields(pointer.pointee.body)
-        policies = try PolicyTree.of(pointer).map { .tree($0) } ?? .none
+        policies = PolicyFields(text: pointer.pointee.policy_json, tree: try PolicyTree.of(pointer))
         timeouts = TimeoutFields(connect: pointer.pointee.timeouts.connect, attempt: pointer.pointee.timeouts.attempt,
                                  deadline: pointer.pointee.timeouts.deadline, layout: .v5)
         retryTest = pointer.pointee.retry.test

@@ -47,7 +47,7 @@ enum CallOptionsDefaults {
                         params_json: nil, headers_json: nil, body: body, retry: retry, retry_budget: retryBudget,
                         circuit_breaker: circuitBreaker, redirects: redirects, timeouts: timeouts,
                         max_response_bytes: 0, download: download, on_progress: nil, on_progress_user_data: nil,
-                        rate_limit: rateLimit, traceparent: nil, tracestate: nil)
+                        rate_limit: rateLimit, traceparent: nil, tracestate: nil, policy_json: nil)
     }
     static var callVersion4: gw_call_options_v4 {
         gw_call_options_v4(version: GW_CALL_OPTIONS_VERSION_4, method: nil, path: nil, route: nil, params_json: nil,
@@ -82,12 +82,12 @@ public func gw_call_options_init(_ options: UnsafeMutablePointer<gw_call_options
         options.pointee = CallOptionsDefaults.call
         return GW_OK
     }
-    if version == GW_CALL_OPTIONS_VERSION_5 {
-        // A version 5 caller's struct ends before rate_limit: write only its fields.
+    if let size = CallOptionsReader.size(ofOlderLayout: version) {
+        // A version 5 or 6 caller's struct ends before the later fields: write only its own.
         var defaults = CallOptionsDefaults.call
         defaults.version = version
         withUnsafeBytes(of: &defaults) { source in
-            UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: CallOptionsReader.version5Size)
+            UnsafeMutableRawPointer(options).copyMemory(from: source.baseAddress!, byteCount: size)
         }
         return GW_OK
     }

@@ -2,7 +2,7 @@ import CGatewireABI
 import Gatewire
 
 /// Turns a `gw_call_options` of any version into a ``Request``: reads the layout its version
-/// has (5 and 6: the nested structs, ``CallFields/init(v5:)``; 1 to 4: `gw_call_options_v4`), then
+/// has (5 to 7: the nested structs, ``CallFields/init(v5:)``; 1 to 4: `gw_call_options_v4`), then
 /// checks the numbers' ranges and the header fields, parses the JSON fields and wraps the C
 /// callbacks, the same for both layouts (``CallFields``). Errors are messages for
 /// `gw_last_error_message()` that name the field (`retry.max_retries: ...`), never a
@@ -26,8 +26,19 @@ enum CallOptionsReader {
 
     /// The size of a version 5 `gw_call_options` (it ends before `rate_limit`).
     static let version5Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.rate_limit)!
+    /// The size of a version 6 `gw_call_options` (it ends before `policy_json`).
+    static let version6Size = MemoryLayout<gw_call_options>.offset(of: \gw_call_options.policy_json)!
 
-    /// Whether this library reads `version` (1 to 6).
+    /// The bytes of an older `gw_call_options` of `version` (5 or 6), or nil for another.
+    static func size(ofOlderLayout version: UInt32) -> Int? {
+        switch version {
+        case GW_CALL_OPTIONS_VERSION_5: version5Size
+        case GW_CALL_OPTIONS_VERSION_6: version6Size
+        default: nil
+        }
+    }
+
+    /// Whether this library reads `version` (1 to 7).
     static func supports(_ version: UInt32) -> Bool {
         (GW_CALL_OPTIONS_VERSION_1...GW_CALL_OPTIONS_VERSION).contains(version)
     }
@@ -57,11 +68,11 @@ enum CallOptionsReader {
                           message: "unsupported gw_call_options version \(version) (this library reads 1...\(GW_CALL_OPTIONS_VERSION))")
         }
         if version == GW_CALL_OPTIONS_VERSION { return try CallFields(v5: pointer) }
-        if version == GW_CALL_OPTIONS_VERSION_5 {
-            // Its memory ends before rate_limit: those fields take their defaults.
+        if let size = size(ofOlderLayout: version) {
+            // Its memory ends before the later fields (rate_limit, policy_json): they take their defaults.
             var copy = CallOptionsDefaults.call
             withUnsafeMutableBytes(of: &copy) { target in
-                target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: version5Size))
+                target.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size))
             }
             return try withUnsafePointer(to: copy) { pointer throws(Failure) in try CallFields(v5: pointer) }
         }
@@ -179,24 +190,23 @@ enum CallOptionsReader {
         }
     }
 
-    /// Lays the policies over `request` (``PolicyOverrides``, the config's readers):
-    /// version 4's `policy_json` under its name (`policy_json.retry.maxRetries: ...`), version
-    /// 5's tree under the C fields' names (`retry.max_retries: ...`).
+    /// Lays the policies over `request` (``PolicyOverrides``, the config's readers): the
+    /// `policy_json` text (version 4's and 7's) under its name (`policy_json.retry.maxRetries:
+    /// ...`), then the typed structs' tree (version 5 and later) over it, under the C fields'
+    /// names (`retry.max_retries: ...`).
     /// `client`'s config is read only for a call that sets a policy: most keep them all, and
     /// reading it copies the whole config.
     private static func applyPolicies(_ policies: CallFields.PolicyFields, to request: inout Request,
                                       client: Client) throws(Failure) {
-        switch policies {
-        case .none:
-            return
-        case .text(let text):
+        if let text = policies.text {
             let value = try parse(text, field: "policy_json")
             do {
                 try PolicyOverrides.apply(ConfigNode(value.node, path: "policy_json"), to: &request, config: client.config)
             } catch {
                 throw Failure(status: GW_ERROR_INVALID_ARGUMENT, message: error.description)
             }
-        case .tree(let tree):
+        }
+        if let tree = policies.tree {
             do {
                 try PolicyOverrides.apply(ConfigNode(tree.root.node), to: &request, config: client.config)
             } catch {

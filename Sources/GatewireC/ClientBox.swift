@@ -1,7 +1,7 @@
 import Gatewire
 
 /// The object behind a `gw_client *`: the Swift client, its C plugins and C observers, event
-/// monitors and span exporters (whose `destroy` functions run when the client is freed or
+/// monitors, span and measurement exporters (whose `destroy` functions run when the client is freed or
 /// the observer removed).
 final class ClientBox: @unchecked Sendable {
     let client: Client
@@ -9,6 +9,7 @@ final class ClientBox: @unchecked Sendable {
     private let observers = ObserverTable()
     private let monitors = ObserverTable()
     private let exporters = ObserverTable()
+    private let measurementExporters = ObserverTable()
 
     init(client: Client, plugins: [CPlugin]) {
         self.client = client
@@ -48,17 +49,30 @@ final class ClientBox: @unchecked Sendable {
         return true
     }
 
+    func addMeasurementExporter(_ token: ObserverToken, destroy: (() -> Void)?) -> UInt64 {
+        measurementExporters.add(token, destroy: destroy)
+    }
+
+    func removeMeasurementExporter(_ id: UInt64) -> Bool {
+        guard let entry = measurementExporters.remove(id) else { return false }
+        client.removeMeasurementExporter(entry.token)
+        entry.destroy?()
+        return true
+    }
+
     /// Closes the client; once its loop has completed every call, destroys the observers'
     /// and plugins' user data (on the loop thread when freed from a callback).
     func close() {
         let observers = observers
         let monitors = monitors
         let exporters = exporters
+        let measurementExporters = measurementExporters
         let plugins = plugins
         client.close {
             for entry in observers.removeAll() { entry.destroy?() }
             for entry in monitors.removeAll() { entry.destroy?() }
             for entry in exporters.removeAll() { entry.destroy?() }
+            for entry in measurementExporters.removeAll() { entry.destroy?() }
             for plugin in plugins { plugin.destroy() }
         }
     }

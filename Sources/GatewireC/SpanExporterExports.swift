@@ -2,7 +2,7 @@ import CGatewireABI
 import Gatewire
 
 /// A C span exporter: each finished call's spans as one JSON array of OTLP/JSON `Span`
-/// objects (the encoding the OTLP exporter sends, ``OTLPTraceJSON``), so a binding hands
+/// objects (the OTLP JSON encoding, ``OTLPTraceJSON``), so a binding hands
 /// them to its own tracing SDK with the core's ids and times.
 private struct CSpanExporter: SpanExporter {
     let deliver: gw_span_export_fn
@@ -10,11 +10,8 @@ private struct CSpanExporter: SpanExporter {
     let context: UInt
 
     func export(_ spans: [Span]) {
-        let text = OTLPTraceJSON.array(spans) + [0]  // NUL-terminated, its length without the NUL
-        text.withUnsafeBufferPointer { bytes in
-            bytes.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { pointer in
-                deliver(pointer, bytes.count - 1, UnsafeMutableRawPointer(bitPattern: context))
-            }
+        CText.borrow(OTLPTraceJSON.array(spans)) { text, length in
+            deliver(text, length, UnsafeMutableRawPointer(bitPattern: context))
         }
     }
 }

@@ -174,6 +174,12 @@ package final class EventLoop: Sendable {
             transfer.complete(failure: failure)
             return false
         }
+        // A transfer that waited in the queue past its attempt timeout is not sent with what
+        // is left of it clamped to 1 ms: a loop that was busy (a slow completion or monitor)
+        // until a connection freed up admits it before the sweep below could end it.
+        if transfer.addedAt > 0, Self.waitedPastTimeout(transfer, now: MonotonicClock.now()) {
+            return refuse(Self.queueTimeout(transfer))
+        }
         guard let easy = curl_easy_init() else {
             return refuse(TransportError(kind: .network, curlCode: 0,
                                          message: "libcurl could not make an easy handle (out of memory)"))
@@ -430,19 +436,28 @@ package final class EventLoop: Sendable {
         state.nextQueueSweep = now + Self.queueSweepInterval
         var expired: [Transfer] = []
         for slot in state.active {
-            guard let transfer = slot.transfer, !transfer.hasSent, let timeout = transfer.options.timeout,
-                  now - transfer.addedAt >= timeout else { continue }
+            guard let transfer = slot.transfer, !transfer.hasSent, Self.waitedPastTimeout(transfer, now: now) else { continue }
             expired.append(transfer)
         }
         state.admission.forEachWaiting { transfer in
-            if let timeout = transfer.options.timeout, now - transfer.addedAt >= timeout { expired.append(transfer) }
+            if Self.waitedPastTimeout(transfer, now: now) { expired.append(transfer) }
         }
-        for transfer in expired {
-            abort(transfer, with: TransportError(
-                kind: .connect, curlCode: Int32(CURLE_OPERATION_TIMEDOUT.rawValue),
-                message: "no connection became free within the attempt timeout (\(transfer.options.timeout ?? 0) s): "
-                    + "the attempt waited for one behind maxConnectionsPerHost or maxConnections"))
-        }
+        for transfer in expired { abort(transfer, with: Self.queueTimeout(transfer)) }
+    }
+
+    /// Whether `transfer`'s attempt timeout has passed since it was handed to the loop
+    /// (`addedAt`) at `now`; never without a timeout.
+    private static func waitedPastTimeout(_ transfer: Transfer, now: Double) -> Bool {
+        guard let timeout = transfer.options.timeout else { return false }
+        return now - transfer.addedAt >= timeout
+    }
+
+    /// The failure of `transfer`, which waited for a connection past its attempt timeout: a
+    /// `connect` failure (it was never sent, so any call may retry it).
+    private static func queueTimeout(_ transfer: Transfer) -> TransportError {
+        TransportError(kind: .connect, curlCode: Int32(CURLE_OPERATION_TIMEDOUT.rawValue),
+                       message: "no connection became free within the attempt timeout (\(transfer.options.timeout ?? 0) s): "
+                           + "the attempt waited for one behind maxConnectionsPerHost or maxConnections")
     }
 
     private func collectFinished() {

@@ -78,14 +78,34 @@ package final class Transfer: @unchecked Sendable {
         if request.headers.count == 0, !sendsBody, !decodesBody {
             return encoding == nil ? nil : AcceptEncoding.onlyField.list
         }
-        for field in request.headers {
-            headerList = curl_slist_append(headerList, field.value.isEmpty ? "\(field.name);" : "\(field.name): \(field.value)")
-        }
+        for field in request.headers { headerList = Self.append(field, to: headerList) }
         // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
         // A request that sends no body never has one.
         if sendsBody, !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
         if let encoding, !request.headers.contains("Accept-Encoding") { headerList = curl_slist_append(headerList, encoding) }
         return headerList
+    }
+
+    /// `list` with the line `name: value` (`name;` for an empty value, libcurl's way to send
+    /// one) appended, built on the stack: libcurl copies it. The fields were checked (no NUL).
+    private static func append(_ field: HTTPHeaders.Field, to list: UnsafeMutablePointer<curl_slist>?)
+        -> UnsafeMutablePointer<curl_slist>? {
+        let name = field.name.utf8, value = field.value.utf8
+        let length = name.count + (value.isEmpty ? 1 : 2 + value.count)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { line in
+            let end = line.initialize(fromContentsOf: name)
+            if value.isEmpty {
+                line[end] = UInt8(ascii: ";")
+            } else {
+                line[end] = UInt8(ascii: ":")
+                line[end + 1] = UInt8(ascii: " ")
+                _ = UnsafeMutableBufferPointer(rebasing: line[(end + 2)...]).initialize(fromContentsOf: value)
+            }
+            line[length] = 0
+            return UnsafeRawPointer(line.baseAddress!).withMemoryRebound(to: CChar.self, capacity: length + 1) {
+                curl_slist_append(list, $0)
+            }
+        }
     }
 
     /// Configures `easy`, a new handle, for this request. `buffers`: lent by the loop for this
@@ -271,9 +291,18 @@ package final class Transfer: @unchecked Sendable {
             return complete(failure: TransportError(kind: .network, curlCode: 0, message: "transfer was never started"))
         }
         var timings = TransferTimings()
-        timings.dns = Self.seconds(easy, CURLINFO_NAMELOOKUP_TIME_T)
-        timings.connect = Self.seconds(easy, CURLINFO_CONNECT_TIME_T)
-        timings.tls = Self.seconds(easy, CURLINFO_APPCONNECT_TIME_T)
+        // A request sent on a reused connection had no DNS, connect or TLS phase, but libcurl
+        // 7.88 still stamps the name lookup (and, over TLS, the handshake) a few microseconds
+        // after the start (curl issue #3760): those are read only when it opened a connection.
+        var connects = 0
+        _ = gw_easy_getinfo_long(easy, CURLINFO_NUM_CONNECTS, &connects)
+        let pretransfer = Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T)
+        let reused = connects == 0 && pretransfer > 0
+        if !reused {
+            timings.dns = Self.seconds(easy, CURLINFO_NAMELOOKUP_TIME_T)
+            timings.connect = Self.seconds(easy, CURLINFO_CONNECT_TIME_T)
+            timings.tls = Self.seconds(easy, CURLINFO_APPCONNECT_TIME_T)
+        }
         timings.firstByte = Self.seconds(easy, CURLINFO_STARTTRANSFER_TIME_T)
         timings.total = Self.seconds(easy, CURLINFO_TOTAL_TIME_T)
         // One that libcurl failed before sending (connecting, resolving) was not queued then.
@@ -286,7 +315,7 @@ package final class Transfer: @unchecked Sendable {
         // libcurl reached the point of sending the request (`PRETRANSFER`), or wrote some of
         // it: the server may have seen it. The connect time says nothing here: it is 0 on
         // every reused connection.
-        let requestSent = refusedResend || sent > 0 || Self.seconds(easy, CURLINFO_PRETRANSFER_TIME_T) > 0
+        let requestSent = refusedResend || sent > 0 || pretransfer > 0
 
         var result = TransferResult(response: nil, error: nil, timings: timings, bytesSent: sent,
                                     bytesReceived: Int64(body.count + refusedChunk + stream.bytes), requestSent: requestSent)

@@ -1,4 +1,5 @@
 import Gatewire
+import Glibc
 import Synchronization
 import Testing
 
@@ -226,6 +227,42 @@ import Testing
             #expect(error.attempts.first?.bytesSent == 0)
             #expect(error.attempts.first.map { $0.timings.queued > 0 } == true)
             return
+        }
+    }
+}
+
+extension ConnectionQueueTests {
+    /// A queued call whose attempt timeout passed just before the connection freed up is not
+    /// sent with what is left of its timeout (nothing): the loop ends expired waits in a sweep
+    /// every 0.1 s, and a connection that frees up between a wait's expiry and the next sweep
+    /// must not carry the request. The queued call starts from the holder's `attemptStarted`
+    /// monitor, on the loop thread, so it waits from the holder's start on; its timeout
+    /// (0.35 s) passes halfway between two sweeps, and the holder lets go of the one connection
+    /// (0.37 s) before the next, so most rounds fall in that gap; on a loaded machine the
+    /// holder ends later and the sweep ends the wait. Either way the call fails as `connect`,
+    /// never sent: the holder's 0.37 s are longer than its timeout.
+    @Test func aQueuedCallPastItsTimeoutIsNotSentWhenTheConnectionFreesUp() async throws {
+        let client = try client("")
+        var request = Request.get("/delay/10")
+        request.options.timeouts = Timeouts(attempt: 0.35)
+        let waiting = request
+        for _ in 0..<6 {
+            let outcome = Mutex<Result<Response, GatewireError>?>(nil)
+            let token = client.addEventMonitor { [weak client] event in
+                guard event.kind == .attemptStarted, event.path == "/delay/370", let client else { return }
+                client.start(waiting) { result in outcome.withLock { $0 = result } }
+            }
+            let holder = try await client.send(.get("/delay/370"))
+            _ = client.removeEventMonitor(token)
+            #expect(holder.status == 200)
+            for _ in 0..<1000 where outcome.withLock({ $0 == nil }) { try await Task.sleep(nanoseconds: 10_000_000) }
+            guard case .failure(let error)? = outcome.withLock({ $0 }) else {
+                Issue.record("the queued call did not fail: \(String(describing: outcome.withLock { $0 }))")
+                continue
+            }
+            #expect(error.kind == .connect, "\(error.message)")
+            #expect(error.message.contains("no connection became free within the attempt timeout (0.35 s)"))
+            #expect(error.attempts.first?.bytesSent == 0)
         }
     }
 }

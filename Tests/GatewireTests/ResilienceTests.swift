@@ -380,7 +380,9 @@ import Testing
 
     // MARK: 9. Circuit breaker
 
-    static let breaker = #""retry": {"maxRetries": 0}, "circuitBreaker": {"failureRatio": 0.5, "minimumThroughput": 4, "samplingDuration": 30, "breakDuration": 1.5}"#
+    /// A 3 s break: long enough that a loaded machine cannot let it pass between two calls
+    /// that expect it open (1.5 s once did, under a full parallel run).
+    static let breaker = #""retry": {"maxRetries": 0}, "circuitBreaker": {"failureRatio": 0.5, "minimumThroughput": 4, "samplingDuration": 30, "breakDuration": 3}"#
 
     @Test func breakerOpensFailsFastHalfOpensAndCloses() async throws {
         let key = key("breaker")
@@ -399,12 +401,12 @@ import Testing
         #expect(try await failure(client, .get("/status/200")).kind == .circuitOpen)
         #expect(try await count(key) == 2)
         // Half-open after the break: one trial; a failed trial opens the breaker again.
-        usleep(1_600_000)
+        usleep(3_100_000)
         #expect(try await failure(client, .get("/fault/\(key)/503")).kind == .httpStatus)
         #expect(try await failure(client, .get("/status/200")).kind == .circuitOpen)
         #expect(try await count(key) == 3)
         // Next break: while the trial runs, other calls still fail fast; its success closes.
-        usleep(1_600_000)
+        usleep(3_100_000)
         let trialDone = Waiter<Result<Response, GatewireError>>()
         client.start(.get("/fault/\(key)-slow/delay300")) { trialDone.put($0) }
         usleep(100_000)
@@ -429,7 +431,7 @@ import Testing
         let client = try client(Self.breaker, plugins: [Refuser()])
         for _ in 0..<4 { #expect(try await failure(client, .get("/fault/\(key)/503")).kind == .httpStatus) }
         #expect(try await failure(client, .get("/status/200")).kind == .circuitOpen)
-        usleep(1_600_000)  // the break ends: the next call is the trial
+        usleep(3_100_000)  // the break ends: the next call is the trial
         #expect(try await failure(client, .get("/refused")).kind == .plugin)
         _ = try await success(client, .get("/status/200"))  // the trial, which closes the breaker
         _ = try await success(client, .get("/status/200"))

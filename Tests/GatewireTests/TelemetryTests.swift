@@ -171,17 +171,43 @@ import Testing
         let client = try client(#", "cache": true"#)
         let collector = Collector()
         client.addSpanExporter(collector)
-        // A followed redirect: one attempt, its hop an event of the call's span.
-        _ = try await client.send(.get("/redirect/1"))
+        // A followed redirect: one attempt of two requests on the wire, each a client span of
+        // its own (the conventions' physical request, counted by resend_count) sending its
+        // own traceparent; the hop is also an event of the call's span.
+        let target = key("redirected")
+        _ = try await client.send(.get("/redirect-to", parameters: ["url": "/sequence/\(target)/200"]))
         let redirect = collector.all
-        try #require(redirect.count == 2)
+        try #require(redirect.count == 3)
+        #expect(redirect.map(\.kind) == [.internal, .client, .client])
+        #expect(redirect[1][attribute: "http.response.status_code"] == .int(302))
+        #expect(redirect[1][attribute: "http.request.resend_count"] == nil)
+        #expect(redirect[1].status == .unset)
+        #expect(redirect[1].events.map(\.name).contains("gatewire.first_byte"))
+        #expect(redirect[2][attribute: "http.response.status_code"] == .int(200))
+        #expect(redirect[2][attribute: "http.request.resend_count"] == .int(1))
+        #expect(redirect[2][attribute: "url.full"] == .string("\(server.baseURL)/sequence/\(target)/200"))
+        #expect(redirect[2].events.map(\.name).contains("gatewire.first_byte"))
+        #expect(redirect[1...].allSatisfy { $0.parentSpanID == redirect[0].context.spanID })
+        #expect(redirect[1].context.spanID != redirect[2].context.spanID)
+        #expect(redirect[1].endTime <= redirect[2].startTime + 1e-6)
+        #expect(redirect[0][attribute: "gatewire.attempts"] == .int(1))
         let hop = try #require(redirect[0].events.first { $0.name == "gatewire.redirect" })
         #expect(hop.attributes.contains(SpanAttribute("http.response.status_code", .int(302))))
-        #expect(hop.attributes.contains(SpanAttribute("url.full", .string("\(server.baseURL)/redirect/0"))))
+        #expect(hop.attributes.contains(SpanAttribute("url.full", .string("\(server.baseURL)/sequence/\(target)/200"))))
+        #expect(abs(hop.time - redirect[1].endTime) < 1e-6)  // when the redirect's request ended
+        let (traceparents, _) = try await seen(target)
+        #expect(traceparents == ["00-\(redirect[0].context.traceID.hex)-\(redirect[2].context.spanID.hex)-01"])
+        // Each request is one measurement of http.client.request.duration.
+        let durations = try #require(client.metricsSnapshot()?["http.client.request.duration"])
+        #expect(durations.point([SpanAttribute("http.request.method", .string("GET")),
+                                 SpanAttribute("server.address", .string("127.0.0.1")),
+                                 SpanAttribute("server.port", .int(Int64(server.port))),
+                                 SpanAttribute("http.response.status_code", .int(302)),
+                                 SpanAttribute("network.protocol.version", .string("1.1"))])?.histogram?.count == 1)
         // A fresh cache hit: no attempt, the hit an event of the call's span.
         let key = key("cached")
         for _ in 0..<2 { _ = try await client.send(.get("/cacheable/\(key)", parameters: ["cc": "max-age=60"])) }
-        let cached = Array(collector.all[2...])
+        let cached = Array(collector.all[3...])
         #expect(cached.map(\.kind) == [.internal, .client, .internal])
         #expect(cached[2].events.map(\.name) == ["gatewire.cache_hit"])
         #expect(cached[2][attribute: "gatewire.attempts"] == .int(0))
@@ -244,14 +270,19 @@ import Testing
         #expect(seconds > 50 && seconds <= 60)
     }
 
-    @Test func otlpExportIsDecodedByTheProtoAndHoldsNoSecret() async throws {
+    /// Each encoding: `protocol` nil is the default (`http/protobuf`).
+    @Test(arguments: [(nil, "application/x-protobuf"), ("http/json", "application/json")] as [(String?, String)])
+    func otlpExportIsDecodedByTheProtoAndHoldsNoSecret(protocol: String?, contentType: String) async throws {
         let receiver = try OTLPReceiver()
         defer { receiver.stop() }
         let secretURL = "http://agent:hunter2pw@127.0.0.1:\(server.port)"
+        let encoding = `protocol`.map { #", "otlpProtocol": "\#($0)""# } ?? ""
         let client = try Client(config: try GatewayConfig(json: """
             {"baseURL": "\(secretURL)", "retry": {"maxRetries": 3, "initialDelay": 0.01, "jitter": "none"},
-             "telemetry": {"otlpEndpoint": "\(receiver.endpoint)", "serviceName": "checkout", "resource": {"team": "payments"}}}
+             "telemetry": {"otlpEndpoint": "\(receiver.endpoint)", "serviceName": "checkout", "resource": {"team": "payments"}\(encoding)}}
             """))
+        let collector = Collector()
+        client.addSpanExporter(collector)
         let key = key("otlp")
         let response = try await client.send(.get("/sequence/\(key)/503,503,200?token=s3cr3tvalue&page=2"))
         #expect(response.status == 200)
@@ -260,7 +291,7 @@ import Testing
         let requests = try await receiver.received().node["requests"]!.elements.filter { $0["path"]!.string == "/v1/traces" }
         try #require(requests.count == 1)
         #expect(requests[0]["error"]!.isNull)
-        #expect(requests[0]["content_type"]!.string == "application/json")
+        #expect(requests[0]["content_type"]!.string == contentType)
         let body = try #require(requests[0]["body"]!.string)
         #expect(!body.contains("hunter2pw") && !body.contains("s3cr3tvalue") && !body.contains("agent:"))
         let spans = requests[0]["spans"]!.elements
@@ -274,6 +305,31 @@ import Testing
         #expect(url == "\(server.baseURL)/sequence/\(key)/503,503,200?token=<redacted>&page=2")
         let (traceparents, _) = try await seen(key)
         #expect(traceparents.compactMap { $0?.split(separator: "-")[2] }.map(String.init) == spans[1...].map { $0["spanId"]!.string! })
+        // The times (seconds written once per batch, then nine digits) and the attributes (the
+        // target's written once) are the spans' own, as the exporter of values has them.
+        let values = collector.all
+        try #require(values.count == 4)
+        for (decoded, value) in zip(spans, values) {
+            #expect(decoded["startTimeUnixNano"]!.string == String(OTLPTraceJSON.nanoseconds(value.startTime)))
+            #expect(decoded["endTimeUnixNano"]!.string == String(OTLPTraceJSON.nanoseconds(value.endTime)))
+            #expect(decoded["events"]!.elements.compactMap { $0["timeUnixNano"]?.string }
+                == value.events.map { String(OTLPTraceJSON.nanoseconds($0.time)) })
+            #expect(decoded["attributes"]!.elements.map { $0["key"]!.string! } == value.attributes.map(\.key))
+        }
+    }
+
+    /// A time in nanoseconds as the OTLP JSON writer writes it: its seconds' digits copied
+    /// when the last time had the same, nine digits of nanoseconds zero-padded, and a time
+    /// under a second as it is.
+    @Test func timesAreWrittenWithTheirSecondsOnceAndNineDigitsOfNanoseconds() {
+        var writer = OTLPJSONWriter(capacity: 8)
+        for time: UInt64 in [1_796_568_291_000_000_007, 1_796_568_291_695_782_656, 1_796_568_292_000_000_000,
+                             1_796_568_292_100_000_000, 999_999_999, 0, 1_000_000_000, 18_446_744_073_709_551_615] {
+            writer.time(time)
+            writer.raw(",")
+        }
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == #""1796568291000000007","1796568291695782656","1796568292000000000","#
+            + #""1796568292100000000","999999999","0","1000000000","18446744073709551615","#)
     }
 
     /// The points of `name` in `snapshot`, or none.
@@ -321,6 +377,89 @@ import Testing
         #expect(points(snapshot, "gatewire.client.queue.wait").compactMap(\.histogram).reduce(0) { $0 + $1.count } == 6)
     }
 
+    /// Collects the batches of measurements a client delivers.
+    final class MeasurementCollector: MeasurementExporter {
+        private let batches = Lock<[[MetricMeasurement]]>([])
+        func export(_ measurements: [MetricMeasurement]) { batches.withLock { $0.append(measurements) } }
+        var all: [[MetricMeasurement]] { batches.withLock { $0 } }
+        func named(_ name: String) -> [MetricMeasurement] { all.joined().filter { $0.name == name } }
+    }
+
+    @Test func measurementExporterGetsEveryMeasurementOfEachCallAtItsEnd() async throws {
+        let client = try client()
+        #expect(client.metricsSnapshot() == nil)
+        let collector = MeasurementCollector()
+        let token = client.addMeasurementExporter(collector)  // turns telemetry on
+        let response = try await client.send(Request(route: "seq", parameters: ["key": key("measure"), "statuses": "503,500,200"]))
+        #expect(response.status == 200)
+        // One batch, delivered before the call's response.
+        #expect(collector.all.count == 1)
+        let durations = collector.named("http.client.request.duration")
+        #expect(durations.map(\.value) == response.attempts.map(\.duration))
+        #expect(durations.allSatisfy { $0.kind == .histogram })
+        let common = [SpanAttribute("http.request.method", .string("GET")), SpanAttribute("server.address", .string("127.0.0.1")),
+                      SpanAttribute("server.port", .int(Int64(server.port))),
+                      SpanAttribute("url.template", .string("/sequence/{key}/{statuses}"))]
+        #expect(durations.map(\.attributes) == [
+            common + [SpanAttribute("http.response.status_code", .int(503)), SpanAttribute("error.type", .string("503")),
+                      SpanAttribute("network.protocol.version", .string("1.1"))],
+            common + [SpanAttribute("http.response.status_code", .int(500)), SpanAttribute("error.type", .string("500")),
+                      SpanAttribute("network.protocol.version", .string("1.1"))],
+            common + [SpanAttribute("http.response.status_code", .int(200)), SpanAttribute("network.protocol.version", .string("1.1"))],
+        ])
+        let active = collector.named("http.client.active_requests")
+        #expect(active.map(\.value) == [1, -1, 1, -1, 1, -1])
+        #expect(active.allSatisfy { $0.kind == .upDownCounter && $0.attributes == common })
+        let retries = collector.named("gatewire.client.retries")
+        #expect(retries.map(\.value) == [1, 1])
+        #expect(retries.map { $0.attributes.last } == [SpanAttribute("gatewire.retry.reason", .string("503")),
+                                                       SpanAttribute("gatewire.retry.reason", .string("500"))])
+        #expect(collector.named("gatewire.client.queue.wait").count == 3)
+        // The aggregation saw the same values.
+        let snapshot = try #require(client.metricsSnapshot())
+        let histograms = points(snapshot, "http.client.request.duration").compactMap(\.histogram)
+        #expect(histograms.reduce(0.0) { $0 + $1.sum } == durations.reduce(0.0) { $0 + $1.value })
+
+        #expect(client.removeMeasurementExporter(token))
+        _ = try await client.send(Request(route: "seq", parameters: ["key": key("measure-off"), "statuses": "200"]))
+        #expect(collector.all.count == 1)
+        #expect(!client.removeMeasurementExporter(token))
+
+        // A breaker's change is a measurement too.
+        let guarded = try Client(config: try GatewayConfig(json: """
+            {"baseURL": "\(server.baseURL)", "retry": {"maxRetries": 3, "initialDelay": 0.01, "jitter": "none"},
+             "circuitBreaker": {"failureRatio": 1, "minimumThroughput": 2, "breakDuration": 30}}
+            """))
+        let breaker = MeasurementCollector()
+        guarded.addMeasurementExporter(breaker)
+        await #expect(throws: GatewireError.self) { try await guarded.send(.get("/status/503")) }
+        #expect(breaker.named("gatewire.client.circuit_breaker.transitions").map(\.attributes)
+            == [[SpanAttribute("gatewire.circuit_breaker.host", .string("127.0.0.1:\(server.port)")),
+                 SpanAttribute("gatewire.circuit_breaker.state", .string("open"))]])
+        #expect(breaker.named("gatewire.client.circuit_breaker.refusals").map(\.value) == [1])
+
+        // Metrics are not sampled: an unsampled call is measured all the same.
+        let unsampled = try self.client(#", "telemetry": {"sampleRatio": 0}"#)
+        let spans = Collector(), measured = MeasurementCollector()
+        unsampled.addSpanExporter(spans)
+        unsampled.addMeasurementExporter(measured)
+        _ = try await unsampled.send(Request(route: "seq", parameters: ["key": key("unsampled"), "statuses": "200"]))
+        #expect(spans.all.isEmpty)
+        #expect(measured.named("http.client.request.duration").count == 1)
+    }
+
+    @Test func measurementJSONIsTheCExportersText() {
+        let text = MeasurementJSON.array([
+            MetricMeasurement(name: "http.client.request.duration", kind: .histogram, value: 0.25,
+                              attributes: [SpanAttribute("http.request.method", .string("GET")), SpanAttribute("server.port", .int(8080))]),
+            MetricMeasurement(name: "http.client.active_requests", kind: .upDownCounter, value: -1,
+                              attributes: [SpanAttribute("gatewire.paused", .bool(true))]),
+        ])
+        #expect(String(decoding: text, as: UTF8.self) == #"[{"name":"http.client.request.duration","value":0.25,"#
+            + #""attributes":{"http.request.method":"GET","server.port":8080}},"#
+            + #"{"name":"http.client.active_requests","value":-1,"attributes":{"gatewire.paused":true}}]"#)
+    }
+
     @Test func gatewireMetricsCountBreakerCacheAndRateLimit() async throws {
         let cached = try client(#", "telemetry": {}, "cache": true"#)
         let key = key("mcache")
@@ -350,11 +489,15 @@ import Testing
         #expect(points(try #require(limited.metricsSnapshot()), "gatewire.client.rate_limit.refusals").map(\.value) == [1])
     }
 
-    @Test func otlpMetricsExportIsDecodedByTheProto() async throws {
+    /// Each encoding: `protocol` nil is the default (`http/protobuf`).
+    @Test(arguments: [(nil, "application/x-protobuf"), ("http/json", "application/json")] as [(String?, String)])
+    func otlpMetricsExportIsDecodedByTheProto(protocol: String?, contentType: String) async throws {
         let receiver = try OTLPReceiver()
         defer { receiver.stop() }
+        let encoding = `protocol`.map { #", "otlpProtocol": "\#($0)""# } ?? ""
         // A name that JSON must escape (quotes, a backslash, a tab) and one that it must not (é).
-        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)", "serviceName": "ch\"é\"ck\\out\t"}"#)
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)", "serviceName": "ch\"é\"ck\\out\t""#
+            + encoding + "}")
         for statuses in ["503,200", "200"] {
             _ = try await client.send(Request(route: "seq", parameters: ["key": key("otlpm"), "statuses": statuses]))
         }
@@ -363,7 +506,7 @@ import Testing
         let requests = all.filter { $0["path"]!.string == "/v1/metrics" }
         try #require(requests.count == 1)
         #expect(requests[0]["error"]!.isNull)
-        #expect(requests[0]["content_type"]!.string == "application/json")
+        #expect(requests[0]["content_type"]!.string == contentType)
         let metrics = requests[0]["metrics"]!.elements
         // Both signals' text decodes, the escaped name read back as it was given.
         let spans = all.filter { $0["path"]!.string == "/v1/traces" }.flatMap { $0["spans"]!.elements }
@@ -372,8 +515,12 @@ import Testing
             let name = resource.elements.first { $0["key"]!.string == "service.name" }?["value"]?["stringValue"]?.string
             #expect(name == "ch\"é\"ck\\out\t")
         }
-        #expect(metrics.compactMap { $0["name"]!.string } == ["http.client.request.duration", "http.client.active_requests",
-                                                                 "gatewire.client.retries", "gatewire.client.queue.wait"])
+        // The calls' instruments, then (when the span exports ended before the snapshot) the
+        // span exporter's own.
+        let names = metrics.compactMap { $0["name"]!.string }
+        #expect(Array(names.prefix(4)) == ["http.client.request.duration", "http.client.active_requests",
+                                           "gatewire.client.retries", "gatewire.client.queue.wait"])
+        #expect(names.dropFirst(4).allSatisfy { $0.hasPrefix("otel.sdk.") })
         #expect(metrics.allSatisfy { $0["scope"]!.string == "gatewire" })
         let duration = try #require(metrics.first)
         #expect(duration["unit"]!.string == "s")
@@ -430,5 +577,61 @@ import Testing
         // Each call's two spans were lost (refused, no answer before the close's flush ended,
         // or no connection), and counted.
         #expect(client.spanExportCounts == SpanExportCounts(exported: 0, dropped: 9))
+    }
+
+    /// The OTLP specification's retry: a 503 with `Retry-After: 0` is sent again at once and
+    /// its spans and metrics arrive (the same body, once accepted); a 400 is not retryable,
+    /// so its one export's spans are dropped.
+    @Test(arguments: ["unavailable-once", "reject"])
+    func exportsAreRetriedAsTheOTLPSpecificationSays(_ mode: String) async throws {
+        let receiver = try OTLPReceiver(mode: mode)
+        defer { receiver.stop() }
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)"}"#)
+        let response = try await client.send(Request(route: "seq", parameters: ["key": key("again"), "statuses": "200"]))
+        #expect(response.status == 200)
+        client.close()  // flushes spans and metrics
+        let requests = try await receiver.received().node["requests"]!.elements
+        let traces = requests.filter { $0["path"]!.string == "/v1/traces" }
+        let metrics = requests.filter { $0["path"]!.string == "/v1/metrics" }
+        if mode == "reject" {
+            #expect(traces.count == 1 && metrics.count == 1)
+            #expect(client.spanExportCounts == SpanExportCounts(exported: 0, dropped: 2))
+            return
+        }
+        try #require(traces.count == 2 && metrics.count == 2)
+        #expect(traces[0]["body"]!.string == traces[1]["body"]!.string)
+        #expect(traces[1]["spans"]!.elements.count == 2)
+        #expect(metrics[1]["metrics"]!.elements.contains { $0["name"]!.string == "http.client.request.duration" })
+        #expect(client.spanExportCounts == SpanExportCounts(exported: 2, dropped: 0))
+    }
+
+    /// The exporter's own fate is in the metrics, by the semantic conventions for the SDK's
+    /// metrics: each span handed to an export, and each span whose export ended, with the
+    /// collector's answer as `error.type` when it failed for good.
+    @Test(arguments: [("ok", nil), ("reject", "400")] as [(String, String?)])
+    func spanExportIsMeasuredAsTheSDKConventionsSay(_ mode: String, _ errorType: String?) async throws {
+        let receiver = try OTLPReceiver(mode: mode)
+        defer { receiver.stop() }
+        let client = try client(#", "telemetry": {"otlpEndpoint": "\#(receiver.endpoint)"}"#)
+        _ = try await client.send(Request(route: "seq", parameters: ["key": key("measured"), "statuses": "200"]))
+        // The batch leaves 1 s after its first span; wait for its export to end.
+        for _ in 0..<500 where client.spanExportCounts.map({ $0.exported + $0.dropped }) != 2 {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        let snapshot = try #require(client.metricsSnapshot())
+        let processed = try #require(snapshot["otel.sdk.processor.span.processed"]?.points)
+        #expect(processed.map(\.value) == [2])
+        #expect(processed.first?.attributes == [SpanAttribute("otel.component.type", .string("batching_span_processor")),
+                                                 SpanAttribute("otel.component.name", .string("batching_span_processor/0"))])
+        let exported = try #require(snapshot["otel.sdk.exporter.span.exported"]?.points)
+        #expect(exported.map(\.value) == [2])
+        let port = try #require(receiver.endpoint.split(separator: ":").last.flatMap { Int64($0) })
+        // The default encoding's type (protobuf: `otlp_http_span_exporter`, not `..._json_...`).
+        var attributes = [SpanAttribute("otel.component.type", .string("otlp_http_span_exporter")),
+                          SpanAttribute("otel.component.name", .string("otlp_http_span_exporter/0")),
+                          SpanAttribute("server.address", .string("127.0.0.1")), SpanAttribute("server.port", .int(port))]
+        if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
+        #expect(exported.first?.attributes == attributes)
+        client.close()
     }
 }

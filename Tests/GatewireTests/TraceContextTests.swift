@@ -67,27 +67,35 @@ struct TraceContextTests {
 
     @Test func environmentFillsWhatTheConfigLeavesOut() throws {
         let env = ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318/", "OTEL_SERVICE_NAME": "from-env",
-                   "OTEL_TRACES_SAMPLER": "always_off"]
+                   "OTEL_TRACES_SAMPLER": "always_off", "OTEL_EXPORTER_OTLP_PROTOCOL": "http/json"]
         #expect(TelemetrySettings.resolved(config: nil, environment: { _ in nil }) == nil)
         let fromEnv = try #require(TelemetrySettings.resolved(config: nil, environment: { env[$0] }))
         #expect(fromEnv.tracesURL == "http://127.0.0.1:4318/v1/traces")
         #expect(fromEnv.serviceName == "from-env")
         #expect(fromEnv.sampler == TraceSampler(followsParent: false, ratio: 0))
+        #expect(fromEnv.encoding == .httpJSON)
+        // The specification's default; `grpc` is not offered, so it leaves the default.
+        let grpc = TelemetrySettings.resolved(config: nil, environment: { name in
+            ["OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"][name]
+        })
+        #expect(grpc?.otlpProtocol == nil && grpc?.encoding == .httpProtobuf)
         let config = try GatewayConfig(json: """
             {"baseURL": "http://127.0.0.1:1", "telemetry": {"serviceName": "checkout", "sampleRatio": 0.25,
-             "resource": {"deployment.environment.name": "test", "shard": 3}}}
+             "otlpProtocol": "http/protobuf", "resource": {"deployment.environment.name": "test", "shard": 3}}}
             """)
         let merged = try #require(TelemetrySettings.resolved(config: config.telemetry, environment: { env[$0] }))
         #expect(merged.serviceName == "checkout")
         #expect(merged.sampler == TraceSampler(followsParent: true, ratio: 0.25))
         #expect(merged.otlpEndpoint == "http://127.0.0.1:4318/")
+        #expect(merged.encoding == .httpProtobuf)  // the config's, over the environment's
         #expect(merged.resource == [SpanAttribute("deployment.environment.name", .string("test")), SpanAttribute("shard", .int(3))])
         #expect(TelemetrySettings.resolved(config: config.telemetry, environment: { $0 == "OTEL_SDK_DISABLED" ? "true" : nil }) == nil)
     }
 
     @Test func configRejectsBadTelemetry() {
         for (json, message) in [(#"{"sampleRatio": 2}"#, "telemetry.sampleRatio"), (#"{"otlpEndpoint": "udp://x"}"#, "telemetry.otlpEndpoint"),
-                                (#"{"resource": {"a": [1]}}"#, "telemetry.resource.a"), (#"{"endpoint": "x"}"#, "telemetry")] {
+                                (#"{"resource": {"a": [1]}}"#, "telemetry.resource.a"), (#"{"endpoint": "x"}"#, "telemetry"),
+                                (#"{"otlpProtocol": "grpc"}"#, "telemetry.otlpProtocol")] {
             #expect(throws: ConfigError.self) { try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "telemetry": "# + json + "}") }
             do {
                 _ = try GatewayConfig(json: #"{"baseURL": "http://127.0.0.1:1", "telemetry": "# + json + "}")

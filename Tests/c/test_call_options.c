@@ -1,12 +1,13 @@
 /*
- * gw_call_options version 6 against the scripted test server (run_with_server.py gives its
+ * gw_call_options version 7 against the scripted test server (run_with_server.py gives its
  * URL in GW_TEST_BASE_URL): the nested structs override the route's and client's policies
  * (retry counted by the server, redirects, timeouts, the response size limit, downloads),
  * each body kind reaches the wire, a body of one kind refuses the fields of another, and
  * out-of-range values are refused with the messages policy_json gives for the same values
  * (the text after the field's name equal). The trace parent reaches the wire under a span
- * of the call's, which a span exporter receives; a per-call rate limit refuses. Version 5 and version 4 callers
- * (gw_call_options_v4 with policy_json) still work beside them. Strict C99, no helper library.
+ * of the call's, which a span exporter receives; a per-call rate limit refuses; policy_json's
+ * text goes under the typed structs. Version 6, 5 and version 4 callers (gw_call_options_v4
+ * with policy_json) still work beside them. Strict C99, no helper library.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -593,8 +594,9 @@ static void test_rate_limit(gw_client *client)
     }
 }
 
-/* A version 5 caller's struct ends before rate_limit: what lies after it is never read. */
-static void test_version_5(gw_client *client)
+/* A version 5 caller's struct ends before rate_limit, a version 6 one before policy_json:
+ * what lies after them is never read (here: bytes that would be an invalid pointer). */
+static void test_versions_5_and_6(gw_client *client)
 {
     gw_call_options options;
     gw_result *result = NULL;
@@ -607,6 +609,53 @@ static void test_version_5(gw_client *client)
     CHECK_INT(call(client, &options, &result), GW_OK);
     CHECK_INT(gw_result_status(result), 200);
     gw_result_free(result);
+
+    memset(&options, 0xff, sizeof options);
+    CHECK_INT(gw_call_options_init(&options, GW_CALL_OPTIONS_VERSION_6), GW_OK);
+    CHECK_INT(options.version, 6);
+    CHECK_INT(options.rate_limit.version, GW_RATE_LIMIT_OPTIONS_VERSION);
+    CHECK(options.tracestate == NULL);
+    CHECK(options.policy_json != NULL); /* not written */
+    options.path = "/echo";
+    CHECK_INT(call(client, &options, &result), GW_OK);
+    CHECK_INT(gw_result_status(result), 200);
+    gw_result_free(result);
+}
+
+/* policy_json (version 7): the config's keys as text, read first; the typed structs go over
+ * it field by field, and its messages name it. */
+static void test_policy_json(gw_client *client)
+{
+    gw_call_options options = GW_CALL_OPTIONS_INIT;
+    gw_result *result = NULL;
+    char path[160], message[512];
+    const char *key = unique_key("v7-policy");
+    snprintf(path, sizeof path, "/sequence/%s/503,500,200", key);
+    options.path = path;
+    /* The text's retry (no retries, fast, no jitter), its count replaced by the struct's. */
+    options.policy_json = "{\"retry\": {\"maxRetries\": 0, \"initialDelay\": 0, \"jitter\": \"none\"}}";
+    options.retry.max_retries = 2;
+    options.traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    CHECK_INT(call(client, &options, &result), GW_OK);
+    CHECK_INT(gw_result_status(result), 200);
+    CHECK_INT(gw_result_attempt_count(result), 3);
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 3);
+    /* The text alone: its count decides. */
+    key = unique_key("v7-policy-alone");
+    snprintf(path, sizeof path, "/sequence/%s/503,200", key);
+    options.retry.max_retries = GW_KEEP;
+    options.policy_json = "{\"retry\": {\"maxRetries\": 0}}";
+    CHECK_INT(call(client, &options, &result), GW_ERROR_CALL_FAILED);
+    CHECK_INT(gw_result_status(result), 503);
+    gw_result_free(result);
+    CHECK_INT(server_count(client, key), 1);
+    options.policy_json = "{\"retry\": {\"maxRetries\": 150}}";
+    refused(client, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+    CHECK_CONTAINS(message, "policy_json.retry.maxRetries: 150 is out of range 0...100");
+    options.policy_json = "{\"retry\": ";
+    refused(client, &options, GW_ERROR_INVALID_ARGUMENT, message, sizeof message);
+    CHECK_CONTAINS(message, "policy_json");
 }
 
 /* The initialisers agree with the macros, and a version 4 caller still works. */
@@ -620,11 +669,11 @@ static void test_initialisers_and_version_4(gw_client *client)
     char path[160];
     const char *key = unique_key("v4");
     CHECK_INT(gw_call_options_init(&options, GW_CALL_OPTIONS_VERSION), GW_OK);
-    CHECK_INT(options.version, 6);
+    CHECK_INT(options.version, 7);
     CHECK_INT(options.retry.version, GW_RETRY_OPTIONS_VERSION);
     CHECK_INT(options.rate_limit.version, GW_RATE_LIMIT_OPTIONS_VERSION);
     CHECK_INT(options.rate_limit.mode, GW_POLICY_KEEP);
-    CHECK(options.traceparent == NULL && options.tracestate == NULL);
+    CHECK(options.traceparent == NULL && options.tracestate == NULL && options.policy_json == NULL);
     CHECK_INT(options.retry.max_retries, GW_KEEP);
     CHECK(options.retry.initial_delay == GW_KEEP);
     CHECK_INT(options.body.kind, GW_BODY_NONE);
@@ -676,7 +725,8 @@ int main(void)
     test_initialisers_and_version_4(client);
     test_trace_parent();
     test_rate_limit(client);
-    test_version_5(client);
+    test_versions_5_and_6(client);
+    test_policy_json(client);
     gw_client_free(client);
     if (failures > 0) {
         fprintf(stderr, "%d check(s) failed\n", failures);

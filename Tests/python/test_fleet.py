@@ -17,7 +17,7 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
-from typing import IO, Callable, Iterator
+from typing import IO, Callable
 
 import pytest
 from redis_process import RedisProcess
@@ -28,15 +28,6 @@ import gatewire
 WORKER = Path(__file__).with_name("fleet_worker.py")
 FLEET = 6
 THRESHOLD = 10
-
-
-@pytest.fixture
-def redis() -> Iterator[RedisProcess]:
-    server = RedisProcess()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def breaker(break_duration: float) -> dict:

@@ -12,7 +12,7 @@ import signal
 import time
 import uuid
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from redis_process import RedisProcess
@@ -22,15 +22,6 @@ import gatewire
 
 # The store's timeout (seconds): a stalled Redis fails each operation after it.
 TIMEOUT = 0.05
-
-
-@pytest.fixture
-def redis() -> Iterator[RedisProcess]:
-    server = RedisProcess()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def shared_config(server: str, redis: RedisProcess) -> dict[str, Any]:

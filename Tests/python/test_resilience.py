@@ -109,7 +109,8 @@ def test_circuit_breaker_opens_fails_fast_and_closes_after_a_good_trial(
     config = {
         "baseURL": server,
         "retry": {"maxRetries": 0},
-        "circuitBreaker": {"failureRatio": 0.5, "minimumThroughput": 2, "breakDuration": 1.0},
+        # A 3 s break: a loaded machine cannot let it pass between the calls that expect it open.
+        "circuitBreaker": {"failureRatio": 0.5, "minimumThroughput": 2, "breakDuration": 3.0},
     }
     key = new_key()
     with gatewire.Client(config=config) as c:
@@ -123,7 +124,7 @@ def test_circuit_breaker_opens_fails_fast_and_closes_after_a_good_trial(
         assert caught.value.status == 0
         assert caught.value.attempts == ()
         assert fault_count(key) == 2
-        time.sleep(1.1)
+        time.sleep(3.1)
         assert c.call("GET", f"/fault/{key}-ok/200").status == 200  # the trial closes it
         assert c.call("GET", f"/fault/{key}-ok/200").status == 200
     assert observed.kinds == ["http_status", "http_status", "circuit_open"]

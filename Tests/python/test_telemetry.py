@@ -100,7 +100,7 @@ def test_python_client_exports_a_retried_call_without_its_secrets(
     assert len(traces) == 1
     export = traces[0]
     assert export["error"] is None
-    assert export["content_type"] == "application/json"
+    assert export["content_type"] == "application/x-protobuf"  # the OTLP exporter specification's default
     for secret in ("hunter2pw", "s3cr3tvalue", "agent:"):
         assert secret not in export["body"]
     spans = export["spans"]

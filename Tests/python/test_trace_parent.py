@@ -1,6 +1,6 @@
 """A Python call's trace parent: the ``traceparent=``/``tracestate=`` keywords, else the
 current OpenTelemetry span (``opentelemetry-api``), reach the library in ``gw_call_options``
-version 6; each attempt sends a ``traceparent`` of its own span under it, and the exported
+version 7; each attempt sends a ``traceparent`` of its own span under it, and the exported
 call span is the parent's child. The spans arrive at ``Tests/support/otlpreceiver.py``,
 decoded by ``opentelemetry-proto``; the test server records each request's fields.
 """
@@ -44,7 +44,9 @@ def test_traceparent_keyword_parents_the_calls_spans(
     with gatewire.Client(config=config) as client:
         result = client.call("GET", f"/sequence/{key}/503,500,200", traceparent=PARENT, tracestate="congo=t61rcWkgMzE")
         assert result.status == 200
-    check_retried_call(collector.requests[0]["spans"], server, key,
+    # The spans' export and the metrics' leave at the close in no set order.
+    traces = [r for r in collector.requests if r["path"] == "/v1/traces"]
+    check_retried_call(traces[0]["spans"], server, key,
                        trace_id="4bf92f3577b34da6a3ce929d0e0e4736", parent="00f067aa0ba902b7")
     assert seen(server, key)["tracestate"] == ["congo=t61rcWkgMzE"] * 3
 
@@ -103,11 +105,34 @@ def test_invalid_traceparent_is_refused_naming_it(server: str, library: str) -> 
             client.call("GET", "/echo", traceparent="00-ABC")
         with pytest.raises(gatewire.InvalidArgument, match=r"^tracestate: set without traceparent"):
             client.call("GET", "/echo", tracestate="a=1")
-        with pytest.raises(gatewire.InvalidArgument, match=r"^traceparent: cannot be given with policy="):
-            client.call("GET", "/echo", traceparent=PARENT, policy={"retry": {"maxRetries": 1}})
+        with pytest.raises(gatewire.InvalidArgument, match=r"^policy\.retry\.maxRetries: 150 is out of range"):
+            client.call("GET", "/echo", traceparent=PARENT, policy={"retry": {"maxRetries": 150}})
 
 
-def test_a_body_and_retry_count_survive_the_move_to_version_6(server: str, library: str, key: str) -> None:
+def test_policies_travel_with_the_parent(
+    server: str, library: str, key: str, receiver: tuple[otlpreceiver.Receiver, str]
+) -> None:
+    """``policy=`` (as policy_json) and the parent go together in version 7: the policy's
+    retry decides, ``max_retries=`` replaces only its count, and the spans are the parent's."""
+    collector, endpoint = receiver
+    config = {"baseURL": server, "retry": {"maxRetries": 0}, "telemetry": {"otlpEndpoint": endpoint}}
+    policy = {"retry": {"maxRetries": 0, "initialDelay": 0.01, "maxDelay": 0.05, "jitter": "none"},
+              "redirects": False}
+    with gatewire.Client(config=config) as client:
+        result = client.call("GET", f"/sequence/{key}/503,500,200", traceparent=PARENT, policy=policy, max_retries=3)
+        assert [attempt.status for attempt in result.attempts] == [503, 500, 200]
+        tracer = TracerProvider().get_tracer("test")
+        with tracer.start_as_current_span("parent") as ambient:
+            with pytest.raises(gatewire.RedirectError, match='redirects.follow is "none"'):  # the policy's
+                client.call("GET", "/redirect-to", params={"url": "/echo"}, policy=policy)
+    spans = [span for request in collector.requests for span in request["spans"]]
+    assert len(spans) == 6
+    check_retried_call(spans[:4], server, key, trace_id="4bf92f3577b34da6a3ce929d0e0e4736", parent="00f067aa0ba902b7")
+    assert spans[4]["traceId"] == f"{ambient.get_span_context().trace_id:032x}"
+    assert spans[4]["parentSpanId"] == f"{ambient.get_span_context().span_id:016x}"
+
+
+def test_a_body_and_retry_count_survive_the_move_to_version_7(server: str, library: str, key: str) -> None:
     with gatewire.Client(base_url=server) as client:
         echoed = json.loads(client.call("POST", "/echo", json={"a": 1}, traceparent=PARENT).body)
         assert echoed["body"] == {"a": 1}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A loopback OTLP/HTTP receiver of traces and metrics for Gatewire's telemetry tests.
 
-Binds 127.0.0.1 on a free port, prints ``PORT <n>`` as its first stdout line, flushes, and
+Binds 127.0.0.1 on a free port (or ``--port``), prints ``PORT <n>`` as its first stdout line, flushes, and
 serves until killed. Every ``POST /v1/traces`` is decoded with the OpenTelemetry project's
 own messages (``opentelemetry-proto``'s ``ExportTraceServiceRequest``): a JSON body (OTLP/HTTP
 JSON: ids as hex) through ``google.protobuf.json_format`` after turning the hex ids into the
@@ -12,8 +12,11 @@ as text, the decoded spans (``MessageToDict`` of each span with its ids written 
 its resource's attributes added as ``resource``) or metrics (``MessageToDict`` of each metric,
 with ``resource`` and ``scope`` added), and the decoding error, or null.
 
-``--mode``: ``ok`` (200 ``{}``), ``refuse`` (503 to every export, after decoding it) or
-``hang`` (reads the export and never answers until the client gives up).
+``--mode``: ``ok`` (200 ``{}``), ``refuse`` (503 to every export, after decoding it),
+``hang`` (reads the export and never answers until the client gives up), ``unavailable-once``
+(503 with ``Retry-After: 0`` to the first export of each path, 200 to the others: an exporter
+that retries as the OTLP specification says sends it again at once) or ``reject`` (400 to
+every export: not retryable).
 """
 
 import argparse
@@ -91,9 +94,11 @@ class Handler(BaseHTTPRequestHandler):
     def log_message(self, format, *args):  # noqa: A002 (BaseHTTPRequestHandler's name)
         pass
 
-    def _answer(self, status: int, payload: dict) -> None:
+    def _answer(self, status: int, payload: dict, retry_after: str | None = None) -> None:
         body = json.dumps(payload).encode()
         self.send_response(status)
+        if retry_after is not None:
+            self.send_header("Retry-After", retry_after)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
@@ -124,23 +129,34 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(3600)
         if self.server.mode == "refuse":
             return self._answer(503, {"error": "refused"})
+        if self.server.mode == "reject":
+            return self._answer(400, {"error": "rejected"})
+        if self.server.mode == "unavailable-once":
+            with self.server.lock:
+                first = self.path not in self.server.refused_paths
+                self.server.refused_paths.add(self.path)
+            if first:
+                return self._answer(503, {"error": "unavailable"}, retry_after="0")
         self._answer(400 if record["error"] else 200, {} if not record["error"] else {"error": record["error"]})
 
 
 class Receiver(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, mode: str):
-        super().__init__(("127.0.0.1", 0), Handler)
+    def __init__(self, mode: str, port: int = 0):
+        super().__init__(("127.0.0.1", port), Handler)
         self.mode = mode
         self.lock = threading.Lock()
         self.requests: list = []
+        self.refused_paths: set = set()
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mode", choices=("ok", "refuse", "hang"), default="ok")
-    server = Receiver(parser.parse_args().mode)
+    parser.add_argument("--mode", choices=("ok", "refuse", "hang", "unavailable-once", "reject"), default="ok")
+    parser.add_argument("--port", type=int, default=0, help="the port on 127.0.0.1; 0 (default): a free one")
+    arguments = parser.parse_args()
+    server = Receiver(arguments.mode, arguments.port)
     print(f"PORT {server.server_address[1]}", flush=True)
     try:
         server.serve_forever()

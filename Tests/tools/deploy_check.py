@@ -243,7 +243,12 @@ def check_wheel(wheel: Path, version: str, tag: str, extension: str) -> None:
            and wheel.name.endswith(f"-linux_{os.uname().machine}.whl"), f"built the {tag} wheel: {wheel.name}")
     with zipfile.ZipFile(wheel) as archive:
         metadata = archive.read(f"gatewire-{version}.dist-info/WHEEL").decode()
+        package = archive.read(f"gatewire-{version}.dist-info/METADATA").decode()
         names = archive.namelist()
+    # pip install gatewire[opentelemetry] brings the instrumentor's one dependency.
+    expect("Provides-Extra: opentelemetry" in package
+           and 'Requires-Dist: opentelemetry-api>=1.12; extra == "opentelemetry"' in package,
+           f"{wheel.name} offers the opentelemetry extra: {[l for l in package.splitlines() if 'xtra' in l]}")
     tags = [line.split(":", 1)[1].strip() for line in metadata.splitlines() if line.startswith("Tag:")]
     expect(tags == [f"{tag}-linux_{os.uname().machine}"], f"{wheel.name}'s WHEEL file says the tag: {tags}")
     expect("gatewire/libGatewire.so" in names, f"{wheel.name} bundles gatewire/libGatewire.so")
@@ -290,10 +295,12 @@ def check_installed_wheel(python: Path, work: Path, base_url: str, version: str,
               "with gatewire.Client(sys.argv[1]) as client:\n"
               "    result = client.call('GET', '/headers')\n"
               "fast = gatewire._reader.speedups()\n"
+              "from importlib.metadata import entry_points\n"
+              "found = [e.load() for e in entry_points(group='opentelemetry_instrumentor') if e.name == 'gatewire']\n"
               "print(gatewire.__version__, gatewire._native.library_path(), fast and fast.__file__, result.status,\n"
-              "      result.text)\n")
+              "      found == [gatewire.GatewireInstrumentor], result.text)\n")
     out = run([str(python), "-c", script, base_url], timeout, env=env, cwd=elsewhere)
-    found_version, library, extension, status = out.split(" ", 4)[:4]
+    found_version, library, extension, status, instrumentor = out.split(" ", 5)[:5]
     who = f"the installed {tag} wheel"
     expect(found_version == version, f"{who}'s gatewire.__version__ is {found_version}")
     expect(Path(library).parent.name == "gatewire" and Path(library).is_relative_to(python.parent.parent),
@@ -304,6 +311,8 @@ def check_installed_wheel(python: Path, work: Path, base_url: str, version: str,
         expect(Path(extension).parent == Path(library).parent and Path(extension).name.startswith("_speedups."),
                f"{who} runs its bundled extension (speedups() is {extension})")
     expect(status == "200", f"{who} made a call: status 200")
+    expect(instrumentor == "True", f"{who} names GatewireInstrumentor to opentelemetry-instrument (entry point group "
+                                   "opentelemetry_instrumentor)")
     expect_user_agent(out, version, who)
 
 

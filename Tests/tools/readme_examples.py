@@ -29,8 +29,9 @@ GATEWIRE_LIB (BUILD/lib/libGatewire.so):
   serves every block and a rerun is incremental), then run; a warning in a block fails.
 
 Servers: httpbin (the venv's gunicorn) on 127.0.0.1:8080, Tests/support/testserver.py on
-127.0.0.1:8081 and Debian's redis-server (no persistence, for the fleet's shared state) on
-127.0.0.1:6380, the ports the examples name; either port in use fails the test at once,
+127.0.0.1:8081, Debian's redis-server (no persistence, for the fleet's shared state) on
+127.0.0.1:6380 and Tests/support/otlpreceiver.py (an OTLP/HTTP collector's receiver, for
+telemetry) on 127.0.0.1:4318, the ports the examples name; any of them in use fails the test at once,
 naming it. Each block must exit 0 unless EXPECT says otherwise, and every string EXPECT lists
 for it must appear both in the block's text (the comment that shows it to the reader) and in
 what the block printed. Every step has a time bound.
@@ -55,7 +56,7 @@ LANGUAGES = {"c", "python", "swift", "sh"}
 NOT_RUN = re.compile(r"<!-- not run: (.*\S.*) -->")
 MARK = re.compile(r"<!--\s*not run\b")
 FILE_NAME = re.compile(r"^`([\w.-]+\.c)`:$")
-PORTS = {"httpbin": 8080, "test server": 8081, "redis-server": 6380}
+PORTS = {"httpbin": 8080, "test server": 8081, "redis-server": 6380, "OTLP receiver": 4318}
 
 
 @dataclass
@@ -88,6 +89,14 @@ EXPECT: dict[tuple[str, str, str, int], Expect] = {
     ("README.md", "The fleet: state shared through Redis", "swift", 0): Expect(
         ["b: http_status", "b: circuit_open", '"state":"open"']),
     ("README.md", "The fleet: state shared through Redis", "sh", 1): Expect(['"state":"open"']),
+    ("README.md", "Telemetry: traces and metrics", "python", 0): Expect(
+        ["GET INTERNAL 200 None", "GET CLIENT 503 None", "GET CLIENT 500 1", "GET CLIENT 200 2",
+         "checkout INTERNAL None None", "http.client.request.duration [200, 500, 503]"]),
+    ("README.md", "Telemetry: traces and metrics", "sh", 0): Expect(["200 after 3 attempts, 4 spans"]),
+    ("README.md", "Telemetry: traces and metrics", "swift", 0): Expect(
+        ["GET internal 200 00f067aa0ba902b7", "GET client 503", "GET client 500", "3 attempts measured"]),
+    ("README.md", "Telemetry: traces and metrics", "sh", 1): Expect(
+        ['"Traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-']),
     ("README.md", "Cookies", "swift", 0): Expect(['["k"]']),
     ("README.md", "Cookies", "python", 0): Expect(["'name': 'k', 'value': 'v'"]),
     ("README.md", "HTTP cache", "swift", 0): Expect(["false true false"]),
@@ -230,7 +239,9 @@ def start_servers(root: Path, log: Path) -> list[subprocess.Popen[bytes]]:
                                  "--port", str(PORTS["test server"])], stdout=output, stderr=output),
                subprocess.Popen(["redis-server", "--port", str(PORTS["redis-server"]), "--bind", "127.0.0.1",
                                  "--save", "", "--appendonly", "no", "--dir", tempfile.gettempdir()],
-                                stdout=output, stderr=output)]
+                                stdout=output, stderr=output),
+               subprocess.Popen([sys.executable, str(root / "Tests" / "support" / "otlpreceiver.py"),
+                                 "--port", str(PORTS["OTLP receiver"])], stdout=output, stderr=output)]
     try:
         for (who, port), process in zip(PORTS.items(), servers):
             wait_for(port, process, who, 30)

@@ -329,9 +329,19 @@ final class Call: @unchecked Sendable {
         let deadlinePassed = plan.timeouts.deadline.map { now >= $0 } ?? false
         let leftOrigin = hop.response?.status == 401 && index > 0 && core.credential != nil
             && URLOrigin(request.url) != URLOrigin(plan.prepared.url)
+        // What the trace needs of a redirect the call follows (its own client span), read
+        // before the machine takes the hop.
+        var followed: (status: Int, timings: TransferTimings, httpVersion: String?)?
+        if trace != nil, case .follow = redirect {
+            followed = (hop.response?.status ?? 0, hop.timings, hop.response?.httpVersion)
+        }
         switch machine.transferFinished(hop, redirect: redirect, elapsed: now, deadlinePassed: deadlinePassed,
                                         leftOrigin: leftOrigin) {
-        case .followRedirect(let next, let options, let context, let number, let offset):
+        case .followRedirect(var next, let options, let context, let number, let offset):
+            if let followed {
+                trace?.redirectFollowed(status: followed.status, timings: followed.timings, httpVersion: followed.httpVersion,
+                                        offset: now, next: &next, url: core.redactor.url(next.url))
+            }
             for plugin in core.plugins { plugin.willSend(next, context: context) }
             endedHopProgress = nil  // the attempt goes on: its next hop counts from 0
             let transfer = transfer(next, options: options, number: number, offset: offset, hop: index + 1)
@@ -352,7 +362,7 @@ final class Call: @unchecked Sendable {
         }
         core.events.emit(event(.attemptFinished, attempt: report.attempt.number, status: report.attempt.status,
                                errorKind: report.attempt.errorKind, record: report.attempt), to: onEvent)
-        trace?.attemptFinished(report.attempt, httpVersion: report.response?.httpVersion)
+        trace?.attemptFinished(report.attempt, httpVersion: report.response?.httpVersion, lastHop: report.lastHop)
         resilience?.record(report.record, trial: report.trial, now: MonotonicClock.now())
         rateGate?.observe(report.response, now: MonotonicClock.now(), wallNow: WallClock.now())
         noteLocalDecisions()

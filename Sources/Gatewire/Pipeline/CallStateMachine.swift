@@ -439,6 +439,9 @@ struct CallStateMachine {
         let attempt: Attempt
         /// The last hop's response as received (before the cache's revalidation).
         let response: HTTPResponse?
+        /// After redirects, the last hop's own timings (``Attempt/timings`` adds up every hop's);
+        /// nil when the attempt had one request.
+        let lastHop: TransferTimings?
         let context: PluginContext
         let record: ResilienceOutcome
         let trial: Bool
@@ -492,6 +495,7 @@ struct CallStateMachine {
         }
         var result = hop  // the whole chain: the last hop's outcome, with every hop's time and bytes
         let redirected = !attempt.hops.isEmpty
+        let lastHop = redirected ? result.timings : nil
         if redirected {
             result.timings.add(attempt.earlier.timings)
             result.bytesSent += attempt.earlier.bytesSent
@@ -514,7 +518,7 @@ struct CallStateMachine {
         if let exchange = attempt.sent.cache, error == nil, result.response != nil {
             cache = (exchange, attempt.sent.request, !redirected)
         }
-        let report = AttemptReport(attempt: record, response: result.response, context: attempt.sent.context,
+        let report = AttemptReport(attempt: record, response: result.response, lastHop: lastHop, context: attempt.sent.context,
                                    record: ResilienceOutcome(errorKind: error?.kind, status: status,
                                                              cutShort: cutShort != nil),
                                    trial: attempt.sent.trial, cache: cache)

@@ -21,14 +21,42 @@ final class CallTrace {
         var spanName: String { template.map { "\(method.rawValue) \($0)" } ?? method.rawValue }
     }
 
+    /// What the spans and measurements of every call to one ``Target`` share, built once per
+    /// target: ``Telemetry`` keeps the last one, since a client's calls mostly go to one route
+    /// of one host, and the same arrays then let ``ClientMetrics`` find their series at once.
+    final class Shape {
+        /// ``Target/spanName``.
+        let spanName: String
+        /// `server.address` and `server.port`: the attributes of Gatewire's own metrics.
+        let server: [SpanAttribute]
+        /// The request's attributes of `http.client.*` metrics: method, server, `url.template`.
+        let request: [SpanAttribute]
+        /// The attributes every span of the call has: the request's and `url.full`.
+        let common: [SpanAttribute]
+        /// ``common`` with its OTLP JSON, made for the target's first sampled span (loop
+        /// thread), and shared by every span of the target.
+        private(set) lazy var shared = SharedAttributes(common)
+
+        init(_ target: Target) {
+            spanName = target.spanName
+            let method = SpanAttribute("http.request.method", .string(target.method.rawValue))
+            var server: [SpanAttribute] = []
+            if let origin = target.origin {
+                server = [SpanAttribute("server.address", .string(origin.host)),
+                          SpanAttribute("server.port", .int(Int64(origin.port)))]
+            }
+            let template = target.template.map { [SpanAttribute("url.template", .string($0))] } ?? []
+            self.server = server
+            request = [method] + server + template
+            common = [method] + server + [SpanAttribute("url.full", .string(target.url))] + template
+        }
+    }
+
     private let telemetry: Telemetry
-    private let target: Target
+    /// What the call's spans and measurements share.
+    private let shape: Shape
     /// Where the call's measurements go; nil when telemetry is off (nothing is recorded).
     private let metrics: ClientMetrics?
-    /// `server.address` and `server.port`: the attributes of Gatewire's own metrics.
-    private let serverAttributes: [SpanAttribute]
-    /// The request's attributes of `http.client.*` metrics: method, server, `url.template`.
-    private let requestAttributes: [SpanAttribute]
     /// The call's points of `http.client.active_requests` and `gatewire.client.queue.wait`,
     /// looked up at its first attempt.
     private var slots: (active: Int, queueWait: Int)?
@@ -40,23 +68,39 @@ final class CallTrace {
     private var wallStart = 0.0
     private var attempts: [Span] = []
     private var events: [SpanEvent] = []
-    /// The span of the attempt on the wire: its id and start, until its ``attemptFinished(_:httpVersion:)``.
-    private var pending: (spanID: SpanID, number: Int, start: Double)?
+
+    /// One request on the wire: an attempt's first, or a hop after a redirect it followed (a
+    /// physical request of its own, with its own client span, by the conventions).
+    private struct WireRequest {
+        let spanID: SpanID
+        /// The attempt it belongs to.
+        let number: Int
+        /// Seconds into the call when it was handed to libcurl.
+        let start: Double
+        /// The call's requests sent before it: `http.request.resend_count`, which the
+        /// conventions count over retries and redirects alike.
+        let resendCount: Int
+        /// Where it went, for a hop (its method, redacted URL and origin; no template); nil
+        /// for an attempt's first request, which went to the call's ``Target``.
+        let hop: Shape?
+        /// The `traceparent` this trace gave it; nil when the caller's own was kept.
+        var traceparent: String?
+    }
+
+    /// The request on the wire, until its attempt ends or a redirect follows it.
+    private var pending: WireRequest?
+    /// How many requests the call has put on the wire.
+    private var requestsSent = 0
+    /// How many of its attempts went on the wire (`gatewire.attempts`; a redirect's hop is
+    /// a request of the same attempt).
+    private var attemptsSent = 0
 
     /// A trace of a call under `parent`: recorded by `telemetry`'s sampler when `recording`,
     /// else only `parent` forwarded.
-    init(telemetry: Telemetry, target: Target, parent: TraceContext?, recording: Bool) {
+    init(telemetry: Telemetry, shape: Shape, parent: TraceContext?, recording: Bool) {
         self.telemetry = telemetry
-        self.target = target
         self.parent = parent
-        var server: [SpanAttribute] = []
-        if let origin = target.origin {
-            server = [SpanAttribute("server.address", .string(origin.host)),
-                      SpanAttribute("server.port", .int(Int64(origin.port)))]
-        }
-        serverAttributes = server
-        requestAttributes = [SpanAttribute("http.request.method", .string(target.method.rawValue))] + server
-            + (target.template.map { [SpanAttribute("url.template", .string($0))] } ?? [])
+        self.shape = shape
         metrics = recording ? telemetry.metrics : nil
         if recording {
             let traceID = parent?.traceID ?? telemetry.ids.traceID()
@@ -86,9 +130,11 @@ final class CallTrace {
         let context: TraceContext
         if let callContext {
             let spanID = telemetry.ids.spanID()
-            pending = (spanID, number, offset)
+            pending = WireRequest(spanID: spanID, number: number, start: offset, resendCount: requestsSent, hop: nil)
+            requestsSent += 1
+            attemptsSent += 1
             if let metrics {
-                let slots = slots ?? (metrics.slot(.activeRequests, requestAttributes), metrics.slot(.queueWait, serverAttributes))
+                let slots = slots ?? (metrics.slot(.activeRequests, shape.request), metrics.slot(.queueWait, shape.server))
                 self.slots = slots
                 metrics.add(1, at: slots.active)
             }
@@ -99,51 +145,73 @@ final class CallTrace {
         } else {
             return
         }
+        // Absent, so added (`set` would look for a field to replace).
         guard !request.headers.contains("traceparent") else { return }
-        request.headers.set("traceparent", context.traceparent)
+        let traceparent = context.traceparent
+        request.headers.add("traceparent", traceparent)
+        pending?.traceparent = traceparent
         if let state = context.traceState, !request.headers.contains("tracestate") {
-            request.headers.set("tracestate", state)
+            request.headers.add("tracestate", state)
         }
     }
 
-    /// The attempt on the wire ended as `attempt` says; `httpVersion`: its response's, if any.
-    func attemptFinished(_ attempt: Attempt, httpVersion: String?) {
-        guard let callContext, let (spanID, number, _) = pending, number == attempt.number else { return }
+    /// The request on the wire ended `offset` seconds into the call with a redirect the call
+    /// follows with `next` (`status`, libcurl's `timings` and the response's `httpVersion`
+    /// being the redirect's; `url`: `next`'s, redacted): the redirect's client span ends, and
+    /// `next` is a request of its own with a span and a `traceparent` of its own, which
+    /// replaces the one this trace gave the redirected request (a caller's is kept as given).
+    func redirectFollowed(status: Int, timings: TransferTimings, httpVersion: String?, offset: Double,
+                          next: inout HTTPRequest, url: String) {
+        guard let callContext, let ended = pending else { return }
+        recordAttempt(duration: offset - ended.start, status: status, errorType: nil, httpVersion: httpVersion,
+                      queued: timings.queued, hop: ended.hop)
+        note("gatewire.redirect", offset: offset,
+             attributes: [SpanAttribute("http.response.status_code", .int(Int64(status))), SpanAttribute("url.full", .string(url)),
+                          SpanAttribute("gatewire.attempt", .int(Int64(ended.number)))])
+        if isSampled {
+            let start = time(ended.start)
+            appendClientSpan(ended, in: callContext, start: start, end: time(offset), status: status, errorType: nil,
+                             httpVersion: httpVersion, message: "", events: Self.phases(timings, start: start))
+        }
+        let spanID = telemetry.ids.spanID()
+        let hop = Shape(Target(method: next.method, url: url, origin: URLOrigin(next.url), template: nil))
+        pending = WireRequest(spanID: spanID, number: ended.number, start: offset, resendCount: requestsSent, hop: hop)
+        requestsSent += 1
+        if let metrics, let slots { metrics.add(1, at: slots.active) }
+        guard let ours = ended.traceparent, next.headers["traceparent"] == ours else { return }
+        let traceparent = TraceContext(traceID: callContext.traceID, spanID: spanID, sampled: callContext.isSampled,
+                                       traceState: callContext.traceState).traceparent
+        next.headers.set("traceparent", traceparent)
+        pending?.traceparent = traceparent
+    }
+
+    /// The attempt on the wire ended as `attempt` says; `httpVersion`: its response's, if any;
+    /// `lastHop`: after redirects, the timings of its last request alone (``Attempt/timings``
+    /// adds up every hop's).
+    func attemptFinished(_ attempt: Attempt, httpVersion: String?, lastHop: TransferTimings?) {
+        guard let callContext, let request = pending, request.number == attempt.number else { return }
         pending = nil
         let errorType = attempt.errorKind?.name ?? (attempt.status >= 400 ? String(attempt.status) : nil)
-        recordAttempt(duration: attempt.duration, status: attempt.status, errorType: errorType,
-                      httpVersion: httpVersion, queued: attempt.timings.queued)
-        for hop in attempt.redirects {
-            events.append(SpanEvent(name: "gatewire.redirect", time: time(attempt.startOffset + attempt.duration),
-                                    attributes: [SpanAttribute("http.response.status_code", .int(Int64(hop.status))),
-                                                 SpanAttribute("url.full", .string(hop.url)),
-                                                 SpanAttribute("gatewire.attempt", .int(Int64(attempt.number)))]))
-        }
+        let end = attempt.startOffset + attempt.duration
+        // An attempt's first request starts when the attempt does (a rate limit's wait
+        // included, as in its timings); a hop when it was sent.
+        let startOffset = request.hop == nil ? attempt.startOffset : request.start
+        let timings = lastHop ?? attempt.timings
+        recordAttempt(duration: end - startOffset, status: attempt.status, errorType: errorType,
+                      httpVersion: httpVersion, queued: timings.queued, hop: request.hop)
         guard isSampled else { return }
-        var attributes = commonAttributes
-        if attempt.number > 1 {
-            attributes.append(SpanAttribute("http.request.resend_count", .int(Int64(attempt.number - 1))))
-        }
-        if attempt.status > 0 {
-            attributes.append(SpanAttribute("http.response.status_code", .int(Int64(attempt.status))))
-        }
-        if let httpVersion { attributes.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
-        if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
-        let start = time(attempt.startOffset)
-        attempts.append(Span(name: target.spanName,
-                             context: TraceContext(traceID: callContext.traceID, spanID: spanID, sampled: true),
-                             parentSpanID: callContext.spanID, kind: .client, startTime: start,
-                             endTime: start + attempt.duration, attributes: attributes,
-                             events: attempt.redirects.isEmpty ? Self.phases(attempt.timings, start: start) : [],
-                             status: errorType == nil ? .unset : .error,
-                             statusMessage: errorType == nil ? "" : attempt.message ?? "status \(attempt.status)"))
+        let start = time(startOffset)
+        appendClientSpan(request, in: callContext, start: start, end: time(end), status: attempt.status,
+                         errorType: errorType, httpVersion: httpVersion,
+                         message: errorType == nil ? "" : attempt.message ?? "status \(attempt.status)",
+                         events: Self.phases(timings, start: start))
     }
 
     /// The call waits `delay` seconds after attempt `number` and retries, for `reason` (a
     /// sentence, on the span) because the attempt failed with `errorType` (the bounded
     /// `gatewire.retry.reason` of the retries metric: the failure kind or the status code).
     func retryScheduled(after number: Int, delay: Double, reason: String, errorType: String, offset: Double) {
-        metrics?.add(.retries, 1, serverAttributes + [SpanAttribute("gatewire.retry.reason", .string(errorType))])
+        metrics?.add(.retries, 1, shape.server + [SpanAttribute("gatewire.retry.reason", .string(errorType))])
         events.append(SpanEvent(name: "gatewire.retry", time: time(offset),
                                 attributes: [SpanAttribute("gatewire.attempt", .int(Int64(number))),
                                              SpanAttribute("gatewire.retry.delay", .double(delay)),
@@ -152,32 +220,32 @@ final class CallTrace {
 
     /// The call waits `seconds` for its slot of the rate limit, `offset` seconds into it.
     func rateLimitWaiting(_ seconds: Double, offset: Double) {
-        metrics?.record(.rateLimitWait, seconds, serverAttributes)
+        metrics?.record(.rateLimitWait, seconds, shape.server)
         note("gatewire.rate_limit_wait", offset: offset, attributes: [SpanAttribute("gatewire.wait", .double(seconds))])
     }
 
     /// The rate limit (or a `Retry-After` pause when `paused`) refused the call, which may
     /// try again in `retryAfter` seconds.
     func rateLimited(retryAfter: Double, paused: Bool, offset: Double) {
-        metrics?.add(.rateLimitRefusals, 1, serverAttributes)
+        metrics?.add(.rateLimitRefusals, 1, shape.server)
         note("gatewire.rate_limited", offset: offset,
              attributes: [SpanAttribute("gatewire.retry_after", .double(retryAfter)), SpanAttribute("gatewire.paused", .bool(paused))])
     }
 
     /// The host's open circuit breaker refused the attempt; its next trial in `retryIn` seconds.
     func breakerRefused(retryIn: Double, offset: Double) {
-        metrics?.add(.breakerRefusals, 1, serverAttributes)
+        metrics?.add(.breakerRefusals, 1, shape.server)
         note("gatewire.circuit_open", offset: offset, attributes: [SpanAttribute("gatewire.retry_in", .double(retryIn))])
     }
 
     /// The HTTP cache answered the call with a fresh response, sending nothing.
     func cacheHit(offset: Double) {
-        metrics?.add(.cacheHits, 1, serverAttributes)
+        metrics?.add(.cacheHits, 1, shape.server)
         note("gatewire.cache_hit", offset: offset)
     }
 
     /// The server's 304 revalidated the cache's stored response.
-    func cacheRevalidated() { metrics?.add(.cacheRevalidations, 1, serverAttributes) }
+    func cacheRevalidated() { metrics?.add(.cacheRevalidations, 1, shape.server) }
 
     /// An event of the call's span at `offset` seconds into the call.
     private func note(_ name: String, offset: Double, attributes: [SpanAttribute] = []) {
@@ -188,13 +256,15 @@ final class CallTrace {
     /// on the wire (a cancel, the deadline) and the call's span, and exports them when sampled.
     func callFinished(_ result: borrowing Result<Response, GatewireError>, offset: Double) {
         guard let callContext else { return }
-        if let (_, _, start) = pending, metrics != nil {
+        defer { telemetry.deliverMeasurements() }
+        if let request = pending, metrics != nil {
             var kind = ErrorKind.cancelled
             switch result {
             case .success: break
             case .failure(let error): kind = error.kind
             }
-            recordAttempt(duration: max(0, offset - start), status: 0, errorType: kind.name, httpVersion: nil, queued: nil)
+            recordAttempt(duration: max(0, offset - request.start), status: 0, errorType: kind.name, httpVersion: nil,
+                          queued: nil, hop: request.hop)
         }
         guard isSampled else { return }
         var offset = offset
@@ -214,57 +284,79 @@ final class CallTrace {
             failure = (error.kind, error.message)
         }
         let errorType = failure.map { $0.kind == .httpStatus && status > 0 ? String(status) : $0.kind.name }
-        if let (spanID, number, start) = pending {
+        if let request = pending {
             // Stopped on the wire: the attempt never reported, so it ends with the call.
-            var attributes = commonAttributes
-            if number > 1 { attributes.append(SpanAttribute("http.request.resend_count", .int(Int64(number - 1)))) }
             let kind = failure?.kind.name ?? ErrorKind.cancelled.name
-            attributes.append(SpanAttribute("error.type", .string(kind)))
-            attempts.append(Span(name: target.spanName,
-                                 context: TraceContext(traceID: callContext.traceID, spanID: spanID, sampled: true),
-                                 parentSpanID: callContext.spanID, kind: .client, startTime: time(start),
-                                 endTime: time(offset), attributes: attributes, events: [], status: .error,
-                                 statusMessage: failure?.message ?? kind))
+            appendClientSpan(request, in: callContext, start: time(request.start), end: time(offset), status: 0,
+                             errorType: kind, httpVersion: nil, message: failure?.message ?? kind, events: [])
             pending = nil
         }
-        var attributes = commonAttributes
-        if status > 0 { attributes.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
-        if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
-        attributes.append(SpanAttribute("gatewire.attempts", .int(Int64(attempts.count))))
-        let call = Span(name: target.spanName, context: callContext, parentSpanID: parent?.spanID, kind: .internal,
-                        startTime: wallStart, endTime: time(offset), attributes: attributes, events: events,
+        var own: [SpanAttribute] = []
+        own.reserveCapacity(3)
+        if status > 0 { own.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
+        if let errorType { own.append(SpanAttribute("error.type", .string(errorType))) }
+        own.append(SpanAttribute("gatewire.attempts", .int(Int64(attemptsSent))))
+        let call = Span(name: shape.spanName, context: callContext, parentSpanID: parent?.spanID, kind: .internal,
+                        startTime: wallStart, endTime: time(offset), shared: shape.shared, own: own, events: events,
                         status: failure == nil ? .unset : .error, statusMessage: failure?.message ?? "")
-        telemetry.export([call] + attempts)
+        // The call's span first: appended, then swapped to the front (inserting it would copy
+        // the span and each one it passes).
+        attempts.append(call)
+        for index in stride(from: attempts.count - 1, to: 0, by: -1) { attempts.swapAt(index, index - 1) }
+        let spans = attempts
+        attempts = []
+        telemetry.export(spans)
     }
 
     // MARK: Measurements
 
-    /// An attempt left the wire after `duration` seconds: one `http.client.request.duration`
+    /// A request left the wire after `duration` seconds: one `http.client.request.duration`
     /// measurement with its outcome, the connection wait (`queued` seconds, nil when libcurl
-    /// did not report the attempt), and one request fewer in `http.client.active_requests`.
-    private func recordAttempt(duration: Double, status: Int, errorType: String?, httpVersion: String?, queued: Double?) {
+    /// did not report the request), and one request fewer in `http.client.active_requests`.
+    /// `hop`: where a redirect's hop went (nil: the call's target).
+    private func recordAttempt(duration: Double, status: Int, errorType: String?, httpVersion: String?, queued: Double?,
+                               hop: Shape?) {
         guard let metrics, let slots else { return }
         metrics.add(-1, at: slots.active)
-        var attributes = requestAttributes
-        if status > 0 { attributes.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
-        if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
-        if let httpVersion { attributes.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
-        metrics.record(.requestDuration, duration, attributes)
+        let requestAttributes = (hop ?? shape).request
+        if let last = telemetry.lastDuration, last.request == requestAttributes, last.status == status,
+           last.errorType == errorType, last.httpVersion == httpVersion {
+            // The point of the last attempt recorded (the same arrays: found without a look-up).
+            metrics.record(duration, at: last.slot)
+        } else {
+            var attributes = requestAttributes
+            if status > 0 { attributes.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
+            if let errorType { attributes.append(SpanAttribute("error.type", .string(errorType))) }
+            if let httpVersion { attributes.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
+            let slot = metrics.slot(.requestDuration, attributes)
+            metrics.record(duration, at: slot)
+            telemetry.lastDuration = (requestAttributes, status, errorType, httpVersion, slot)
+        }
         if let queued { metrics.record(queued, at: slots.queueWait) }
     }
 
     // MARK: Building spans
 
-    /// The attributes every span of the call has.
-    private var commonAttributes: [SpanAttribute] {
-        var attributes = [SpanAttribute("http.request.method", .string(target.method.rawValue))]
-        if let origin = target.origin {
-            attributes.append(SpanAttribute("server.address", .string(origin.host)))
-            attributes.append(SpanAttribute("server.port", .int(Int64(origin.port))))
+    /// Adds the client span of `request` under the call's span `call`, from `start` to `end`
+    /// (seconds since the Unix epoch), with its outcome: `status` (0: no response),
+    /// `errorType` (nil: it did not fail, else `message` says how).
+    private func appendClientSpan(_ request: WireRequest, in call: TraceContext, start: Double, end: Double, status: Int,
+                                  errorType: String?, httpVersion: String?, message: String, events: [SpanEvent]) {
+        var own: [SpanAttribute] = []
+        own.reserveCapacity(4)
+        if request.resendCount > 0 {
+            own.append(SpanAttribute("http.request.resend_count", .int(Int64(request.resendCount))))
         }
-        attributes.append(SpanAttribute("url.full", .string(target.url)))
-        if let template = target.template { attributes.append(SpanAttribute("url.template", .string(template))) }
-        return attributes
+        if status > 0 { own.append(SpanAttribute("http.response.status_code", .int(Int64(status)))) }
+        if let httpVersion { own.append(SpanAttribute("network.protocol.version", .string(httpVersion))) }
+        if let errorType { own.append(SpanAttribute("error.type", .string(errorType))) }
+        // Room for the call's span too, which ``callFinished(_:offset:)`` puts in front.
+        if attempts.isEmpty { attempts.reserveCapacity(2) }
+        attempts.append(Span(name: (request.hop ?? shape).spanName,
+                             context: TraceContext(traceID: call.traceID, spanID: request.spanID, sampled: true),
+                             parentSpanID: call.spanID, kind: .client, startTime: start, endTime: end,
+                             shared: (request.hop ?? shape).shared, own: own, events: events,
+                             status: errorType == nil ? .unset : .error, statusMessage: message))
     }
 
     /// libcurl's phases as events at the times they ended (``TransferTimings``: the wait
@@ -272,12 +364,13 @@ final class CallTrace {
     /// not happen (0: no TLS, a reused connection) has none.
     private static func phases(_ timings: TransferTimings, start: Double) -> [SpanEvent] {
         var events: [SpanEvent] = []
+        events.reserveCapacity(5)
         if timings.queued > 0 { events.append(SpanEvent(name: "gatewire.queued", time: start + timings.queued)) }
         let wire = start + timings.queued
-        for (name, at) in [("gatewire.dns", timings.dns), ("gatewire.connect", timings.connect),
-                           ("gatewire.tls", timings.tls), ("gatewire.first_byte", timings.firstByte)] where at > 0 {
-            events.append(SpanEvent(name: name, time: wire + at))
-        }
+        if timings.dns > 0 { events.append(SpanEvent(name: "gatewire.dns", time: wire + timings.dns)) }
+        if timings.connect > 0 { events.append(SpanEvent(name: "gatewire.connect", time: wire + timings.connect)) }
+        if timings.tls > 0 { events.append(SpanEvent(name: "gatewire.tls", time: wire + timings.tls)) }
+        if timings.firstByte > 0 { events.append(SpanEvent(name: "gatewire.first_byte", time: wire + timings.firstByte)) }
         return events
     }
 }

@@ -31,6 +31,9 @@ final class CallbackRegistry<Entry>: @unchecked Sendable {
         return removed != nil
     }
 
+    /// Whether no entry is registered now, without the lock.
+    var isEmpty: Bool { count.load(ordering: .acquiring) == 0 }
+
     /// The entries registered now, in registration order.
     var snapshot: [Entry] {
         guard count.load(ordering: .acquiring) > 0 else { return [] }

@@ -152,11 +152,35 @@ public final class Client: Sendable {
     /// `http.client.active_requests` and Gatewire's own, cumulative since the client was made;
     /// docs/telemetry.md), the same the OTLP exporter sends to `/v1/metrics`. Recorded while
     /// telemetry is on (the config's `telemetry`, `OTEL_EXPORTER_OTLP_ENDPOINT`, or a span
-    /// exporter registered).
+    /// or measurement exporter registered).
     /// - Returns: nil when telemetry is off or the client is closed.
     /// - Note: any thread; from another than the client's event loop it waits for the loop to
     ///   read the values (as long as a callback running on the loop takes).
     public func metricsSnapshot() -> MetricsSnapshot? { core.telemetry.metricsSnapshot(on: core.loop) }
+
+    /// ``metricsSnapshot()`` as the OTLP/HTTP JSON `ExportMetricsServiceRequest` (what the
+    /// OTLP exporter sends to `/v1/metrics` with `http/json`; C
+    /// `gw_client_telemetry_metrics_json`), or nil when
+    /// telemetry is off or the client is closed. Any thread, as ``metricsSnapshot()``.
+    package func otlpMetricsJSON() -> [UInt8]? { core.telemetry.otlpMetricsJSON(on: core.loop) }
+
+    /// Registers `exporter` to receive every measurement the client records from the next
+    /// call's start on (``MeasurementExporter``: each attempt's duration, the requests on
+    /// the wire, retries, breaker changes, ...; every call, sampled or not), in batches on
+    /// the event-loop thread; registering one turns telemetry on for the client, as a span
+    /// exporter does.
+    /// - Returns: a token for ``removeMeasurementExporter(_:)``.
+    @discardableResult
+    public func addMeasurementExporter(_ exporter: any MeasurementExporter) -> ObserverToken {
+        core.telemetry.addMeasurementExporter(exporter)
+    }
+
+    /// Removes a measurement exporter; batches delivered afterwards do not reach it.
+    /// - Returns: whether it was registered.
+    @discardableResult
+    public func removeMeasurementExporter(_ token: ObserverToken) -> Bool {
+        core.telemetry.removeMeasurementExporter(token)
+    }
 
     /// Removes a span exporter. - Returns: whether it was registered.
     @discardableResult

@@ -3,7 +3,7 @@
 /// naming rules (dotted namespaces, snake_case, units in UCUM and not in the name).
 enum MetricInstrument: Int, CaseIterable {
     case requestDuration, activeRequests, retries, breakerTransitions, breakerRefusals, rateLimitRefusals,
-         rateLimitWait, cacheHits, cacheRevalidations, queueWait
+         rateLimitWait, cacheHits, cacheRevalidations, queueWait, spansProcessed, spansExported
 
     /// The semantic conventions' buckets for `http.client.request.duration`, in seconds.
     static let durationBounds = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10]
@@ -20,6 +20,8 @@ enum MetricInstrument: Int, CaseIterable {
         case .cacheHits: "gatewire.client.cache.hits"
         case .cacheRevalidations: "gatewire.client.cache.revalidations"
         case .queueWait: "gatewire.client.queue.wait"
+        case .spansProcessed: "otel.sdk.processor.span.processed"
+        case .spansExported: "otel.sdk.exporter.span.exported"
         }
     }
 
@@ -32,6 +34,7 @@ enum MetricInstrument: Int, CaseIterable {
         case .breakerRefusals, .rateLimitRefusals: "{refusal}"
         case .cacheHits: "{hit}"
         case .cacheRevalidations: "{revalidation}"
+        case .spansProcessed, .spansExported: "{span}"
         }
     }
 
@@ -47,6 +50,8 @@ enum MetricInstrument: Int, CaseIterable {
         case .cacheHits: "Calls answered from the HTTP cache without a request."
         case .cacheRevalidations: "Stored responses revalidated by a 304."
         case .queueWait: "Time attempts waited for a connection before being sent."
+        case .spansProcessed: "Spans the batching span processor handed to its exporter, or dropped (error.type)."
+        case .spansExported: "Spans whose OTLP export finished, with error.type when it failed."
         }
     }
 
@@ -63,12 +68,18 @@ enum MetricInstrument: Int, CaseIterable {
 /// set, cumulative since the client's creation. Recorded by the calls (``CallTrace``) and the
 /// circuit breakers, read by ``Client/metricsSnapshot()`` and the OTLP metric exporter.
 ///
+/// While ``isCapturing`` (a ``MeasurementExporter`` is registered) each record is also kept
+/// as a ``MetricMeasurement`` until ``takeMeasurements()``; otherwise that costs one check.
+///
 /// Loop thread only: every record and every snapshot runs on the client's event-loop thread,
 /// so the aggregation takes no lock.
 // @unchecked: its state is read and written on the loop thread only.
 final class ClientMetrics: @unchecked Sendable {
     /// One attribute set's running value.
     private struct Accumulator {
+        /// The instrument and attribute set it aggregates: a captured measurement's.
+        let instrument: MetricInstrument
+        let attributes: [SpanAttribute]
         var value: Int64 = 0
         var count: UInt64 = 0
         var sum = 0.0
@@ -87,13 +98,31 @@ final class ClientMetrics: @unchecked Sendable {
     let startTime = WallClock.now()
     private var series = [Series](repeating: Series(), count: MetricInstrument.allCases.count)
     private var accumulators: [Accumulator] = []
+    /// Whether records are also kept as measurements for the exporters.
+    private(set) var isCapturing = false
+    /// The measurements recorded since the last ``takeMeasurements()``, while capturing.
+    private var captured: [MetricMeasurement] = []
+    /// Per instrument, the attribute set looked up last and its slot: a client's calls mostly
+    /// record the same series again and again, and comparing two sets is cheaper than hashing
+    /// one (the keys are the same literals, the values mostly strings of one storage, which
+    /// compare without reading their bytes).
+    private var recent = [(attributes: [SpanAttribute], slot: Int)?](repeating: nil, count: MetricInstrument.allCases.count)
 
     /// The slot of `instrument`'s point for `attributes`, made on first use: a call that
     /// records one point several times (active requests, its attempts' waits) looks it up once.
     func slot(_ instrument: MetricInstrument, _ attributes: [SpanAttribute]) -> Int {
         let index = instrument.rawValue
+        if let (last, slot) = recent[index], last == attributes { return slot }
+        let slot = lookUp(instrument, attributes)
+        recent[index] = (attributes, slot)
+        return slot
+    }
+
+    /// The slot of `instrument`'s point for `attributes` in its series, made on first use.
+    private func lookUp(_ instrument: MetricInstrument, _ attributes: [SpanAttribute]) -> Int {
+        let index = instrument.rawValue
         if let slot = series[index].slots[attributes] { return slot }
-        var accumulator = Accumulator()
+        var accumulator = Accumulator(instrument: instrument, attributes: attributes)
         if instrument.kind == .histogram { accumulator.buckets = Array(repeating: 0, count: MetricInstrument.durationBounds.count + 1) }
         accumulators.append(accumulator)
         series[index].slots[attributes] = accumulators.count - 1
@@ -107,7 +136,10 @@ final class ClientMetrics: @unchecked Sendable {
     }
 
     /// Adds `delta` to the sum at `slot`.
-    func add(_ delta: Int64, at slot: Int) { accumulators[slot].value += delta }
+    func add(_ delta: Int64, at slot: Int) {
+        accumulators[slot].value += delta
+        if isCapturing { capture(Double(delta), at: slot) }
+    }
 
     /// Records `value` (seconds) in the histogram `instrument` for `attributes`.
     func record(_ instrument: MetricInstrument, _ value: Double, _ attributes: [SpanAttribute]) {
@@ -124,6 +156,26 @@ final class ClientMetrics: @unchecked Sendable {
         accumulators[slot].sum += value
         accumulators[slot].min = Swift.min(accumulators[slot].min, value)
         accumulators[slot].max = Swift.max(accumulators[slot].max, value)
+        if isCapturing { capture(value, at: slot) }
+    }
+
+    /// Starts or stops keeping measurements; stopping drops those not taken yet (no
+    /// exporter is left to take them).
+    func capture(_ on: Bool) {
+        if !on, !captured.isEmpty { captured = [] }
+        isCapturing = on
+    }
+
+    /// The measurements recorded since the previous take, in the order recorded.
+    func takeMeasurements() -> [MetricMeasurement] {
+        defer { captured = [] }
+        return captured
+    }
+
+    private func capture(_ value: Double, at slot: Int) {
+        let instrument = accumulators[slot].instrument
+        captured.append(MetricMeasurement(name: instrument.name, kind: instrument.kind, value: value,
+                                          attributes: accumulators[slot].attributes))
     }
 
     /// Every instrument with a data point, read now.

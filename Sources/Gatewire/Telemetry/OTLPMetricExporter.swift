@@ -1,12 +1,13 @@
-/// Sends a client's metrics to an OTLP/HTTP collector (`POST <endpoint>/v1/metrics`,
-/// `Content-Type: application/json`: ``OTLPMetricJSON``) every ``TelemetrySettings/metricExportInterval``
+/// Sends a client's metrics to an OTLP/HTTP collector (`POST <endpoint>/v1/metrics`, in
+/// ``TelemetrySettings/otlpProtocol``'s encoding: ``OTLPMetricProtobuf`` or ``OTLPMetricJSON``) every ``TelemetrySettings/metricExportInterval``
 /// seconds and when the client closes (the SDK's periodic exporting metric reader), from the
 /// client's own event loop with libcurl: a transfer of its own, never one of a call's.
 ///
-/// The values are cumulative, so an export that fails (refused, no answer within 10 s) loses
-/// nothing: the next one carries every count. One export at a time; a tick that finds one
-/// still on the wire is skipped. The snapshot is taken on the loop thread (a copy of the
-/// aggregation), the JSON encoded on the ``WorkerPool``.
+/// Each export is retried as the OTLP specification says (``OTLPPost``). The values are
+/// cumulative, so an export that fails for good loses nothing: the next one carries every
+/// count. One export at a time; a tick that finds one still under way is skipped. The
+/// snapshot is taken on the loop thread (a copy of the aggregation), the JSON encoded on the
+/// ``WorkerPool``.
 ///
 /// Loop thread only (every method, the transfer's completion and the timers).
 // @unchecked: its state is read and written on the loop thread only; other threads only
@@ -19,8 +20,9 @@ final class OTLPMetricExporter: @unchecked Sendable {
     private var timer: Int?
     /// Whether an export is being encoded or sent.
     private var busy = false
-    /// The export on the wire, for a flush that runs out of time to abort.
-    private var inFlight: Transfer?
+    /// The export under way (on the wire or waiting to retry), for a flush that runs out of
+    /// time to abort.
+    private var inFlight: OTLPPost?
     /// What waits for the close's export (``flush(within:then:)``): its deadline timer, its
     /// completion, and whether the final export has started.
     private var flushing: (timer: Int, done: () -> Void, sent: Bool)?
@@ -45,7 +47,7 @@ final class OTLPMetricExporter: @unchecked Sendable {
     }
 
     /// Exports the metrics as they are now (after the export on the wire, if any), then runs
-    /// `done`, or after `seconds` (an export still on the wire is then aborted): a client's
+    /// `done`, or after `seconds` (an export still under way is then aborted): a client's
     /// close waits for it, bounded in time.
     func flush(within seconds: Double, then done: @escaping () -> Void) {
         if let timer { loop.cancelTimer(timer) }
@@ -55,9 +57,7 @@ final class OTLPMetricExporter: @unchecked Sendable {
             return
         }
         let deadline = loop.schedule(after: seconds) { [self] _ in
-            if let transfer = inFlight {
-                loop.abort(transfer, with: TransportError(kind: .timeout, curlCode: 0, message: "flush timed out"))
-            }
+            inFlight?.abort()
             finishFlush()
         }
         flushing = (deadline, done, false)
@@ -79,7 +79,9 @@ final class OTLPMetricExporter: @unchecked Sendable {
         busy = true
         let loop = loop, settings = settings, counts = counts
         loop.offload { [self] _ in
-            let body = OTLPMetricJSON.request(snapshot, settings: settings)
+            let body = settings.encoding == .httpProtobuf
+                ? OTLPMetricProtobuf.request(snapshot, settings: settings)
+                : OTLPMetricJSON.request(snapshot, settings: settings)
             if !loop.execute({ [self] in post(body) }) {
                 counts.withLock { $0.failed += 1 }  // the loop is closing
             }
@@ -87,17 +89,17 @@ final class OTLPMetricExporter: @unchecked Sendable {
     }
 
     private func post(_ body: [UInt8]) {
-        let transfer = OTLPPost.transfer(url: url, body: body) { [self] accepted in
+        let post = OTLPPost(loop: loop, url: url, body: body, contentType: settings.encoding.contentType) { [self] failure in
             inFlight = nil
             busy = false
             counts.withLock { counts in
-                if accepted { counts.exported += 1 } else { counts.failed += 1 }
+                if failure == nil { counts.exported += 1 } else { counts.failed += 1 }
             }
             guard let (_, _, sent) = flushing else { return }
             // A close that came while an earlier export was on the wire sends the final values.
             if sent { finishFlush() } else { send() }
         }
-        inFlight = transfer
-        loop.start(transfer)
+        inFlight = post
+        post.start()
     }
 }

@@ -7,18 +7,16 @@
 /// Written as text as it goes (``OTLPJSONWriter``), not as a Jansson tree: a span's tree
 /// takes a few hundred allocations, most of telemetry's CPU at 100% sampling.
 package enum OTLPTraceJSON {
-    /// The request body for `spans` under the resource of `settings`.
-    static func request(_ spans: [Span], settings: TelemetrySettings) -> [UInt8] {
-        var writer = OTLPJSONWriter(capacity: 1024 + spans.count * 900)
+    /// The request body for the spans of `calls` (each call's spans in turn) under the
+    /// resource of `settings`. `count`: how many spans they hold (the buffer's first size).
+    static func request(_ calls: [[Span]], count: Int, settings: TelemetrySettings) -> [UInt8] {
+        var writer = OTLPJSONWriter(capacity: 1024 + count * 900)
         writer.raw("{\"resourceSpans\":[{\"resource\":")
         resource(settings, into: &writer)
         writer.raw(",\"scopeSpans\":[{\"scope\":")
         scope(into: &writer)
         writer.raw(",\"spans\":[")
-        for (index, span) in spans.enumerated() {
-            if index > 0 { writer.raw(",") }
-            write(span, into: &writer)
-        }
+        writeList(calls, into: &writer)
         writer.raw("]}]}]}")
         return writer.bytes
     }
@@ -27,25 +25,51 @@ package enum OTLPTraceJSON {
     package static func array(_ spans: [Span]) -> [UInt8] {
         var writer = OTLPJSONWriter(capacity: 2 + spans.count * 900)
         writer.raw("[")
-        for (index, span) in spans.enumerated() {
-            if index > 0 { writer.raw(",") }
-            write(span, into: &writer)
-        }
+        writeList([spans], into: &writer)
         writer.raw("]")
+        return writer.bytes
+    }
+
+    /// The spans of `calls` as `Span` messages separated by commas: the body of a request's
+    /// `spans` and of a span exporter's array. Read in place through the arrays' buffers (an
+    /// iterator, or an array's subscript, would copy each span and retain every string and
+    /// array it holds).
+    private static func writeList(_ calls: [[Span]], into writer: inout OTLPJSONWriter) {
+        var first = true
+        for call in calls {
+            call.withUnsafeBufferPointer { spans in
+                for index in spans.indices {
+                    if !first { writer.raw(",") }
+                    first = false
+                    write(spans[index], into: &writer)
+                }
+            }
+        }
+    }
+
+    /// `attributes` as OTLP JSON `KeyValue` objects separated by commas (``SharedAttributes``).
+    static func elements(_ attributes: [SpanAttribute]) -> [UInt8] {
+        var writer = OTLPJSONWriter(capacity: 64 * attributes.count)
+        writer.elements(attributes)
         return writer.bytes
     }
 
     /// The `Resource` of every export: `service.name`, the `telemetry.sdk.*` attributes and
     /// the settings' `resource`.
     static func resource(_ settings: TelemetrySettings, into writer: inout OTLPJSONWriter) {
-        let attributes = [SpanAttribute("service.name", .string(settings.serviceName ?? "unknown_service")),
-                          SpanAttribute("telemetry.sdk.name", .string("gatewire")),
-                          SpanAttribute("telemetry.sdk.language", .string("swift")),
-                          SpanAttribute("telemetry.sdk.version", .string(Version.string))]
-            + settings.resource.filter { $0.key != "service.name" }
         writer.raw("{\"attributes\":")
-        writer.attributes(attributes)
+        writer.attributes(resourceAttributes(settings))
         writer.raw("}")
+    }
+
+    /// The attributes of every export's `Resource`: `service.name`, the `telemetry.sdk.*`
+    /// attributes and the settings' `resource`.
+    static func resourceAttributes(_ settings: TelemetrySettings) -> [SpanAttribute] {
+        [SpanAttribute("service.name", .string(settings.serviceName ?? "unknown_service")),
+         SpanAttribute("telemetry.sdk.name", .string("gatewire")),
+         SpanAttribute("telemetry.sdk.language", .string("swift")),
+         SpanAttribute("telemetry.sdk.version", .string(Version.string))]
+            + settings.resource.filter { $0.key != "service.name" }
     }
 
     /// The `InstrumentationScope` of every export: `gatewire` at the library's version.
@@ -58,16 +82,16 @@ package enum OTLPTraceJSON {
     /// One `Span` message.
     static func write(_ span: Span, into writer: inout OTLPJSONWriter) {
         writer.raw("{\"traceId\":")
-        writer.string(span.context.traceID.hex)
+        writer.hex(span.context.traceID.high, span.context.traceID.low)
         writer.raw(",\"spanId\":")
-        writer.string(span.context.spanID.hex)
+        writer.hex(span.context.spanID.value)
         if let state = span.context.traceState {
             writer.raw(",\"traceState\":")
             writer.string(state)
         }
         if let parent = span.parentSpanID {
             writer.raw(",\"parentSpanId\":")
-            writer.string(parent.hex)
+            writer.hex(parent.value)
         }
         writer.raw(",\"flags\":")
         writer.integer(Int64(span.context.flags))
@@ -76,16 +100,16 @@ package enum OTLPTraceJSON {
         writer.raw(",\"kind\":")
         writer.integer(Int64(span.kind.rawValue))
         writer.raw(",\"startTimeUnixNano\":")
-        writer.quoted(nanoseconds(span.startTime))
+        writer.time(nanoseconds(span.startTime))
         writer.raw(",\"endTimeUnixNano\":")
-        writer.quoted(nanoseconds(span.endTime))
+        writer.time(nanoseconds(span.endTime))
         writer.raw(",\"attributes\":")
-        writer.attributes(span.attributes)
+        writer.attributes(span.own, after: span.shared)
         writer.raw(",\"events\":[")
         for (index, event) in span.events.enumerated() {
             if index > 0 { writer.raw(",") }
             writer.raw("{\"timeUnixNano\":")
-            writer.quoted(nanoseconds(event.time))
+            writer.time(nanoseconds(event.time))
             writer.raw(",\"name\":")
             writer.string(event.name)
             writer.raw(",\"attributes\":")

@@ -1,15 +1,15 @@
 import CCrypto
 
 /// Trace and span ids for one client's calls: bytes of OpenSSL's CSPRNG (`RAND_bytes`, its
-/// DRBG seeded from `getrandom(2)`), read 512 at a time, so a call's three or four ids cost
+/// DRBG seeded from `getrandom(2)`), read 4096 at a time, so a call's three or four ids cost
 /// neither a system call each (the standard library's `SystemRandomNumberGenerator` makes one
 /// per 8 bytes) nor a lock each.
 ///
 /// Loop thread only (every call's ``CallTrace`` is made and used there).
 // @unchecked: used on the client's loop thread only.
 final class RandomIDs: @unchecked Sendable {
-    private var pool = [UInt64](repeating: 0, count: 64)
-    private var next = 64
+    private var pool = [UInt64](repeating: 0, count: 512)
+    private var next = 512
 
     /// A new trace id, never all zero.
     func traceID() -> TraceID {

@@ -38,8 +38,21 @@ public struct Span: Sendable {
     public var startTime: Double
     /// End, in seconds since the Unix epoch.
     public var endTime: Double
-    /// The attributes, in the order recorded (keys unique).
-    public var attributes: [SpanAttribute]
+    /// The attributes, in the order recorded (keys unique): those every span of the call's
+    /// target has (method, server, `url.full`, `url.template`), then the span's own. Read, it
+    /// is a new array of both; set, the span's own are the new ones.
+    public var attributes: [SpanAttribute] {
+        get { shared.map { $0.list + own } ?? own }
+        set {
+            own = newValue
+            shared = nil
+        }
+    }
+    /// The attributes every span of the call's target shares, with their OTLP JSON: one
+    /// value for all those spans, not a copy each. Nil: none.
+    var shared: SharedAttributes?
+    /// The span's own attributes, after ``shared``'s.
+    var own: [SpanAttribute]
     /// The events, in time order.
     public var events: [SpanEvent]
     /// Whether the span failed.
@@ -49,7 +62,24 @@ public struct Span: Sendable {
 
     /// The value of attribute `key`, or nil.
     public subscript(attribute key: String) -> SpanAttribute.Value? {
-        attributes.first { $0.key == key }?.value
+        (shared?.list.first { $0.key == key } ?? own.first { $0.key == key })?.value
+    }
+}
+
+/// Attributes that many spans share (every span of one call target), with their OTLP JSON
+/// as the elements a span's `attributes` list begins with: written once, copied into each
+/// export. Immutable: made on the loop thread, read by the worker that encodes a batch.
+final class SharedAttributes: Sendable {
+    let list: [SpanAttribute]
+    /// `list` as OTLP JSON `KeyValue` objects separated by commas, no brackets.
+    let json: [UInt8]
+    /// `list` as OTLP protobuf `KeyValue` messages, a span's field 9.
+    let protobuf: [UInt8]
+
+    init(_ list: [SpanAttribute]) {
+        self.list = list
+        json = OTLPTraceJSON.elements(list)
+        protobuf = OTLPTraceProtobuf.keyValues(9, list)
     }
 }
 

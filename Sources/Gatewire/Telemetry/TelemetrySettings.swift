@@ -21,6 +21,13 @@ public struct TelemetrySettings: Sendable, Equatable {
     /// More resource attributes (key `resource`: an object of strings, numbers and booleans),
     /// e.g. `deployment.environment.name`.
     public var resource: [SpanAttribute] = []
+    /// How OTLP exports are encoded (key `otlpProtocol`, env `OTEL_EXPORTER_OTLP_PROTOCOL`:
+    /// `http/protobuf` or `http/json`; `grpc` is not offered); nil: `http/protobuf`, the OTLP
+    /// exporter specification's default.
+    public var otlpProtocol: OTLPProtocol?
+
+    /// ``otlpProtocol`` or its default.
+    var encoding: OTLPProtocol { otlpProtocol ?? .httpProtobuf }
     /// Seconds between two OTLP exports of the metrics (env `OTEL_METRIC_EXPORT_INTERVAL`, in
     /// milliseconds as the SDK's specification has it); nil: 10 s (the specification's 60 s
     /// is long for a short-lived program; a client's close exports them too).
@@ -55,6 +62,9 @@ public struct TelemetrySettings: Sendable, Equatable {
            let sampler = TraceSampler(environmentName: name, argument: environment("OTEL_TRACES_SAMPLER_ARG")) {
             settings.sampler = sampler
         }
+        if settings.otlpProtocol == nil, let name = environment("OTEL_EXPORTER_OTLP_PROTOCOL") {
+            settings.otlpProtocol = OTLPProtocol(rawValue: name)  // another (grpc) leaves the default
+        }
         if settings.metricExportInterval == nil, let text = environment("OTEL_METRIC_EXPORT_INTERVAL"),
            let milliseconds = Double(text), milliseconds > 0, milliseconds.isFinite {
             settings.metricExportInterval = milliseconds / 1000
@@ -78,4 +88,15 @@ public struct TelemetrySettings: Sendable, Equatable {
         while base.hasSuffix("/") { base.removeLast() }
         return base + "/v1/" + signal
     }
+}
+
+/// The encodings of OTLP over HTTP (the OTLP exporter specification's `protocol` values).
+public enum OTLPProtocol: String, Sendable {
+    /// The `Content-Type` of an export.
+    var contentType: String { self == .httpProtobuf ? "application/x-protobuf" : "application/json" }
+
+    /// `http/protobuf`: the protocol buffers wire format, `Content-Type: application/x-protobuf`.
+    case httpProtobuf = "http/protobuf"
+    /// `http/json`: the JSON Protobuf Encoding, `Content-Type: application/json`.
+    case httpJSON = "http/json"
 }

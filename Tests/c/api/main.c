@@ -62,6 +62,7 @@ static const named_test tests[] = {
     {"redirects", test_redirects, 0},
     {"secrets_never_leave", test_secrets_never_leave, 0},
     {"times_in_json", test_times_in_json, 0},
+    {"telemetry_of_a_retried_call", test_telemetry_of_a_retried_call, 0},
     {"httpbin_refresh_replays_inside_the_call", test_httpbin_refresh_replays_inside_the_call, 1},
     {"httpbin_wrong_password_observers", test_httpbin_wrong_password_observers, 1},
     {"httpbin_concurrent_calls_share_one_refresh", test_httpbin_concurrent_calls_share_one_refresh, 1},

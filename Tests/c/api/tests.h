@@ -39,6 +39,7 @@ void test_events_logs_metrics_and_shared_objects(void);
 void test_redirects(void);
 void test_secrets_never_leave(void);
 void test_times_in_json(void);
+void test_telemetry_of_a_retried_call(void);
 void test_httpbin_refresh_replays_inside_the_call(void);
 void test_httpbin_wrong_password_observers(void);
 void test_httpbin_concurrent_calls_share_one_refresh(void);

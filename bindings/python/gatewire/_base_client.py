@@ -26,6 +26,7 @@ from ._callbacks import (
     _DID_RECEIVE,
     _EVENT,
     _FAILURE_OBSERVER,
+    _MEASUREMENTS,
     _PREPARE,
     _PROCESS,
     _PROGRESS,
@@ -195,9 +196,7 @@ class CallOptions(TypedDict, total=False):
             the client's telemetry is on; else this one as given). None (the default): the
             current OpenTelemetry span when ``opentelemetry-api`` is installed and a valid
             span is current, else none. An invalid value raises InvalidArgument naming
-            ``traceparent``. Not with ``policy``, ``redirects`` or ``max_response_bytes``
-            (InvalidArgument; the current OpenTelemetry span is then not sent either):
-            ``docs/telemetry.md``.
+            ``traceparent``: ``docs/telemetry.md``.
         tracestate: the parent's ``tracestate`` (W3C Trace Context section 3.3), sent as
             given with every attempt; printable ASCII; only with ``traceparent``. Default: the
             current OpenTelemetry span's, with its ``traceparent``.
@@ -382,7 +381,7 @@ class BaseClient:
         chunk_key: int = 0,
     ) -> _native.CallOptionsStruct:
         """The one converter of :class:`CallOptions` to the library's ``gw_call_options``:
-        the flat version 4 layout, moved to version 6 for a call with a trace parent
+        the flat version 4 layout, moved to version 7 for a call with a trace parent
         (:func:`gatewire._tracecontext.with_parent`).
 
         Values go through as they are: their ranges are the library's, whose
@@ -632,8 +631,9 @@ class BaseClient:
                           self._native.monitor_keys)
 
     def _add_hook(self, hook: Callable[..., Any], add: Any, trampoline: Any, keys: dict[int, int]) -> int:
-        """Registers ``hook`` through the native ``add`` (``gw_client_add_event_monitor`` or
-        ``gw_client_add_span_exporter``, with its ctypes ``trampoline``) and returns the
+        """Registers ``hook`` through the native ``add`` (``gw_client_add_event_monitor``,
+        ``gw_client_add_span_exporter`` or ``gw_client_add_measurement_exporter``, with its
+        ctypes ``trampoline``) and returns the
         library's id; ``keys`` maps that id to the hook's registry key until removal."""
         handle = self._native.acquire()
         try:
@@ -692,6 +692,72 @@ class BaseClient:
         """
         self._remove_hook(c_integer(exporter_id, "exporter_id", "uint64_t"), _native.lib.gw_client_remove_span_exporter,
                           self._native.exporter_keys)
+
+    # -- telemetry metrics -------------------------------------------------------------------
+    def add_measurement_exporter(self, exporter: Callable[[list[dict[str, Any]]], None]) -> int:
+        """Register ``exporter(measurements)`` for every measurement the client records, and
+        turn the client's telemetry on (as :meth:`add_span_exporter` does).
+        ``measurements`` is a list of dicts in the order recorded, each ``{"name",
+        "value", "attributes"}``: ``name`` the instrument's (``http.client.request.duration``,
+        ``http.client.active_requests``, ``gatewire.client.retries``, ...; every name, unit
+        and attribute in ``docs/telemetry.md``), ``value`` a float in seconds for a histogram
+        (to record) or an int for a counter (to add: 1, or -1 for
+        ``http.client.active_requests``), ``attributes`` a dict of str, int and bool values
+        (the C ``gw_measurement_export_fn``). Every call is measured, sampled or not. Runs on
+        the loop thread in batches: at each call's end, what every call recorded since the
+        previous batch, and at a circuit breaker's state change; must not block; exceptions
+        are logged and ignored. :class:`gatewire.GatewireInstrumentor` uses it to record
+        the measurements in an OpenTelemetry meter.
+
+        Returns:
+            An id for :meth:`remove_measurement_exporter`.
+
+        Raises:
+            TypeError: ``exporter`` is a coroutine function (hooks are plain callables).
+            GatewireError: the client is closed.
+        """
+        check_plain_callable(exporter, "a measurement exporter")
+        return self._add_hook(exporter, _native.lib.gw_client_add_measurement_exporter, _MEASUREMENTS,
+                              self._native.measurement_keys)
+
+    def remove_measurement_exporter(self, exporter_id: int) -> None:
+        """Unregister a measurement exporter; batches delivered afterwards are not given to it.
+
+        Raises:
+            InvalidArgument: ``exporter_id`` is not registered (or not an unsigned 64-bit int).
+            GatewireError: the client is closed.
+        """
+        self._remove_hook(c_integer(exporter_id, "exporter_id", "uint64_t"),
+                          _native.lib.gw_client_remove_measurement_exporter, self._native.measurement_keys)
+
+    def telemetry_metrics(self) -> dict[str, Any] | None:
+        """The client's OpenTelemetry metrics now, cumulative since the client was made, as
+        the OTLP/HTTP JSON ``ExportMetricsServiceRequest`` (what the core's OTLP exporter sends
+        to ``/v1/metrics`` with ``http/json``): ``resourceMetrics[0].scopeMetrics[0].metrics``,
+        each with ``name``, ``unit``, ``description`` and a ``sum`` or a ``histogram``, 64-bit
+        integers as decimal strings, seconds (the C ``gw_client_telemetry_metrics_json``). Not the
+        ``metrics`` plugin's counters (:meth:`metrics`). Waits for the client's loop thread
+        to read the values.
+
+        Returns:
+            The request as a dict, or None when the client's telemetry is off (no
+            ``telemetry`` in the config, no ``OTEL_EXPORTER_OTLP_ENDPOINT``, no span or
+            measurement exporter).
+
+        Raises:
+            GatewireError: the client is closed.
+        """
+        handle = self._native.acquire()
+        try:
+            out = ctypes.c_void_p()
+            status = _native.lib.gw_client_telemetry_metrics_json(handle, ctypes.byref(out))
+            if status == _native.GW_ERROR_INVALID_ARGUMENT:  # the handle is valid: telemetry is off
+                return None
+            _exceptions.check(status)
+            request: dict[str, Any] = _json.loads(_native.take_string(out.value) or "{}")
+            return request
+        finally:
+            self._native.release()
 
     @property
     def cookies(self) -> list[dict[str, Any]]:

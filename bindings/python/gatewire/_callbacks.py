@@ -210,14 +210,24 @@ def _on_event(event: int | None, user_data: int | None) -> None:
         _log_hook_error("event monitor")
 
 
-def _on_spans(spans: int | None, length: int, user_data: int | None) -> None:
+def _export_json(text: int | None, length: int, user_data: int | None, what: str) -> None:
+    """Hands the JSON array at ``text`` (``length`` bytes) to the exporter registered as
+    ``user_data``; ``what`` names it in the log line of an exception."""
     exporter = _registry.get(user_data)
-    if exporter is None or not spans:
+    if exporter is None or not text:
         return
     try:
-        exporter(_json.loads(ctypes.string_at(spans, length)))
+        exporter(_json.loads(ctypes.string_at(text, length)))
     except BaseException:  # noqa: BLE001
-        _log_hook_error("span exporter")
+        _log_hook_error(what)
+
+
+def _on_spans(spans: int | None, length: int, user_data: int | None) -> None:
+    _export_json(spans, length, user_data, "span exporter")
+
+
+def _on_measurements(measurements: int | None, length: int, user_data: int | None) -> None:
+    _export_json(measurements, length, user_data, "measurement exporter")
 
 
 def _on_log(line: bytes | None, user_data: int | None) -> None:
@@ -231,6 +241,7 @@ _WILL_SEND = _native.WILL_SEND_FN(_on_will_send)
 _PROCESS = _native.PROCESS_FN(_on_process)
 _EVENT = _native.EVENT_FN(_on_event)
 _SPANS = _native.SPAN_EXPORT_FN(_on_spans)
+_MEASUREMENTS = _native.MEASUREMENT_EXPORT_FN(_on_measurements)
 _LOG = _native.LOG_FN(_on_log)
 _log_sink_installed = False
 

@@ -6,7 +6,9 @@ HTTP client semantic conventions) and hands them to a client's span exporters
 (``gw_client_add_span_exporter``) as OTLP JSON. Instrumenting registers one such exporter on
 every client, existing and future, that starts each span in an OpenTelemetry tracer with the
 core's ids, parent, times, attributes, events and status, so the spans join the caller's
-trace exactly where the ``traceparent`` headers the attempts sent point.
+trace exactly where the ``traceparent`` headers the attempts sent point; and one
+measurement exporter (``gw_client_add_measurement_exporter``) that records each of the
+core's measurements in the same instrument of an OpenTelemetry meter.
 
 ``opentelemetry-api`` is imported by :meth:`GatewireInstrumentor.instrument` only: a program
 that never instruments pays one ``WeakSet.add`` per client.
@@ -29,10 +31,40 @@ class _Client(Protocol):
 
     def remove_span_exporter(self, exporter_id: int) -> None: ...
 
+    def add_measurement_exporter(self, exporter: Callable[[list[dict[str, Any]]], None]) -> int: ...
+
+    def remove_measurement_exporter(self, exporter_id: int) -> None: ...
+
 
 _lock = threading.Lock()
 _clients: weakref.WeakSet[Any] = weakref.WeakSet()  # every open client, to instrument later
-_active: list[_SpanBridge] = []  # the instrumentor's bridge while instrumented
+_active: list[_Bridge] = []  # the instrumentor's bridge while instrumented
+
+#: The semantic conventions' bucket bounds of ``http.client.request.duration``, in seconds:
+#: the core's for every histogram.
+_DURATION_BOUNDS = (0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1.0, 2.5, 5.0, 7.5, 10.0)
+
+#: The core's instruments (``ClientMetrics.swift``): name -> (kind, unit, description).
+_INSTRUMENTS = {
+    "http.client.request.duration": ("histogram", "s", "Duration of HTTP client requests (each attempt on the wire)."),
+    "http.client.active_requests": ("up_down_counter", "{request}", "Number of HTTP requests on the wire now."),
+    "gatewire.client.retries": ("counter", "{retry}", "Retries scheduled, by the failed attempt's error type."),
+    "gatewire.client.circuit_breaker.transitions": (
+        "counter", "{transition}", "Circuit breaker state changes, by the state entered."),
+    "gatewire.client.circuit_breaker.refusals": (
+        "counter", "{refusal}", "Attempts refused because the host's circuit breaker was open."),
+    "gatewire.client.rate_limit.refusals": ("counter", "{refusal}", "Calls refused by a rate limit or a Retry-After pause."),
+    "gatewire.client.rate_limit.wait": ("histogram", "s", "Time calls waited for a rate limit's slot."),
+    "gatewire.client.cache.hits": ("counter", "{hit}", "Calls answered from the HTTP cache without a request."),
+    "gatewire.client.cache.revalidations": ("counter", "{revalidation}", "Stored responses revalidated by a 304."),
+    "gatewire.client.queue.wait": ("histogram", "s", "Time attempts waited for a connection before being sent."),
+    "otel.sdk.processor.span.processed": (
+        "counter", "{span}", "Spans the batching span processor handed to its exporter, or dropped (error.type)."),
+    "otel.sdk.exporter.span.exported": (
+        "counter", "{span}", "Spans whose OTLP export finished, with error.type when it failed."),
+}  # fmt: skip
+
+_SCHEMA_URL = "https://opentelemetry.io/schemas/1.26.0"
 
 
 def register(client: _Client) -> None:
@@ -46,11 +78,11 @@ def register(client: _Client) -> None:
 
 
 class GatewireInstrumentor:
-    """Sends the spans of every Gatewire client (:class:`gatewire.Client` and
+    """Sends the spans and metrics of every Gatewire client (:class:`gatewire.Client` and
     :class:`gatewire.AsyncClient`, made before or after) to OpenTelemetry.
 
     The names and semantics are those of ``opentelemetry-instrumentation``'s
-    ``BaseInstrumentor`` (``instrument(tracer_provider=...)``, ``uninstrument()``,
+    ``BaseInstrumentor`` (``instrument(tracer_provider=..., meter_provider=...)``, ``uninstrument()``,
     ``is_instrumented_by_opentelemetry``, one instance per class), without depending on that
     package: only ``opentelemetry-api`` (and the SDK, or any tracer provider) is needed.
 
@@ -66,7 +98,14 @@ class GatewireInstrumentor:
     resource and limits apply as to any span). Another provider's tracer gets the same
     spans with ids of its own (the attempts still under the call's span).
 
-    Metrics (``meter_provider``) are accepted for the API's shape and not used yet.
+    Metrics: every measurement the core records (each attempt's duration, the requests on
+    the wire, retries, breaker changes, ...; every call, sampled or not) is recorded in the
+    instrument of the same name, unit and description of the meter ``gatewire``
+    (``http.client.request.duration`` a histogram with the conventions' bucket bounds as its
+    ``explicit_bucket_boundaries_advisory`` where ``opentelemetry-api`` has it, 1.23 on;
+    ``http.client.active_requests`` an up-down counter; Gatewire's own ``gatewire.client.*``
+    counters and histograms), so the meter provider's readers aggregate and export them
+    like any instrument's. ``docs/telemetry.md`` lists every metric and its attributes.
     """
 
     _instance: GatewireInstrumentor | None = None
@@ -88,20 +127,22 @@ class GatewireInstrumentor:
         return ("opentelemetry-api >= 1.12",)
 
     def instrument(self, **kwargs: Any) -> None:
-        """Start sending every client's spans to ``tracer_provider`` (default: the global
-        one, ``opentelemetry.trace.get_tracer_provider()``, looked up at each call's end, so
-        a provider set later is used). Registering the exporter turns each client's
+        """Start sending every client's spans to ``tracer_provider`` and its measurements
+        to ``meter_provider`` (default: the global ones,
+        ``opentelemetry.trace.get_tracer_provider()`` and
+        ``opentelemetry.metrics.get_meter_provider()``, looked up at each call's end, so a
+        provider set later is used). Registering the exporters turns each client's
         telemetry on: every attempt sends a W3C ``traceparent``. A second call while
         instrumented does nothing (as BaseInstrumentor).
 
         Keyword Args:
             tracer_provider: an OpenTelemetry ``TracerProvider``, or None for the global one.
-            meter_provider: accepted, not used yet.
+            meter_provider: an OpenTelemetry ``MeterProvider``, or None for the global one.
 
         Raises:
             ImportError: ``opentelemetry-api`` is not installed.
         """
-        bridge = _SpanBridge(kwargs.get("tracer_provider"))
+        bridge = _Bridge(kwargs.get("tracer_provider"), kwargs.get("meter_provider"))
         with _lock:
             if _active:
                 return
@@ -111,17 +152,52 @@ class GatewireInstrumentor:
             bridge.attach(client)
 
     def uninstrument(self, **kwargs: Any) -> None:
-        """Stop sending spans: every client's exporter is removed (calls that end afterwards
-        are not reported). Doing it when not instrumented does nothing."""
+        """Stop sending spans and metrics: every client's exporters are removed (calls that
+        end afterwards are not reported). Doing it when not instrumented does nothing."""
         with _lock:
             bridge = _active.pop() if _active else None
         if bridge is not None:
             bridge.detach_all()
 
 
+class _Bridge:
+    """What the instrumentor registers on each client: a span exporter (:class:`_SpanBridge`)
+    and a measurement exporter (:class:`_MetricBridge`)."""
+
+    def __init__(self, tracer_provider: Any, meter_provider: Any) -> None:
+        self._spans = _SpanBridge(tracer_provider)
+        self._metrics = _MetricBridge(meter_provider)
+        # client -> (its span exporter id, its measurement exporter id)
+        self._attached: weakref.WeakKeyDictionary[Any, tuple[int, int]] = weakref.WeakKeyDictionary()
+
+    def attach(self, client: _Client) -> None:
+        try:
+            span_id = client.add_span_exporter(self._spans.export)
+            try:
+                measurement_id = client.add_measurement_exporter(self._metrics.export)
+            except GatewireError:
+                client.remove_span_exporter(span_id)
+                raise
+        except GatewireError:  # closed meanwhile: nothing to report
+            return
+        with _lock:
+            self._attached[client] = (span_id, measurement_id)
+
+    def detach_all(self) -> None:
+        with _lock:
+            attached = list(self._attached.items())
+            self._attached.clear()
+        for client, (span_id, measurement_id) in attached:
+            try:
+                client.remove_span_exporter(span_id)
+                client.remove_measurement_exporter(measurement_id)
+            except GatewireError:  # closed: its exporters went with it
+                pass
+
+
 class _SpanBridge:
-    """The exporter the instrumentor registers on each client: the core's OTLP JSON spans
-    as spans of an OpenTelemetry tracer."""
+    """The span exporter the instrumentor registers on each client: the core's OTLP JSON
+    spans as spans of an OpenTelemetry tracer."""
 
     def __init__(self, tracer_provider: Any) -> None:
         from opentelemetry import trace
@@ -130,32 +206,13 @@ class _SpanBridge:
         self._provider = tracer_provider
         self._ids = _CoreIds()
         self._tracers: dict[int, tuple[Any, Any]] = {}  # id(provider) -> (provider, its tracer)
-        self._attached: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
-
-    def attach(self, client: _Client) -> None:
-        try:
-            exporter_id = client.add_span_exporter(self.export)
-        except GatewireError:  # closed meanwhile: nothing to report
-            return
-        with _lock:
-            self._attached[client] = exporter_id
-
-    def detach_all(self) -> None:
-        with _lock:
-            attached = list(self._attached.items())
-            self._attached.clear()
-        for client, exporter_id in attached:
-            try:
-                client.remove_span_exporter(exporter_id)
-            except GatewireError:  # closed: its exporters went with it
-                pass
 
     def _tracer(self) -> Any:
         provider = self._provider or self._trace.get_tracer_provider()
         known = self._tracers.get(id(provider))
         if known is not None and known[0] is provider:
             return known[1]
-        tracer = provider.get_tracer("gatewire", VERSION, schema_url="https://opentelemetry.io/schemas/1.26.0")
+        tracer = provider.get_tracer("gatewire", VERSION, schema_url=_SCHEMA_URL)
         if hasattr(tracer, "id_generator"):  # the SDK's tracer: ours alone, takes the core's ids
             tracer.id_generator = self._ids
         self._tracers[id(provider)] = (provider, tracer)
@@ -191,6 +248,55 @@ class _SpanBridge:
                 span.set_status(trace.Status(trace.StatusCode.ERROR, status.get("message")))
             span.end(end_time=int(record["endTimeUnixNano"]))
             started[record["spanId"]] = span
+
+
+class _MetricBridge:
+    """The measurement exporter the instrumentor registers on each client: the core's
+    measurements recorded in the instruments of an OpenTelemetry meter."""
+
+    def __init__(self, meter_provider: Any) -> None:
+        from opentelemetry import metrics
+
+        self._metrics = metrics
+        self._provider = meter_provider
+        # id(provider) -> (provider, instrument name -> (its record or add method))
+        self._meters: dict[int, tuple[Any, dict[str, Callable[..., None]]]] = {}
+
+    def _instruments(self) -> dict[str, Callable[..., None]]:
+        provider = self._provider or self._metrics.get_meter_provider()
+        known = self._meters.get(id(provider))
+        if known is not None and known[0] is provider:
+            return known[1]
+        meter = provider.get_meter("gatewire", VERSION, schema_url=_SCHEMA_URL)
+        instruments: dict[str, Callable[..., None]] = {}
+        for name, (kind, unit, description) in _INSTRUMENTS.items():
+            if kind == "histogram":
+                instruments[name] = _histogram(meter, name, unit, description).record
+            elif kind == "counter":
+                instruments[name] = meter.create_counter(name, unit=unit, description=description).add
+            else:
+                instruments[name] = meter.create_up_down_counter(name, unit=unit, description=description).add
+        self._meters[id(provider)] = (provider, instruments)
+        return instruments
+
+    def export(self, measurements: list[dict[str, Any]]) -> None:
+        """Records each measurement in its instrument (on the client's loop thread)."""
+        instruments = self._instruments()
+        for measurement in measurements:
+            record = instruments.get(measurement["name"])
+            if record is not None:
+                record(measurement["value"], measurement["attributes"])
+
+
+def _histogram(meter: Any, name: str, unit: str, description: str) -> Any:
+    """A histogram with the conventions' bucket bounds as its advice
+    (``explicit_bucket_boundaries_advisory``, opentelemetry-api 1.23 on); an older API
+    takes no advice, and the SDK's default bounds apply."""
+    try:
+        return meter.create_histogram(name, unit=unit, description=description,
+                                      explicit_bucket_boundaries_advisory=list(_DURATION_BOUNDS))
+    except TypeError:
+        return meter.create_histogram(name, unit=unit, description=description)
 
 
 class _CoreIds:

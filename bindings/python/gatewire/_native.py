@@ -141,7 +141,7 @@ GW_PLUGIN_VERSION = 3
 GW_CLIENT_OPTIONS_VERSION = 2
 GW_CREDENTIAL_OPTIONS_VERSION = 1
 GW_CALL_OPTIONS_VERSION_4 = 4
-GW_CALL_OPTIONS_VERSION = 6
+GW_CALL_OPTIONS_VERSION = 7
 
 # ---- gw_body.kind -------------------------------------------------------------------------
 GW_BODY_NONE = 0
@@ -171,6 +171,8 @@ PROCESS_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 EVENT_FN = CFUNCTYPE(None, c_void_p, c_void_p)
 #: void (*exporter)(const char *spans_json, size_t length, void *user_data)
 SPAN_EXPORT_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_void_p)
+#: void (*gw_measurement_export_fn)(const char *measurements_json, size_t length, void *user_data)
+MEASUREMENT_EXPORT_FN = CFUNCTYPE(None, c_void_p, c_size_t, c_void_p)
 #: void (*gw_log_fn)(const char *line, void *user_data)
 LOG_FN = CFUNCTYPE(None, c_char_p, c_void_p)
 #: void (*gw_queue_notify_fn)(gw_queue *queue, void *user_data)
@@ -412,7 +414,8 @@ class gw_download_options(Structure):  # noqa: N801 - the C name
 
 
 class gw_call_options(Structure):  # noqa: N801 - the C name
-    """``struct gw_call_options``, version 6 (typed nested options, the trace parent). The
+    """``struct gw_call_options``, version 7 (typed nested options, the trace parent,
+    ``policy_json``). The
     binding fills :class:`gw_call_options_v4` and moves a call with a trace parent to this
     layout (``gatewire._tracecontext``); every header layout is checked
     (``Tests/python/test_struct_layouts.py``)."""
@@ -438,6 +441,7 @@ class gw_call_options(Structure):  # noqa: N801 - the C name
         ("rate_limit", gw_rate_limit_options),
         ("traceparent", c_char_p),
         ("tracestate", c_char_p),
+        ("policy_json", c_char_p),
     ]
 
 
@@ -582,6 +586,12 @@ _SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "gw_client_add_event_monitor": (c_int32, [_P, EVENT_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)]),
     "gw_client_add_span_exporter": (c_int32, [_P, SPAN_EXPORT_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)]),
     "gw_client_remove_span_exporter": (c_int32, [_P, c_uint64]),
+    "gw_client_add_measurement_exporter": (
+        c_int32,
+        [_P, MEASUREMENT_EXPORT_FN, c_void_p, DESTROY_FN, POINTER(c_uint64)],
+    ),
+    "gw_client_remove_measurement_exporter": (c_int32, [_P, c_uint64]),
+    "gw_client_telemetry_metrics_json": (c_int32, [_P, POINTER(c_void_p)]),
     "gw_client_remove_event_monitor": (c_int32, [_P, c_uint64]),
     "gw_event_kind": (c_char_p, [_P]),
     "gw_event_call_id": (c_uint64, [_P]),

@@ -32,6 +32,7 @@ class _NativeClient:
         self.observer_keys: dict[int, int] = {}  # library observer id -> registry key
         self.monitor_keys: dict[int, int] = {}  # library event monitor id -> registry key
         self.exporter_keys: dict[int, int] = {}  # library span exporter id -> registry key
+        self.measurement_keys: dict[int, int] = {}  # library measurement exporter id -> registry key
 
     def acquire(self) -> int:
         with self._mutex:
@@ -63,6 +64,9 @@ class _NativeClient:
             _registry.pop(key)
         for key in self.exporter_keys.values():
             _registry.pop(key)
+        for key in self.measurement_keys.values():
+            _registry.pop(key)
+        self.measurement_keys.clear()
         self.monitor_keys.clear()
         self.exporter_keys.clear()
         self.plugin_keys.clear()

@@ -1,6 +1,6 @@
 """A call's trace parent (private): the ``traceparent=`` and ``tracestate=`` call keywords,
 else the current OpenTelemetry span when ``opentelemetry-api`` is installed, and the
-``gw_call_options`` version 6 that carries it to the library.
+``gw_call_options`` version 7 that carries it to the library.
 
 The library parses the values by the W3C Trace Context Level 1 rules (its ``TraceContext``
 parser, the one the C ABI, Swift and the CLI use) and refuses an invalid one with
@@ -8,12 +8,9 @@ parser, the one the C ABI, Swift and the CLI use) and refuses an invalid one wit
 own span under the parent (``docs/telemetry.md``).
 
 The binding fills the flat ``gw_call_options_v4`` for every call (its ``policy_json`` takes
-the ``policy=`` dict as the config's keys); a call with a parent is moved to version 6,
-whose typed structs hold the same fields, by :func:`with_parent`. Version 6 has no JSON
-text for policies, so a call whose arguments went into ``policy_json`` (``policy=``,
-``redirects=``, ``max_response_bytes=``) keeps version 4: an explicit ``traceparent=`` with
-them raises :class:`InvalidArgument`, while the ambient OpenTelemetry parent is left out of
-that call (a trace must never make a call fail).
+the ``policy=`` dict as the config's keys); a call with a parent is moved to version 7,
+whose typed structs hold the same fields and whose ``policy_json`` the same text, by
+:func:`with_parent`.
 """
 
 from __future__ import annotations
@@ -23,7 +20,6 @@ from typing import Any, Mapping, Optional, Tuple
 
 from . import _exceptions, _native
 from ._encoding import c_text
-from ._exceptions import InvalidArgument
 
 __all__ = ["parent", "with_parent"]
 
@@ -64,21 +60,21 @@ def ambient_parent() -> Parent | None:
     return traceparent.encode("ascii"), state.encode("ascii") if state else None
 
 
-def parent(options: Mapping[str, Any]) -> tuple[Parent | None, bool]:
-    """The call's parent and whether the caller gave it: ``traceparent=`` (and
-    ``tracestate=``) when given, else :func:`ambient_parent`. A ``tracestate`` without a
-    ``traceparent`` is passed on for the library to refuse, naming it."""
+def parent(options: Mapping[str, Any]) -> Parent | None:
+    """The call's parent: ``traceparent=`` (and ``tracestate=``) when given, else
+    :func:`ambient_parent`. A ``tracestate`` without a ``traceparent`` is passed on for the
+    library to refuse, naming it."""
     traceparent, tracestate = options.get("traceparent"), options.get("tracestate")
     if traceparent is not None or tracestate is not None:
-        return (c_text(traceparent, "traceparent"), c_text(tracestate, "tracestate")), True
-    return ambient_parent(), False
+        return c_text(traceparent, "traceparent"), c_text(tracestate, "tracestate")
+    return ambient_parent()
 
 
 _defaults: list[_native.gw_call_options] = []
 
 
 def _call_options_defaults() -> _native.gw_call_options:
-    """The library's version 6 defaults (``gw_call_options_init``), asked for once."""
+    """The library's version 7 defaults (``gw_call_options_init``), asked for once."""
     if not _defaults:
         defaults = _native.gw_call_options()
         _exceptions.check(_native.lib.gw_call_options_init(ctypes.byref(defaults), _native.GW_CALL_OPTIONS_VERSION))
@@ -87,23 +83,16 @@ def _call_options_defaults() -> _native.gw_call_options:
 
 
 def with_parent(flat: _native.gw_call_options_v4, options: Mapping[str, Any]) -> _native.CallOptionsStruct:
-    """``flat``, or the same call as a version 6 ``gw_call_options`` with its parent when it
-    has one (:func:`parent`).
-
-    Raises:
-        InvalidArgument: ``traceparent=`` or ``tracestate=`` given with ``policy=``,
-            ``redirects=`` or ``max_response_bytes=``, which version 6 cannot carry as text.
-    """
-    found, given = parent(options)
+    """``flat``, or the same call as a version 7 ``gw_call_options`` with its parent when it
+    has one (:func:`parent`). ``policy_json`` (``policy=``, ``redirects=``,
+    ``max_response_bytes=``) goes as it is: version 7 reads it first and lays the typed
+    ``retry.max_retries`` over it, as version 4 lays ``max_retries``."""
+    found = parent(options)
     if found is None:
-        return flat
-    if flat.policy_json is not None:
-        if given:
-            raise InvalidArgument("traceparent: cannot be given with policy=, redirects= or max_response_bytes= "
-                                  "(they travel in the version 4 call options, which have no trace parent)")
         return flat
     native = _native.gw_call_options.from_buffer_copy(_call_options_defaults())
     native.method, native.path, native.route = flat.method, flat.path, flat.route
+    native.policy_json = flat.policy_json
     native.object_type, native.params_json, native.headers_json = flat.object_type, flat.params_json, flat.headers_json
     _set_body(native.body, flat)
     native.retry.max_retries = flat.max_retries
@@ -121,7 +110,7 @@ def with_parent(flat: _native.gw_call_options_v4, options: Mapping[str, Any]) ->
 def _set_body(body: _native.gw_body, flat: _native.gw_call_options_v4) -> None:
     """The flat layout's body fields as a ``gw_body`` of the kind they make. More than one
     body is left for the library to refuse: every field is copied, so its message names
-    the version 6 fields the kind does not read."""
+    the version 7 fields the kind does not read."""
     body.json, body.form_json = flat.body_json, flat.form_json
     body.parts, body.part_count = flat.parts, flat.part_count
     if flat.body is not None or flat.body_length:
