@@ -74,13 +74,18 @@ import Testing
         #expect(await wait { $0 == .closed } == .closed)
 
         // Opened again by the fleet: the next call is refused, for the break's remaining time.
+        let reopened = MonotonicClock.now()
         #expect(await redis.run([record]) == opened)
         _ = await wait { $0 != .closed }
-        let permission: CircuitBreaker.Permission = await ScriptRedis.onLoop(loop) { done in
-            done(client.breaker.acquire(now: MonotonicClock.now()))
+        let (permission, asked): (CircuitBreaker.Permission, Double) = await ScriptRedis.onLoop(loop) { done in
+            let now = MonotonicClock.now()
+            done((client.breaker.acquire(now: now), now))
         }
         guard case let .rejected(retryIn) = permission else { Issue.record("allowed: \(permission)"); return }
-        #expect(retryIn > 0 && retryIn <= 6.0)
+        #expect(retryIn <= 6.0)
+        // Refused for a time left while the break runs; a loaded machine that asks only after
+        // it ended sees the trial being claimed instead (refused, no time left).
+        #expect(retryIn > 0 || asked - reopened >= 6.0, "refused for \(retryIn) s, \(asked - reopened) s after the opening")
         await redis.stop()
     }
 }
