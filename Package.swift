@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "GatewireJSONTests", dependencies: ["GatewireJSON"]),
         .testTarget(name: "GatewireMappingTests", dependencies: ["GatewireMapping", "GatewireJSON"]),
         .testTarget(name: "GatewireDescriptorsTests", dependencies: ["GatewireDescriptors"]),
-        .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport"]),
+        .testTarget(name: "GatewireTransportTests", dependencies: ["GatewireTransport", "GatewireBase", "CCurl"]),
         .testTarget(name: "GatewireRedisTests", dependencies: ["GatewireRedis", "GatewireTransport", "GatewireBase"]),
         // The importer alone, and its configs through the core's config validation.
         .testTarget(name: "GatewireOpenAPITests", dependencies: ["GatewireOpenAPI", "Gatewire"]),

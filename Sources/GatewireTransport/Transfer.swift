@@ -60,7 +60,7 @@ package final class Transfer: @unchecked Sendable {
     }
 
     deinit {
-        curl_slist_free_all(headerList)
+        HeaderBlock.free(headerList)
         curl_mime_free(mime)  // unbinds it from the handle if that is still alive
     }
 
@@ -78,34 +78,12 @@ package final class Transfer: @unchecked Sendable {
         if request.headers.count == 0, !sendsBody, !decodesBody {
             return encoding == nil ? nil : AcceptEncoding.onlyField.list
         }
-        for field in request.headers { headerList = Self.append(field, to: headerList) }
         // "Expect:" turns off 100-continue, which costs a round trip (or a 1 s wait) per body.
         // A request that sends no body never has one.
-        if sendsBody, !request.headers.contains("Expect") { headerList = curl_slist_append(headerList, "Expect:") }
-        if let encoding, !request.headers.contains("Accept-Encoding") { headerList = curl_slist_append(headerList, encoding) }
+        let expect = sendsBody && !request.headers.contains("Expect") ? "Expect:" : nil
+        headerList = HeaderBlock.make(request.headers, expect,
+                                      encoding.flatMap { request.headers.contains("Accept-Encoding") ? nil : $0 })
         return headerList
-    }
-
-    /// `list` with the line `name: value` (`name;` for an empty value, libcurl's way to send
-    /// one) appended, built on the stack: libcurl copies it. The fields were checked (no NUL).
-    private static func append(_ field: HTTPHeaders.Field, to list: UnsafeMutablePointer<curl_slist>?)
-        -> UnsafeMutablePointer<curl_slist>? {
-        let name = field.name.utf8, value = field.value.utf8
-        let length = name.count + (value.isEmpty ? 1 : 2 + value.count)
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length + 1) { line in
-            let end = line.initialize(fromContentsOf: name)
-            if value.isEmpty {
-                line[end] = UInt8(ascii: ";")
-            } else {
-                line[end] = UInt8(ascii: ":")
-                line[end + 1] = UInt8(ascii: " ")
-                _ = UnsafeMutableBufferPointer(rebasing: line[(end + 2)...]).initialize(fromContentsOf: value)
-            }
-            line[length] = 0
-            return UnsafeRawPointer(line.baseAddress!).withMemoryRebound(to: CChar.self, capacity: length + 1) {
-                curl_slist_append(list, $0)
-            }
-        }
     }
 
     /// Configures `easy`, a new handle, for this request. `buffers`: lent by the loop for this
