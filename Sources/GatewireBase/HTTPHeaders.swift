@@ -83,26 +83,15 @@ public struct HTTPHeaders: Sendable, Equatable, Sequence, ExpressibleByDictionar
     public subscript(_ name: String) -> String? {
         if let raw { return raw.value(named: name) }
         guard !list.isEmpty else { return nil }
-        return list.first { Self.sameName($0.name, name) }?.value
-    }
-
-    /// Whether two field names are equal ignoring case (RFC 9110 section 5.1): ASCII names
-    /// (every valid one) byte by byte, without lower-casing copies; others by `lowercased()`.
-    private static func sameName(_ left: String, _ right: String) -> Bool {
-        var left = left, right = right
-        let same = left.withUTF8 { a in
-            right.withUTF8 { b -> Bool? in
-                guard a.count == b.count else { return a.allSatisfy { $0 < 0x80 } && b.allSatisfy { $0 < 0x80 } ? false : nil }
-                for index in a.indices {
-                    let x = a[index], y = b[index]
-                    if x >= 0x80 || y >= 0x80 { return nil }
-                    // ASCII letters differ from their other case by bit 0x20 alone.
-                    if x != y && (x | 0x20 != y | 0x20 || !(UInt8(ascii: "a")...UInt8(ascii: "z")).contains(x | 0x20)) { return false }
-                }
-                return true
+        var name = name
+        return name.withUTF8 { wanted -> String? in
+            let wantedIsASCII = wanted.allSatisfy { $0 < 0x80 }
+            for field in list {
+                var fieldName = field.name
+                if fieldName.withUTF8({ RawHeaderBlock.sameName($0, wanted, wantedIsASCII: wantedIsASCII) }) { return field.value }
             }
+            return nil
         }
-        return same ?? (left.lowercased() == right.lowercased())
     }
 
     /// Every value of `name`, in order.

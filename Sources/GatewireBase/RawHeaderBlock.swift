@@ -62,9 +62,10 @@ package final class RawHeaderBlock: Sendable {
         }
     }
 
-    /// Whether a field name equals `wanted` under `lowercased()`: byte by byte for ASCII
-    /// (header names nearly always are), through strings otherwise.
-    private static func sameName(_ name: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>,
+    /// Whether a field name equals `wanted` under `lowercased()` (RFC 9110 section 5.1:
+    /// names are case-insensitive): byte by byte for ASCII (header names nearly always are),
+    /// through strings otherwise. Both header stores look names up with it.
+    static func sameName(_ name: UnsafeBufferPointer<UInt8>, _ wanted: UnsafeBufferPointer<UInt8>,
                                  wantedIsASCII: Bool) -> Bool {
         if wantedIsASCII, name.allSatisfy({ $0 < 0x80 }) {
             guard name.count == wanted.count else { return false }

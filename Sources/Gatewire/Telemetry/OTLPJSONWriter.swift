@@ -108,20 +108,8 @@ struct OTLPJSONWriter: ~Copyable {
             lastSeconds = seconds
             lastSecondsText = (offset, buffer.count - offset)
         }
-        buffer.reserve(10)
-        var rest = UInt32(truncatingIfNeeded: nanoseconds % 1_000_000_000)
-        let pairs = Self.pairs.utf8Start
-        var index = buffer.count + 9
-        for _ in 0..<4 {
-            let pair = Int(rest % 100) &* 2
-            rest /= 100
-            index -= 2
-            buffer.start[index] = pairs[pair]
-            buffer.start[index + 1] = pairs[pair + 1]
-        }
-        buffer.start[buffer.count] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest)
-        buffer.start[buffer.count + 9] = 0x22
-        buffer.count += 10
+        digits(nanoseconds % 1_000_000_000, count: 9)
+        byte(0x22)
     }
 
     /// Appends `value` as a decimal string: the OTLP JSON form of 64-bit integers.
@@ -194,7 +182,7 @@ struct OTLPJSONWriter: ~Copyable {
 
     // MARK: The buffer
 
-    /// `value` in decimal, written in place from its last digit, two at a time.
+    /// `value` in decimal.
     private mutating func digits(_ value: UInt64) {
         var length = 1
         var limit: UInt64 = 10
@@ -202,22 +190,23 @@ struct OTLPJSONWriter: ~Copyable {
             length += 1
             limit = limit &* 10
         }
+        digits(value, count: length)
+    }
+
+    /// The last `length` decimal digits of `value`, zeros in front when it has fewer,
+    /// written in place from the last, two at a time.
+    private mutating func digits(_ value: UInt64, count length: Int) {
         buffer.reserve(length)
         let pairs = Self.pairs.utf8Start
         var rest = value, index = buffer.count + length
-        while rest >= 100 {
+        while index - buffer.count >= 2 {
             let pair = Int(rest % 100) &* 2
             rest /= 100
             index -= 2
             buffer.start[index] = pairs[pair]
             buffer.start[index + 1] = pairs[pair + 1]
         }
-        if rest >= 10 {
-            buffer.start[index - 2] = pairs[Int(rest) &* 2]
-            buffer.start[index - 1] = pairs[Int(rest) &* 2 + 1]
-        } else {
-            buffer.start[index - 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest)
-        }
+        if index > buffer.count { buffer.start[index - 1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: rest % 10) }
         buffer.count += length
     }
 
@@ -256,6 +245,4 @@ struct OTLPJSONWriter: ~Copyable {
         buffer.start[buffer.count] = value
         buffer.count += 1
     }
-
-
 }

@@ -8,9 +8,7 @@ enum OTLPMetricProtobuf {
     static func request(_ snapshot: MetricsSnapshot, settings: TelemetrySettings) -> [UInt8] {
         var writer = OTLPProtobufWriter(capacity: 4096)
         let resourceMetrics = writer.begin(1)
-        let resource = writer.begin(1)
-        for attribute in OTLPTraceJSON.resourceAttributes(settings) { OTLPTraceProtobuf.keyValue(1, attribute, into: &writer) }
-        writer.end(resource)
+        OTLPTraceProtobuf.resource(settings, into: &writer)
         let scopeMetrics = writer.begin(2)
         OTLPTraceProtobuf.scope(into: &writer)
         for metric in snapshot.metrics { write(metric, snapshot: snapshot, into: &writer) }

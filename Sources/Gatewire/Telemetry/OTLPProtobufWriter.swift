@@ -134,5 +134,4 @@ struct OTLPProtobufWriter: ~Copyable {
         buffer.start[buffer.count] = UInt8(truncatingIfNeeded: rest)
         buffer.count += 1
     }
-
 }

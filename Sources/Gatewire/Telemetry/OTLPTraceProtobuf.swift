@@ -8,9 +8,7 @@ enum OTLPTraceProtobuf {
     static func request(_ calls: [[Span]], count: Int, settings: TelemetrySettings) -> [UInt8] {
         var writer = OTLPProtobufWriter(capacity: 512 + count * 500)
         let resourceSpans = writer.begin(1)
-        let resource = writer.begin(1)
-        for attribute in OTLPTraceJSON.resourceAttributes(settings) { keyValue(1, attribute, into: &writer) }
-        writer.end(resource)
+        resource(settings, into: &writer)
         let scopeSpans = writer.begin(2)
         scope(into: &writer)
         for call in calls {
@@ -21,6 +19,14 @@ enum OTLPTraceProtobuf {
         writer.end(scopeSpans)
         writer.end(resourceSpans)
         return writer.bytes
+    }
+
+    /// The `Resource` of every export (field 1 of `ResourceSpans` and of `ResourceMetrics`):
+    /// ``OTLPTraceJSON/resourceAttributes(_:)``.
+    static func resource(_ settings: TelemetrySettings, into writer: inout OTLPProtobufWriter) {
+        let resource = writer.begin(1)
+        for attribute in OTLPTraceJSON.resourceAttributes(settings) { keyValue(1, attribute, into: &writer) }
+        writer.end(resource)
     }
 
     /// The `InstrumentationScope` of every export (field 1 of `ScopeSpans` and of
